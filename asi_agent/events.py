@@ -1,0 +1,138 @@
+"""Typed events the agent yields; UIs render them, tests assert on them. Names are in the past tense."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Literal
+
+from asi_agent.messages import Message, ToolCall, Usage
+
+Status = Literal["DONE", "CONTINUE", "STOP"]
+Ending = Literal["DONE", "STOP", "MAX_TURNS", "ERROR"]
+Answer = Literal["yes", "no", "always"]
+
+__all__ = [
+    "AgentEvent",
+    "Answer",
+    "ApprovalRequested",
+    "AssistantReplied",
+    "CallRejected",
+    "DecisionMade",
+    "Ending",
+    "RetryRequested",
+    "RunFinished",
+    "SessionStarted",
+    "Status",
+    "StatusDecided",
+    "TextStreamed",
+    "ToolFinished",
+    "ToolStarted",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStarted:
+    session_id: str
+    model: str
+    tool_mode: Literal["native", "text"]
+    resumed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TextStreamed:
+    """A fragment of the assistant's reply as it streams."""
+
+    delta: str
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantReplied:
+    """The assistant's whole reply for one turn (text without call markup, and its calls)."""
+
+    message: Message
+    turn: int
+    usage: Usage
+    is_plan: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CallRejected:
+    """A call that could not be parsed, named no tool, or had invalid arguments."""
+
+    call_id: str
+    name: str
+    error: str
+
+
+@dataclass(slots=True)
+class ApprovalRequested:
+    """The policy asks the person. The active UI resolves `answer`; with nobody to ask it is "no"."""
+
+    call: ToolCall
+    risk: str
+    reason: str
+    preview: str = ""
+    answer: asyncio.Future[Answer] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionMade:
+    """What the permission layer decided for a call, and who decided."""
+
+    call: ToolCall
+    action: Literal["allow", "deny"]
+    reason: str
+    by: Literal["policy", "person", "session"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolStarted:
+    call: ToolCall
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFinished:
+    call: ToolCall
+    ok: bool
+    output: str
+    error: str | None = None
+    changed_files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RetryRequested:
+    """Text mode: the reply had no usable call (or refused) and the model is asked again."""
+
+    reason: str
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
+class StatusDecided:
+    status: Status
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunFinished:
+    status: Ending
+    result: str
+    turns: int
+    usage: Usage
+    error: str | None = None
+
+
+AgentEvent = (
+    SessionStarted
+    | TextStreamed
+    | AssistantReplied
+    | CallRejected
+    | ApprovalRequested
+    | DecisionMade
+    | ToolStarted
+    | ToolFinished
+    | RetryRequested
+    | StatusDecided
+    | RunFinished
+)
