@@ -1,0 +1,96 @@
+"""The built-in tools: the 22 of spec §3.1 in its order, then the two `moss_*` tools of §3.3.
+
+Each entry names its arguments model, its function (None while not implemented yet), its risk class
+and the alternative parameter names the spec promises to accept (§3.4 descriptions).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any, cast
+
+from asi_agent.tools import args as a
+from asi_agent.tools.base import Risk, ToolArgs, ToolContext, ToolFunction, ToolSpec
+
+__all__ = ["PATH_ALIASES", "builtin_specs"]
+
+PATH_ALIASES: Mapping[str, str] = {"filePath": "path", "file_path": "path", "file": "path"}
+"""Alternative names of `path`, accepted by every tool that has one."""
+
+_ALIASES: Mapping[str, Mapping[str, str]] = {
+    "replace_lines": dict.fromkeys(("newLines", "content", "code", "text", "replacement"), "newText"),
+    "insert_line": dict.fromkeys(("content", "code", "lineText", "insertText", "value"), "text"),
+    "replace_text": {
+        **dict.fromkeys(("oldString", "search", "searchValue", "find"), "oldText"),
+        **dict.fromkeys(("newString", "replace", "replaceValue", "replacement"), "newText"),
+    },
+    "create_file": dict.fromkeys(("text", "code", "body"), "content"),
+    "run_terminal_cmd": {
+        **dict.fromkeys(("cmd", "commandText", "text"), "command"),
+        **dict.fromkeys(("workingDir", "workDir", "directory"), "cwd"),
+        **dict.fromkeys(("isBackground", "background"), "is_background"),
+    },
+}
+
+# (name, arguments model, risk, implementing module or None), in spec §3.1 order.
+_TABLE: tuple[tuple[str, type[ToolArgs], Risk, str | None], ...] = (
+    ("codebase_search", a.CodebaseSearchArgs, "read", None),
+    ("read_file", a.ReadFileArgs, "read", "asi_agent.tools.files"),
+    ("replace_lines", a.ReplaceLinesArgs, "write", "asi_agent.tools.edit"),
+    ("insert_line", a.InsertLineArgs, "write", "asi_agent.tools.edit"),
+    ("delete_lines", a.DeleteLinesArgs, "write", "asi_agent.tools.edit"),
+    ("replace_text", a.ReplaceTextArgs, "write", "asi_agent.tools.edit"),
+    ("list_directory", a.ListDirectoryArgs, "read", None),
+    ("get_project_structure", a.GetProjectStructureArgs, "read", None),
+    ("get_cursor_context", a.GetCursorContextArgs, "read", None),
+    ("create_file", a.CreateFileArgs, "write", "asi_agent.tools.files"),
+    ("delete_file", a.DeleteFileArgs, "write", "asi_agent.tools.files"),
+    ("grep_search", a.GrepSearchArgs, "read", None),
+    ("file_search", a.FileSearchArgs, "read", None),
+    ("find_code_location", a.FindCodeLocationArgs, "read", None),
+    ("run_terminal_cmd", a.RunTerminalCmdArgs, "execute", None),
+    ("reapply", a.ReapplyArgs, "write", "asi_agent.tools.history"),
+    ("diff_history", a.DiffHistoryArgs, "read", "asi_agent.tools.history"),
+    ("lint_check", a.LintCheckArgs, "execute", None),
+    ("refactor", a.RefactorArgs, "write", None),
+    ("run_tests", a.RunTestsArgs, "execute", None),
+    # These two write test files, so the policy must treat them like edits.
+    ("generate_tests", a.GenerateTestsArgs, "write", None),
+    ("fix_tests", a.FixTestsArgs, "write", None),
+    ("moss_register_plugin_tool", a.MossRegisterPluginToolArgs, "write", None),
+    ("moss_update_asi_user_prompt", a.MossUpdateAsiUserPromptArgs, "write", None),
+)
+
+
+def _lazy(module: str, name: str) -> ToolFunction:
+    """A tool function that imports its implementation on first call, keeping start-up light."""
+
+    async def run(args: Any, ctx: ToolContext) -> str:
+        function = cast(ToolFunction, getattr(importlib.import_module(module), name))
+        return await function(args, ctx)
+
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = f"Runs `{module}.{name}`."
+    return run
+
+
+def _aliases(name: str, model: type[ToolArgs]) -> dict[str, str]:
+    """The accepted alternative parameter names of one tool."""
+    found = dict(PATH_ALIASES) if "path" in model.model_fields else {}
+    found.update(_ALIASES.get(name, {}))
+    return found
+
+
+def builtin_specs() -> tuple[ToolSpec, ...]:
+    """Every built-in tool, in spec §3.1 order followed by the two `moss_*` tools."""
+    return tuple(
+        ToolSpec(
+            name=name,
+            args=model,
+            run=_lazy(module, name) if module else None,
+            risk=risk,
+            aliases=_aliases(name, model),
+        )
+        for name, model, risk, module in _TABLE
+    )
