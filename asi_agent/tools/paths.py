@@ -1,0 +1,74 @@
+"""Turning a path the model wrote into a real path inside the project, or refusing it.
+
+Every file tool goes through `resolve_in_project`: `..` and symbolic links (of the file and of every
+parent, also for files that do not exist yet) are resolved before the check, so a link that points
+outside the project cannot be used to read or write there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from asi_agent.exceptions import PermissionDeniedError, ToolError
+
+__all__ = ["PROTECTED_DIRS", "display_path", "resolve_in_project"]
+
+PROTECTED_DIRS = (".git", ".asi")
+"""Folders whose contents tools may read but never write: git internals and asi-agent's own state."""
+
+
+def resolve_in_project(ctx_root: Path, raw: str, *, write: bool) -> Path:
+    """Resolve `raw` (relative to the project root, or absolute inside it) and refuse anything outside."""
+    text = raw.strip()
+    if not text:
+        raise ToolError("the path is empty; give a file path relative to the project root, e.g. src/main.py")
+    if "\x00" in text:
+        raise ToolError(f"the path {text!r} contains a NUL character; give a plain file path")
+    root = _real_root(ctx_root)
+    candidate = Path(text).expanduser()
+    if not candidate.is_absolute():
+        candidate = root / candidate
+    try:
+        # strict=False resolves every existing component (symlinks included) and keeps the missing tail.
+        resolved = candidate.resolve(strict=False)
+    except (OSError, RuntimeError) as exc:
+        raise ToolError(f"cannot resolve the path {text!r}: {exc}") from exc
+    if not resolved.is_relative_to(root):
+        raise PermissionDeniedError(
+            f"{text} is outside the project root {root}; tools may only touch files inside the project"
+        )
+    if write:
+        _refuse_protected(resolved.relative_to(root), text)
+    return resolved
+
+
+def display_path(root: Path, path: Path) -> str:
+    """The path as the model should see it: relative to the project root, with forward slashes."""
+    real_root = _real_root(root)
+    for base in (real_root, root):
+        if path.is_relative_to(base):
+            rel = path.relative_to(base).as_posix()
+            return rel if rel else "."
+    return path.as_posix()
+
+
+def _real_root(root: Path) -> Path:
+    """The project root with its own symbolic links resolved, so that comparisons are like for like."""
+    return root.resolve(strict=False)
+
+
+def _refuse_protected(rel: Path, text: str) -> None:
+    """Refuse writes into git internals (at any depth, for submodules too) and into `.asi/`."""
+    parts = rel.parts
+    if not parts:
+        raise ToolError(f"{text} is the project root directory, not a file; give a file path inside it")
+    if ".git" in parts:
+        raise PermissionDeniedError(
+            f"{text} is inside .git/; tools may not write git internals. Use git commands through "
+            "run_terminal_cmd if the repository itself must change"
+        )
+    if parts[0] == ".asi":
+        raise PermissionDeniedError(
+            f"{text} is inside .asi/, asi-agent's own state folder, which tools may not write; "
+            "choose a path elsewhere in the project"
+        )
