@@ -1,0 +1,24 @@
+"""Model backends: every one implements the `Backend` Protocol of `asi_agent.backends.base`.
+
+    asi_agent.backends.openai     OpenAIBackend    OpenAI-compatible servers (imports `openai`)
+    asi_agent.backends.ollama     OllamaBackend    Ollama's native API (imports `ollama`)
+    asi_agent.backends.local      LocalBackend     in-process llama.cpp (imports `xllamacpp`)
+    asi_agent.backends.scripted   ScriptedBackend  scripted replies, for tests and demos
+
+Vendor modules are imported only when their provider is chosen, so this package imports no SDK.
+"""
+
+from __future__ import annotations
+
+from asi_agent.backends.base import Backend, DeltaCallback, ToolSchema
+from asi_agent.backends.scripted import ScriptedBackend, ScriptedBackendConfig, ScriptedCall, ScriptedReply
+
+__all__ = [
+    "Backend",
+    "DeltaCallback",
+    "ScriptedBackend",
+    "ScriptedBackendConfig",
+    "ScriptedCall",
+    "ScriptedReply",
+    "ToolSchema",
+]

@@ -1,0 +1,274 @@
+"""Backend for Ollama's native API (`/api/chat`), which honours `num_ctx` (its `/v1` endpoint does not).
+
+The `ollama` client reads model capabilities (`/api/show`) and local models (`/api/tags`). Chat
+requests are posted as raw JSON on the same host, because the client's `Tool` model drops
+`default`, `minimum`, `additionalProperties` and nested properties from tool schemas.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import ollama
+from pydantic import BaseModel, ConfigDict, Field
+
+from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.retry import (
+    RETRYABLE_STATUSES,
+    RetryPolicy,
+    TransientError,
+    call_with_retries,
+    connection_failure,
+    error_text,
+    estimate_tokens,
+    looks_like_tools_unsupported,
+    parse_retry_after,
+)
+from asi_agent.exceptions import BackendError, ToolsUnsupportedError
+from asi_agent.messages import Completion, Message, RawCall, Usage
+
+__all__ = ["OllamaBackend", "OllamaBackendConfig", "to_ollama_messages"]
+
+logger = logging.getLogger("asi_agent.backends.ollama")
+
+
+class OllamaBackendConfig(BaseModel):
+    """Settings of `OllamaBackend`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    """Model name as Ollama knows it, e.g. `qwen3:8b` (`ollama list` shows them)."""
+    host: str = "http://127.0.0.1:11434"
+    """Ollama's URL (what OLLAMA_HOST holds)."""
+    num_ctx: int = Field(default=8192, gt=0)
+    """Context window in tokens; Ollama silently cuts longer prompts."""
+    timeout: float = Field(default=120.0, gt=0)
+    """Seconds allowed for one request, streaming included."""
+    max_retries: int = Field(default=3, ge=0)
+    """Retries after a 429, a 5xx, a lost connection or a timeout."""
+    retry_backoff: float = Field(default=1.0, ge=0)
+    """Base delay in seconds of the exponential backoff between retries."""
+    temperature: float | None = 0.2
+    """Sampling temperature; None leaves the model's default."""
+
+
+def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Messages in `/api/chat` shape: calls without ids, tool results named by `tool_name`."""
+    names_by_id: dict[str, str] = {}
+    wire: list[dict[str, Any]] = []
+    for message in messages:
+        item: dict[str, Any] = {"role": message.role, "content": message.content}
+        if message.tool_calls:
+            item["tool_calls"] = [
+                {"function": {"name": call.name, "arguments": call.arguments}} for call in message.tool_calls
+            ]
+            names_by_id.update((call.id, call.name) for call in message.tool_calls)
+        if message.role == "tool":
+            name = message.name or names_by_id.get(message.tool_call_id or "")
+            if name:
+                item["tool_name"] = name
+        wire.append(item)
+    return wire
+
+
+def _normalised_host(host: str) -> str:
+    host = host.strip().rstrip("/")
+    return host if "://" in host else f"http://{host}"
+
+
+@dataclass(slots=True)
+class _StreamState:
+    """Everything gathered from the NDJSON lines of one reply."""
+
+    text: list[str] = field(default_factory=list)
+    calls: list[RawCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str | None = None
+    streamed: bool = False
+
+    def feed(self, part: dict[str, Any], on_delta: DeltaCallback | None) -> None:
+        message = part.get("message") or {}
+        content = message.get("content")
+        if isinstance(content, str) and content:
+            self.text.append(content)
+            self.streamed = True
+            if on_delta is not None:
+                on_delta(content)
+        for call in message.get("tool_calls") or ():
+            function = call.get("function") or {}
+            # Ollama gives calls no id; the agent assigns its own.
+            self.calls.append(
+                RawCall(id=None, name=str(function.get("name") or ""), arguments=function.get("arguments"))
+            )
+            self.streamed = True
+        if part.get("done"):
+            self.finish_reason = part.get("done_reason") or "stop"
+            self.usage = Usage(int(part.get("prompt_eval_count") or 0), int(part.get("eval_count") or 0))
+
+    def completion(self) -> Completion:
+        return Completion("".join(self.text), tuple(self.calls), self.usage, self.finish_reason)
+
+
+class OllamaBackend:
+    """A model served by Ollama, through its native chat API."""
+
+    def __init__(self, config: OllamaBackendConfig) -> None:
+        self._config = config
+        self._host = _normalised_host(config.host)
+        self._client = ollama.AsyncClient(host=self._host, timeout=config.timeout)
+        self._http = httpx.AsyncClient(base_url=self._host, timeout=config.timeout)
+        self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
+        self._tools_capable: bool | None = None
+
+    @property
+    def model_name(self) -> str:
+        """The configured model name."""
+        return self._config.model
+
+    async def supports_native_tools(self) -> bool:
+        """Whether `/api/show` lists the "tools" capability (asked once, then cached)."""
+        if self._tools_capable is None:
+            show = await call_with_retries(self._show, self._policy)
+            # An Ollama too old to report capabilities: try tools, the server will refuse them if needed.
+            self._tools_capable = show.capabilities is None or "tools" in show.capabilities
+        return self._tools_capable
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSchema] | None = None,
+        *,
+        on_delta: DeltaCallback | None = None,
+    ) -> Completion:
+        """One streamed chat request, retried on transient failures."""
+        options: dict[str, Any] = {"num_ctx": self._config.num_ctx}
+        if self._config.temperature is not None:
+            options["temperature"] = self._config.temperature
+        payload: dict[str, Any] = {
+            "model": self._config.model,
+            "messages": to_ollama_messages(messages),
+            "stream": True,
+            "options": options,
+        }
+        if tools:
+            payload["tools"] = [dict(tool) for tool in tools]
+        self._warn_if_too_long(payload)
+        return await call_with_retries(lambda: self._attempt(payload, on_delta), self._policy)
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections."""
+        await self._http.aclose()
+        await self._client.close()  # type: ignore[no-untyped-call]  # the SDK leaves it unannotated
+
+    def _warn_if_too_long(self, payload: dict[str, Any]) -> None:
+        texts = [str(m.get("content") or "") for m in payload["messages"]]
+        texts.append(json.dumps(payload.get("tools") or [], ensure_ascii=False))
+        estimate = sum(estimate_tokens(text) for text in texts)
+        if estimate > self._config.num_ctx:
+            logger.warning(
+                "the prompt (~%d tokens) exceeds num_ctx=%d of model %s: Ollama will cut it; "
+                "raise num_ctx or start a new session",
+                estimate,
+                self._config.num_ctx,
+                self._config.model,
+            )
+
+    async def _attempt(self, payload: dict[str, Any], on_delta: DeltaCallback | None) -> Completion:
+        state = _StreamState()
+        try:
+            async with self._http.stream("POST", "/api/chat", json=payload) as response:
+                if response.status_code >= 400:
+                    await response.aread()
+                    body = _json_or_text(response.text)
+                    raise await self._status_error(
+                        response.status_code, error_text(body), response.headers, has_tools="tools" in payload
+                    )
+                async for line in response.aiter_lines():
+                    if line.strip():
+                        state.feed(self._parse_line(line), on_delta)
+        except httpx.TransportError as exc:
+            error = self._transport_error(exc)
+            # Text already shown to the person must not be shown twice: retry only clean failures.
+            raise (error if state.streamed else TransientError(error)) from exc
+        return state.completion()
+
+    def _parse_line(self, line: str) -> dict[str, Any]:
+        try:
+            part = json.loads(line)
+        except json.JSONDecodeError:
+            raise BackendError(
+                f"Ollama at {self._host} sent a line that is not JSON: {line[:120]!r}"
+            ) from None
+        if not isinstance(part, dict):
+            raise BackendError(f"Ollama at {self._host} sent an unexpected line: {line[:120]!r}")
+        if part.get("error"):
+            raise BackendError(f"Ollama at {self._host} failed while answering: {error_text(part)}")
+        return part
+
+    async def _show(self) -> ollama.ShowResponse:
+        try:
+            return await self._client.show(self._config.model)
+        except ollama.ResponseError as exc:
+            raise await self._status_error(
+                exc.status_code, error_text(exc.error), {}, has_tools=False
+            ) from exc
+        except ConnectionError as exc:
+            # The client hides the cause of a failed connect: httpx.ConnectError becomes ConnectionError.
+            raise TransientError(self._unreachable(connection_failure(exc))) from exc
+        except httpx.TransportError as exc:
+            raise TransientError(self._transport_error(exc)) from exc
+
+    def _transport_error(self, exc: httpx.TransportError) -> BackendError:
+        if isinstance(exc, httpx.TimeoutException):
+            return BackendError(
+                f"Ollama at {self._host} did not answer within {self._config.timeout:g} s; "
+                "is the model still loading? raise the timeout or check OLLAMA_HOST"
+            )
+        return self._unreachable(connection_failure(exc))
+
+    def _unreachable(self, reason: str) -> BackendError:
+        return BackendError(
+            f"cannot reach Ollama at {self._host} ({reason}); is it running (`ollama serve`)? "
+            "set OLLAMA_HOST or --base-url"
+        )
+
+    async def _status_error(
+        self, status: int, message: str, headers: Mapping[str, str], *, has_tools: bool
+    ) -> Exception:
+        if status in RETRYABLE_STATUSES:
+            error = BackendError(f"Ollama at {self._host} answered {status} ({message}); try again later")
+            return TransientError(error, parse_retry_after(headers))
+        low = message.lower()
+        if status == 404 or ("model" in low and "not found" in low):
+            return await self._unknown_model()
+        if status == 400 and has_tools and looks_like_tools_unsupported(message):
+            return ToolsUnsupportedError(
+                f"model '{self._config.model}' does not accept native tool definitions in Ollama "
+                f"({message}); use --tool-mode text"
+            )
+        return BackendError(f"Ollama at {self._host} rejected the request ({status}: {message})")
+
+    async def _unknown_model(self) -> BackendError:
+        model = self._config.model
+        try:
+            listing = await self._client.list()
+            names = sorted(entry.model for entry in listing.models if entry.model)
+        except (ollama.ResponseError, ConnectionError, httpx.TransportError):
+            names = []
+        local = f"local models: {', '.join(names)}" if names else "no local models found"
+        return BackendError(
+            f"model '{model}' is not available in Ollama at {self._host}; run `ollama pull {model}` ({local})"
+        )
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text

@@ -1,0 +1,297 @@
+"""Backend for OpenAI-compatible chat servers (OpenAI, vLLM, llama.cpp server, LM Studio, ...).
+
+Streams `/chat/completions`, assembles native tool calls from their fragments, and turns every
+failure into a one-line `BackendError` saying what to do. Retries are ours (the SDK's are off).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import openai
+from openai import AsyncOpenAI
+from openai.types.chat import ChatCompletionChunk
+from openai.types.chat.chat_completion_chunk import ChoiceDeltaToolCall
+from pydantic import BaseModel, ConfigDict, Field
+
+from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.retry import (
+    RETRYABLE_STATUSES,
+    RetryPolicy,
+    TransientError,
+    call_with_retries,
+    connection_failure,
+    error_text,
+    looks_like_tools_unsupported,
+    parse_retry_after,
+)
+from asi_agent.exceptions import BackendError, ToolsUnsupportedError
+from asi_agent.messages import Completion, Message, RawCall, Usage
+
+__all__ = ["OpenAIBackend", "OpenAIBackendConfig", "to_openai_messages"]
+
+_NO_KEY = "not-needed"
+_SET_URL = "set --base-url / ASI_BASE_URL"
+
+
+class OpenAIBackendConfig(BaseModel):
+    """Settings of `OpenAIBackend`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    """Model name as the server knows it (`GET /v1/models` lists them)."""
+    base_url: str = "https://api.openai.com/v1"
+    """Server URL including the `/v1` prefix, e.g. `http://127.0.0.1:8000/v1`."""
+    api_key: str | None = None
+    """API key; None sends a placeholder, which local servers accept."""
+    timeout: float = Field(default=120.0, gt=0)
+    """Seconds allowed for one request, streaming included."""
+    max_retries: int = Field(default=3, ge=0)
+    """Retries after a 429, a 5xx, a lost connection or a timeout."""
+    retry_backoff: float = Field(default=1.0, ge=0)
+    """Base delay in seconds of the exponential backoff between retries."""
+    temperature: float | None = 0.2
+    """Sampling temperature; None leaves the server's default."""
+    max_tokens: int | None = Field(default=None, gt=0)
+    """Upper bound on the reply's tokens; None leaves the server's default."""
+
+
+def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Messages in the Chat Completions wire shape."""
+    wire: list[dict[str, Any]] = []
+    for message in messages:
+        item: dict[str, Any] = {"role": message.role, "content": message.content}
+        if message.tool_calls:
+            item["content"] = message.content or None
+            item["tool_calls"] = [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {
+                        "name": call.name,
+                        "arguments": json.dumps(call.arguments, ensure_ascii=False),
+                    },
+                }
+                for call in message.tool_calls
+            ]
+        if message.role == "tool" and message.tool_call_id is not None:
+            item["tool_call_id"] = message.tool_call_id
+        wire.append(item)
+    return wire
+
+
+@dataclass(slots=True)
+class _PartialCall:
+    """One native call being assembled from stream fragments."""
+
+    id: str | None = None
+    name: str = ""
+    parts: list[str] = field(default_factory=list)
+    mapping: dict[str, Any] | None = None
+
+    def raw(self) -> RawCall:
+        arguments: str | dict[str, Any] | None = self.mapping
+        if arguments is None and self.parts:
+            arguments = "".join(self.parts)
+        return RawCall(id=self.id, name=self.name, arguments=arguments)
+
+
+@dataclass(slots=True)
+class _StreamState:
+    """Everything gathered from the chunks of one streamed reply."""
+
+    text: list[str] = field(default_factory=list)
+    calls: list[_PartialCall] = field(default_factory=list)
+    by_index: dict[int, _PartialCall] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str | None = None
+    streamed: bool = False
+
+    def feed(self, chunk: ChatCompletionChunk, on_delta: DeltaCallback | None) -> None:
+        if chunk.usage is not None:
+            self.usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
+        for choice in chunk.choices or ():
+            if choice.finish_reason:
+                self.finish_reason = choice.finish_reason
+            delta = choice.delta
+            if delta is None:
+                continue
+            if delta.content:
+                self.text.append(delta.content)
+                self.streamed = True
+                if on_delta is not None:
+                    on_delta(delta.content)
+            for fragment in delta.tool_calls or ():
+                self._add_fragment(fragment)
+
+    def _add_fragment(self, fragment: ChoiceDeltaToolCall) -> None:
+        self.streamed = True
+        call = self._call_for(fragment)
+        if fragment.id and call.id is None:
+            call.id = fragment.id
+        function = fragment.function
+        if function is None:
+            return
+        if function.name and not call.name:
+            call.name = function.name
+        arguments: object = function.arguments
+        if isinstance(arguments, str):
+            call.parts.append(arguments)
+        elif isinstance(arguments, dict):
+            # A non-conforming server sent an object: keep it as received.
+            call.mapping = {**(call.mapping or {}), **arguments}
+
+    def _call_for(self, fragment: ChoiceDeltaToolCall) -> _PartialCall:
+        index = getattr(fragment, "index", None)
+        if isinstance(index, int):
+            if index not in self.by_index:
+                self.by_index[index] = _PartialCall()
+                self.calls.append(self.by_index[index])
+            return self.by_index[index]
+        # Without an index, a new id starts a call and a fragment without id continues the last one.
+        last = self.calls[-1] if self.calls else None
+        if last is None or (fragment.id and last.id is not None and fragment.id != last.id):
+            last = _PartialCall()
+            self.calls.append(last)
+        return last
+
+    def completion(self) -> Completion:
+        calls = tuple(call.raw() for call in self.calls if call.name or call.parts or call.mapping)
+        return Completion("".join(self.text), calls, self.usage, self.finish_reason)
+
+
+class OpenAIBackend:
+    """A model behind an OpenAI-compatible `/v1/chat/completions` endpoint."""
+
+    def __init__(self, config: OpenAIBackendConfig) -> None:
+        self._config = config
+        self._client = AsyncOpenAI(
+            api_key=config.api_key or _NO_KEY,
+            base_url=config.base_url,
+            timeout=config.timeout,
+            max_retries=0,
+        )
+        self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
+        # Flipped off for good once the server rejects `stream_options`.
+        self._usage_in_stream = True
+
+    @property
+    def model_name(self) -> str:
+        """The configured model name."""
+        return self._config.model
+
+    async def supports_native_tools(self) -> bool:
+        """Always True: a server that rejects tools says so with `ToolsUnsupportedError`."""
+        return True
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSchema] | None = None,
+        *,
+        on_delta: DeltaCallback | None = None,
+    ) -> Completion:
+        """One streamed chat request, retried on transient failures."""
+        wire = to_openai_messages(messages)
+        # An empty list means no tools: OpenAI rejects `"tools": []`.
+        tool_list = [dict(tool) for tool in tools] if tools else None
+        return await call_with_retries(lambda: self._attempt(wire, tool_list, on_delta), self._policy)
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections."""
+        await self._client.close()
+
+    def _params(self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> dict[str, Any]:
+        params: dict[str, Any] = {"model": self._config.model, "messages": wire, "stream": True}
+        if self._usage_in_stream:
+            params["stream_options"] = {"include_usage": True}
+        if tools is not None:
+            params["tools"] = tools
+        if self._config.temperature is not None:
+            params["temperature"] = self._config.temperature
+        if self._config.max_tokens is not None:
+            params["max_tokens"] = self._config.max_tokens
+        return params
+
+    async def _attempt(
+        self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None, on_delta: DeltaCallback | None
+    ) -> Completion:
+        state = _StreamState()
+        create = cast(Any, self._client.chat.completions.create)
+        try:
+            stream = await create(**self._params(wire, tools))
+            async with stream:
+                async for chunk in stream:
+                    state.feed(chunk, on_delta)
+        except openai.APIStatusError as exc:
+            if self._usage_in_stream and "stream_options" in _server_message(exc):
+                self._usage_in_stream = False
+                return await self._attempt(wire, tools, on_delta)
+            raise await self._status_error(exc, has_tools=tools is not None) from exc
+        except openai.APIConnectionError as exc:
+            error = self._connection_error(exc)
+            # Text already shown to the person must not be shown twice: retry only clean failures.
+            raise (error if state.streamed else TransientError(error)) from exc
+        except openai.APIError as exc:
+            # E.g. an `error` event inside the stream: the request reached the server, which gave up.
+            message = error_text(exc.body, exc.message)
+            raise BackendError(f"the model server at {self._config.base_url} failed: {message}") from exc
+        return state.completion()
+
+    def _connection_error(self, exc: openai.APIConnectionError) -> BackendError:
+        url = self._config.base_url
+        if isinstance(exc, openai.APITimeoutError):
+            return BackendError(
+                f"the model server at {url} did not answer within {self._config.timeout:g} s; "
+                f"is it overloaded? raise the timeout or {_SET_URL}"
+            )
+        reason = connection_failure(exc)
+        return BackendError(f"cannot reach the model server at {url} ({reason}); is it running? {_SET_URL}")
+
+    async def _status_error(self, exc: openai.APIStatusError, *, has_tools: bool) -> Exception:
+        status, url, message = exc.status_code, self._config.base_url, _server_message(exc)
+        if status in RETRYABLE_STATUSES:
+            error = BackendError(f"the model server at {url} answered {status} ({message}); try again later")
+            return TransientError(error, parse_retry_after(exc.response.headers))
+        if status in (401, 403):
+            return BackendError(
+                f"the model server at {url} refused the API key ({status}: {message}); "
+                "set ASI_API_KEY or OPENAI_API_KEY"
+            )
+        if status == 404 or exc.code == "model_not_found":
+            return await self._unknown_model(message)
+        if status == 400 and has_tools and looks_like_tools_unsupported(message):
+            return ToolsUnsupportedError(
+                f"the model server at {url} does not accept native tool definitions ({message}); "
+                "use --tool-mode text"
+            )
+        return BackendError(f"the model server at {url} rejected the request ({status}: {message})")
+
+    async def _unknown_model(self, message: str) -> BackendError:
+        model, url = self._config.model, self._config.base_url
+        try:
+            page = await self._client.models.list(timeout=min(10.0, self._config.timeout))
+            names = sorted(item.id for item in page.data)
+        except openai.APIError:
+            names = []
+        if names:
+            return BackendError(
+                f"model '{model}' is not available at {url}; the server offers: {', '.join(names)}. "
+                "Set --model / ASI_MODEL"
+            )
+        return BackendError(
+            f"the model server at {url} answered 404 for model '{model}' ({message}); check --model / "
+            f"ASI_MODEL and --base-url (OpenAI-compatible URLs usually end in /v1)"
+        )
+
+
+def _server_message(exc: openai.APIStatusError) -> str:
+    try:
+        fallback = exc.response.text
+    except (openai.OpenAIError, RuntimeError, UnicodeDecodeError):
+        fallback = ""
+    return error_text(exc.body, fallback or exc.message)

@@ -1,0 +1,178 @@
+"""A real local HTTP server speaking enough of the OpenAI Chat Completions API for the `openai` client.
+
+Routes: `POST /v1/chat/completions` (streamed as SSE `data:` chunks ending in `[DONE]`, or not),
+`GET /v1/models`. Streamed tool calls are split into several fragments, arguments cut mid-string;
+a usage chunk is sent when the request asks for it with `stream_options`.
+
+Example (the `openai_server` fixture of tests/conftest.py gives a started instance)::
+
+    from servers.openai_server import Call, OpenAIServer, Reply
+
+    with OpenAIServer(models=["test-model"]) as server:
+        server.reply("Let me look.", Reply(calls=[Call("read_file", {"path": "a.py"})]))
+        server.reply(lambda body: Reply(text=f"{len(body['messages'])} messages"))
+        server.fail_next(2, status=503)        # the next two chat requests fail
+        server.reject_tools = True             # 400 "tools not supported" when tools are sent
+        backend = OpenAIBackend(OpenAIBackendConfig(model="test-model", base_url=server.base_url))
+        ...
+        assert server.chat_bodies[0]["messages"][0]["role"] == "system"
+"""
+
+from __future__ import annotations
+
+import json
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+
+from servers.scripted_http import (
+    Call,
+    Reply,
+    ScriptedServer,
+    pieces,
+    send_json,
+    start_stream,
+    write_line,
+)
+
+__all__ = ["Call", "OpenAIServer", "Reply"]
+
+
+def _error(message: str, kind: str = "invalid_request_error", code: str | None = None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": kind, "param": None, "code": code}}
+
+
+class OpenAIServer(ScriptedServer):
+    """Scripted OpenAI-compatible server; see the module docstring."""
+
+    chat_path = "/v1/chat/completions"
+
+    def __init__(self, models: tuple[str, ...] | list[str] = ("test-model",)) -> None:
+        super().__init__(models)
+        self.omit_tool_index = False
+        """Send tool-call fragments without `index` (as some servers do)."""
+        self.arguments_as_object = False
+        """Send dict arguments as a JSON object instead of a string (a non-conforming server)."""
+        self.reject_stream_options = False
+        """Answer 400 to requests carrying `stream_options` (older servers)."""
+        self.api_key: str | None = None
+        """When set, requests without `Authorization: Bearer <api_key>` get 401."""
+
+    @property
+    def base_url(self) -> str:
+        """The URL to give the client, `/v1` included."""
+        return f"{self.root_url}/v1"
+
+    def route(self, handler: BaseHTTPRequestHandler, method: str, path: str, body: Any) -> None:
+        """Answer one request."""
+        if self.api_key is not None and handler.headers.get("Authorization") != f"Bearer {self.api_key}":
+            send_json(
+                handler, 401, _error("Incorrect API key provided", "invalid_api_key", "invalid_api_key")
+            )
+        elif method == "GET" and path == "/v1/models":
+            data = [{"id": m, "object": "model", "created": 0, "owned_by": "test"} for m in self.models]
+            send_json(handler, 200, {"object": "list", "data": data})
+        elif method == "POST" and path == self.chat_path and isinstance(body, dict):
+            self._chat(handler, body)
+        else:
+            send_json(handler, 404, _error(f"no route {method} {path}"))
+
+    def _chat(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
+        failure = self.take_failure()
+        if failure is not None:
+            status, retry_after = failure
+            headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else {}
+            send_json(handler, status, _error(f"injected failure {status}", "server_error"), headers)
+            return
+        refusal = self._refusal(body)
+        if refusal is not None:
+            send_json(handler, refusal[0], refusal[1])
+            return
+        reply = self.next_reply(body)
+        if reply is None:
+            send_json(handler, 400, _error(self.no_reply_message()))
+        elif body.get("stream"):
+            self._stream(handler, body, reply)
+        else:
+            send_json(handler, 200, self._completion(body, reply))
+
+    def _refusal(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        model = body.get("model")
+        if self.reject_unknown_models and model not in self.models:
+            return 404, _error(f"The model `{model}` does not exist", code="model_not_found")
+        if self.reject_tools and body.get("tools"):
+            return 400, _error("tools are not supported by this model")
+        if self.reject_stream_options and "stream_options" in body:
+            return 400, _error("Unrecognized request argument supplied: stream_options")
+        return None
+
+    def _wire_arguments(self, call: Call) -> str | dict[str, Any]:
+        if isinstance(call.arguments, str) or self.arguments_as_object:
+            return call.arguments
+        return json.dumps(call.arguments)
+
+    def _completion(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
+        if reply.calls:
+            message["tool_calls"] = [
+                {
+                    "id": call.id or f"call_{n}",
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": self._wire_arguments(call)},
+                }
+                for n, call in enumerate(reply.calls)
+            ]
+        return {
+            "id": "chatcmpl-test",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model"),
+            "choices": [{"index": 0, "message": message, "finish_reason": reply.finish}],
+            "usage": _usage(reply),
+        }
+
+    def _stream(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], reply: Reply) -> None:
+        start_stream(handler, "text/event-stream")
+        model = body.get("model")
+
+        def chunk(choices: list[dict[str, Any]], usage: dict[str, int] | None = None) -> None:
+            data = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model}
+            data |= {"choices": choices, "usage": usage}
+            write_line(handler, f"data: {json.dumps(data)}\n\n")
+
+        def delta(content: dict[str, Any], finish: str | None = None) -> None:
+            chunk([{"index": 0, "delta": content, "logprobs": None, "finish_reason": finish}])
+
+        delta({"role": "assistant", "content": ""})
+        for piece in pieces(reply.text):
+            delta({"content": piece})
+        for n, call in enumerate(reply.calls):
+            for fragment in self._fragments(n, call):
+                delta({"tool_calls": [fragment]})
+        delta({}, reply.finish)
+        if (body.get("stream_options") or {}).get("include_usage"):
+            chunk([], _usage(reply))
+        write_line(handler, "data: [DONE]\n\n")
+
+    def _fragments(self, n: int, call: Call) -> list[dict[str, Any]]:
+        """A call as stream fragments: id, type and name first, then the arguments in pieces."""
+        head: dict[str, Any] = {"id": call.id or f"call_{n}", "type": "function"}
+        head["function"] = {"name": call.name, "arguments": ""}
+        arguments = self._wire_arguments(call)
+        if isinstance(arguments, dict):
+            parts: list[Any] = [arguments]
+        else:
+            parts = pieces(arguments)
+        fragments = [head] + [{"function": {"arguments": part}} for part in parts]
+        if not self.omit_tool_index:
+            for fragment in fragments:
+                fragment["index"] = n
+        return fragments
+
+
+def _usage(reply: Reply) -> dict[str, int]:
+    total = reply.prompt_tokens + reply.completion_tokens
+    return {
+        "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens,
+        "total_tokens": total,
+    }
