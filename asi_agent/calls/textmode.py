@@ -1,0 +1,349 @@
+"""Text mode: driving a model that has no native tool calling (tool-emulation checklist §1-§7).
+
+The agent puts `render_contract` in the system prompt, sends `project_history` instead of the raw
+transcript, parses replies with `parse_reply`, and when `retry_reason` finds a reason it asks again with
+`retry_prompt`. Everything here is a pure function: the agent decides, counts retries and logs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from asi_agent.calls.parse import ParsedReply, parse_status
+from asi_agent.messages import Message, ToolCall
+
+if TYPE_CHECKING:
+    from asi_agent.backends.base import ToolSchema
+
+__all__ = [
+    "REFUSAL_PATTERNS",
+    "detect_refusal",
+    "project_history",
+    "render_call_line",
+    "render_contract",
+    "retry_prompt",
+    "retry_reason",
+]
+
+_CALL_FORMAT = "[TOOL_CALL]tool_name[ARGS]{json}"
+_STATUS_RULE = "AGENT_STATUS: DONE, AGENT_STATUS: CONTINUE or AGENT_STATUS: STOP"
+_CONTINUE_LINE = (
+    f"Continue: call another tool with one {_CALL_FORMAT} line per call, or give the final answer "
+    "with its last line AGENT_STATUS: DONE (or CONTINUE / STOP)."
+)
+_ERROR_HINT = "A call failed: read the error, correct the arguments (or choose another tool) and call again."
+_EXAMPLE_FIRST = ("read_file", "list_directory", "grep_search")
+_EXAMPLE_NEXT = ("grep_search", "replace_text", "codebase_search", "list_directory")
+
+_VERB_OBJECTS = (
+    r"(?:access|browse|execute|interact with|navigate|make changes|do that|perform (?:actions|that|this)"
+    r"|help with (?:that|this)|assist with (?:that|this)|use (?:the )?tools|call (?:the )?tools"
+    r"|run (?:commands|code|shell|scripts|programs|the command|this|it)"
+    r"|(?:read|open|view|modify|edit|see) (?:your|local|files|the files|the file ?system))"
+)
+REFUSAL_PATTERNS: tuple[str, ...] = (
+    # Hard refusals: the model declines, or hides behind being a model.
+    rf"\bi(?:'m| am)?(?: sorry,?(?: but)? i)? ?(?:can't|cannot|can not|am unable to|'m unable to"
+    rf"|am not able to|'m not able to) (?:directly )?{_VERB_OBJECTS}",
+    r"\bas an ai\b",
+    r"\bas a (?:large )?language model\b",
+    r"\bi(?:'m| am) (?:just |only )?(?:an ai|a (?:large )?language model|a text-based)",
+    r"我(?:无法|不能|没办法|没有办法)(?:直接)?(?:访问|读取|打开|查看|执行|运行|操作|修改|编辑|浏览|使用工具|调用工具|帮|协助)",
+    r"无法(?:直接)?访问(?:你|您|本地|文件|项目|代码|系统|计算机|电脑)",
+    r"作为(?:一个)?(?:ai|人工智能|语言模型|大语言模型)",
+    # Soft refusals: the model claims the environment stops it, or hands the work back to the person.
+    r"\bi (?:do not|don't) have (?:direct |any )?(?:access|the ability|permission|the tools)\b",
+    r"\b(?:tools?|tool calling|function calling) (?:is|are) "
+    r"(?:not available|unavailable|not supported|disabled)",
+    r"\b(?:no|without) access to (?:your|the|any) (?:files?|file ?system|project|repository|codebase"
+    r"|computer|machine|terminal|tools?)",
+    r"\b(?:run|execute|try|check|do) (?:this|it|that|these|them|the (?:command|commands|script|tests?|code))"
+    r" (?:for )?yourself\b",
+    r"\b(?:paste|share|send) (?:me (?:the|its) (?:output|contents?|results?)"
+    r"|(?:the|its) (?:output|contents?|results?) (?:with me|here|back to me))",
+    r"\b(?:my|this) (?:environment|sandbox) (?:does not|doesn't) (?:allow|support|have)",
+    r"我没有(?:权限|能力|办法|访问)",
+    r"工具(?:不可用|无法使用|暂不可用)",
+    r"(?:无法|不能)(?:使用|调用)工具",
+    r"请(?:你|您)?(?:自己|自行|手动)(?:运行|执行|操作|检查|查看)",
+    r"(?:无法|不能)(?:直接)?(?:执行|运行)(?:命令|代码|程序|脚本)",
+    r"(?:把|将)(?:输出|结果|内容)(?:粘贴|贴|发)(?:给我|过来)",
+)
+"""Refusal signals, as case-insensitive regexes, in English and Chinese: hard refusals first, then soft
+"environment limitation" answers. They are phrased narrowly ("I can't access", not "I can't") so that a
+legitimate answer such as "I can't find any caller of parse()" is not taken for a refusal."""
+
+_REFUSAL_RES = tuple(re.compile(pattern, re.IGNORECASE) for pattern in REFUSAL_PATTERNS)
+_SNAKE = r"`?[a-z]+(?:_[a-z0-9]+)+`?"
+# Narration that replaces a call even when the reply ends with a status line (spec §4.4 forbids it).
+_NARRATION_STRONG = tuple(
+    re.compile(pattern, re.IGNORECASE | re.MULTILINE)
+    for pattern in (
+        r"工具执行\s*[:：]",
+        r"模拟(?:工具)?调用",
+        r"\bsimulat(?:e|ed|ing) (?:a |the )?(?:tool|function) call",
+        r"^\s*(?:action|tool|tool call|function call)\s*[:：]\s*" + _SNAKE,
+        r"^\s*action input\s*[:：]",
+        r"\[TOOL_RESULT\b",
+    )
+)
+# Narration that only counts in a reply without a status line: a summary may say "I called read_file".
+_NARRATION_WEAK = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        r"调用工具|执行工具|工具执行|工具调用",
+        r"(?:我将|我会|让我|现在|接下来|下面)(?:来)?(?:调用|使用|执行)\s*" + _SNAKE,
+        r"\b(?:i will|i'll|let me|i am going to|i'm going to|i need to|i shall)(?: now| first| then)?"
+        r" (?:call|invoke|use|run|execute) (?:the )?(?:" + _SNAKE + r"|tool\b)",
+        r"\b(?:calling|invoking) (?:the )?" + _SNAKE,
+        r"\b[a-z]+(?:_[a-z0-9]+)+\s*\(\s*(?:[a-z]\w*\s*=|[\"'{])",
+    )
+)
+
+
+def render_call_line(call: ToolCall) -> str:
+    """The one-line text form of a call, `[TOOL_CALL]name[ARGS]{json}`."""
+    return f"[TOOL_CALL]{call.name}[ARGS]{json.dumps(call.arguments, ensure_ascii=False)}"
+
+
+def _function(tool: ToolSchema) -> Mapping[str, Any]:
+    function = tool.get("function")
+    return function if isinstance(function, Mapping) else tool
+
+
+def _type_text(prop: Mapping[str, Any]) -> str:
+    if isinstance(prop.get("enum"), list):
+        return "|".join(json.dumps(choice, ensure_ascii=False) for choice in prop["enum"])
+    kind = prop.get("type", "any")
+    if isinstance(kind, list):
+        return "|".join(str(item) for item in kind)
+    if kind == "array" and isinstance(prop.get("items"), Mapping):
+        return f"{_type_text(prop['items'])}[]"
+    return str(kind)
+
+
+def _signature(function: Mapping[str, Any]) -> str:
+    """`name(path: string, startLine?: number = 1)`: `?` marks optional parameters, `=` a default."""
+    parameters = function.get("parameters") or {}
+    properties: Mapping[str, Any] = parameters.get("properties") or {}
+    required = set(parameters.get("required") or ())
+    parts = []
+    for name, value in properties.items():
+        prop: Mapping[str, Any] = value if isinstance(value, Mapping) else {}
+        part = f"{name}{'' if name in required else '?'}: {_type_text(prop)}"
+        if "default" in prop:
+            part += f" = {json.dumps(prop['default'], ensure_ascii=False)}"
+        parts.append(part)
+    return f"{function.get('name', '?')}({', '.join(parts)})"
+
+
+def _short_description(function: Mapping[str, Any]) -> str:
+    text = " ".join(str(function.get("description") or "").split())
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+_EXAMPLE_BY_TYPE: Mapping[str, object] = {
+    "number": 1,
+    "integer": 1,
+    "boolean": True,
+    "array": (),
+    "object": {},
+}
+
+
+def _example_value(name: str, prop: Mapping[str, Any]) -> object:
+    if isinstance(prop.get("enum"), list) and prop["enum"]:
+        return prop["enum"][0]
+    kind = prop.get("type")
+    if isinstance(kind, str) and kind in _EXAMPLE_BY_TYPE:
+        return _EXAMPLE_BY_TYPE[kind]
+    lowered = name.lower()
+    if "path" in lowered or "file" in lowered:
+        return "src/app.py"
+    return "main" if lowered in ("query", "pattern", "symbol") else "example"
+
+
+def _example_call(function: Mapping[str, Any], call_id: str) -> ToolCall:
+    parameters = function.get("parameters") or {}
+    properties: Mapping[str, Any] = parameters.get("properties") or {}
+    arguments = {
+        name: _example_value(name, properties.get(name) or {})
+        for name in parameters.get("required") or ()
+        if isinstance(name, str)
+    }
+    return ToolCall(id=call_id, name=str(function.get("name", "tool")), arguments=arguments)
+
+
+def _pick(functions: Sequence[Mapping[str, Any]], preferred: Sequence[str], avoid: str) -> Mapping[str, Any]:
+    by_name = {str(function.get("name")): function for function in functions}
+    for name in preferred:
+        if name in by_name and name != avoid:
+            return by_name[name]
+    others = [function for function in functions if function.get("name") != avoid]
+    return others[0] if others else functions[0]
+
+
+def _examples(functions: Sequence[Mapping[str, Any]]) -> list[str]:
+    first = _example_call(_pick(functions, _EXAMPLE_FIRST, ""), "call_1")
+    second = _example_call(_pick(functions, _EXAMPLE_NEXT, first.name), "call_2")
+    output = "1\tdef main():\n2\t    run()" if first.name == "read_file" else "(the tool's output)"
+    result = Message(role="tool", content=output, tool_call_id=first.id, name=first.name)
+    return [
+        "## Examples (the names and values are only illustrations)",
+        "Your reply calling a tool (it may be just this line):",
+        render_call_line(first),
+        "",
+        "The result then arrives as a user message:",
+        _continuation([_frame_result(result, {})]).content,
+        "",
+        "and your next reply calls the next tool:",
+        render_call_line(second),
+        "",
+        "Your final answer, once the task is done:",
+        "`main` in src/app.py now calls `run()` once; nothing else needed changing.",
+        "AGENT_STATUS: DONE",
+    ]
+
+
+def render_contract(tools: Sequence[ToolSchema]) -> str:
+    """The system-prompt block that teaches a model without native tools how to call them."""
+    functions = [_function(tool) for tool in tools]
+    lines = [
+        "# Tools",
+        "You can act on the user's project with the tools below. They really run on the user's machine: "
+        "use them to read, search, edit and run things instead of guessing or asking the user to do it.",
+        "",
+        "## Available tools (`?` marks an optional parameter, `=` its default)",
+    ]
+    lines += [f"- {_signature(function)}: {_short_description(function)}" for function in functions]
+    if not functions:
+        lines.append("- (no tools are available in this turn: answer directly)")
+    lines += [
+        "",
+        "## How to call a tool",
+        f"Write each call on its own line, exactly as {_CALL_FORMAT}, with nothing else on that line.",
+        "- tool_name is one of the names above, spelled exactly.",
+        "- {json} is one JSON object of arguments on the same line, with double quotes; write a line break "
+        "inside a string as \\n.",
+        "- For several calls in one reply, write one line per call.",
+        "",
+        "## After a tool result",
+        "Results arrive in a user message between [TOOL_RESULT name id=...] and [/TOOL_RESULT]. Then either "
+        "call another tool or give the final answer.",
+        '- Never narrate or simulate a call ("工具执行: ...", "I will now call read_file ..."): '
+        "write the call line itself.",
+        "- Never invent a tool result: wait for it. If a result is an error, correct the call and try again.",
+        "",
+        "## Finishing",
+        f"When you are done, reply with the final answer and no call. Its last line is one of {_STATUS_RULE} "
+        "(DONE: the task is complete; CONTINUE: more work remains; STOP: you cannot go on). "
+        "A reply with a call has no AGENT_STATUS line.",
+        "",
+    ]
+    if functions:
+        lines += _examples(functions)
+    return "\n".join(lines)
+
+
+def _frame_result(message: Message, names: Mapping[str, str]) -> str:
+    call_id = message.tool_call_id or "?"
+    name = message.name or names.get(call_id, "tool")
+    content = message.content.strip("\n")
+    failed = content.lstrip().startswith("ERROR:")
+    header = f"[TOOL_RESULT {name} id={call_id}{' error' if failed else ''}]"
+    return f"{header}\n{content if content.strip() else '(no output)'}\n[/TOOL_RESULT]"
+
+
+def _continuation(frames: Sequence[str]) -> Message:
+    failed = any(frame.split("\n", 1)[0].endswith(" error]") for frame in frames)
+    footer = f"{_ERROR_HINT}\n{_CONTINUE_LINE}" if failed else _CONTINUE_LINE
+    return Message(role="user", content="\n\n".join([*frames, footer]))
+
+
+def _project_assistant(message: Message) -> Message:
+    lines = [render_call_line(call) for call in message.tool_calls]
+    text = "\n".join([message.content.rstrip(), *lines]).strip("\n")
+    return Message(role="assistant", content=text)
+
+
+def project_history(messages: Sequence[Message]) -> list[Message]:
+    """The transcript as a text-mode model sees it: calls as call lines, results as framed user turns."""
+    projected: list[Message] = []
+    frames: list[str] = []
+    names: dict[str, str] = {}
+    for message in messages:
+        if message.role == "tool":
+            frames.append(_frame_result(message, names))
+            continue
+        if frames:
+            projected.append(_continuation(frames))
+            frames = []
+        if message.role == "assistant":
+            names.update((call.id, call.name) for call in message.tool_calls)
+            projected.append(_project_assistant(message))
+        else:
+            projected.append(message)
+    if frames:
+        projected.append(_continuation(frames))
+    return projected
+
+
+def detect_refusal(text: str) -> str | None:
+    """The refusal signal the text matches (see `REFUSAL_PATTERNS`), or None for a genuine answer."""
+    normalized = " ".join(text.replace("’", "'").replace("‘", "'").split())
+    for pattern in _REFUSAL_RES:
+        match = pattern.search(normalized)
+        if match:
+            return match.group(0).strip()
+    return None
+
+
+def _is_narrated(text: str) -> bool:
+    if any(pattern.search(text) for pattern in _NARRATION_STRONG):
+        return True
+    return parse_status(text) is None and any(pattern.search(text) for pattern in _NARRATION_WEAK)
+
+
+def retry_reason(reply_text: str, parsed: ParsedReply, *, expect_call: bool) -> str | None:
+    """Why a text-mode reply should be asked again, or None when it is fine.
+
+    A reply with at least one parsed call is fine: problems of its other fragments go back to the model
+    with the results.
+    """
+    if parsed.calls:
+        return None
+    if parsed.problems:
+        return f"unparsable call: {parsed.problems[0]}"
+    signal = detect_refusal(reply_text)
+    if signal is not None:
+        return f"refusal: {signal}"
+    if _is_narrated(reply_text):
+        return "narrated call"
+    if expect_call and parse_status(reply_text) is None:
+        return "no call"
+    return None
+
+
+def retry_prompt(reason: str) -> str:
+    """The stricter user message that asks the model to answer again after `reason`."""
+    if reason.startswith("refusal"):
+        why = "You do have working tools: they run on the user's project for you, so use them."
+    elif reason.startswith("narrated"):
+        why = "You described a tool call instead of making it, and no result exists yet."
+    elif reason.startswith("unparsable"):
+        why = reason.removeprefix("unparsable call: ")
+    else:
+        why = "Your reply had neither a tool call nor a final AGENT_STATUS line."
+    return "\n".join(
+        [
+            f"Your last reply could not be used. {why}",
+            f"To act, write each call on its own line exactly as {_CALL_FORMAT}, nothing else on that line, "
+            "for example:",
+            '[TOOL_CALL]read_file[ARGS]{"path": "src/app.py"}',
+            "Do not describe calls and do not invent results. If the task is complete, give the final answer "
+            f"and end it with the line {_STATUS_RULE}.",
+        ]
+    )

@@ -1,0 +1,309 @@
+"""Text mode: the prompt contract, history projection, refusal detection and retry decisions."""
+
+from __future__ import annotations
+
+import pytest
+
+from asi_agent.calls import (
+    ParsedReply,
+    detect_refusal,
+    parse_reply,
+    project_history,
+    render_call_line,
+    render_contract,
+    retry_prompt,
+    retry_reason,
+)
+from asi_agent.messages import Message, ToolCall
+
+
+def tool(
+    name: str, description: str, properties: dict[str, object], required: list[str]
+) -> dict[str, object]:
+    parameters = {"type": "object", "properties": properties, "required": required}
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": parameters},
+    }
+
+
+TOOLS = [
+    tool(
+        "read_file",
+        "读取文件内容",
+        {
+            "path": {"type": "string"},
+            "startLine": {"type": "number", "default": 1},
+            "endLine": {"type": "number"},
+        },
+        ["path"],
+    ),
+    tool(
+        "grep_search",
+        "Search file contents\nwith a regex.",
+        {"query": {"type": "string"}, "globs": {"type": "array", "items": {"type": "string"}}},
+        ["query"],
+    ),
+    tool(
+        "run_terminal_cmd",
+        "Run a shell command",
+        {"command": {"type": "string"}, "isBackground": {"type": "boolean", "default": False}},
+        ["command", "isBackground"],
+    ),
+    tool("diff_history", "Show changes", {"mode": {"type": "string", "enum": ["short", "full"]}}, []),
+]
+REQUIRED = {t["function"]["name"]: set(t["function"]["parameters"]["required"]) for t in TOOLS}  # type: ignore[index]
+
+
+# --- contract ---------------------------------------------------------------------------------------
+
+
+def test_contract_lists_every_tool_with_a_compact_signature():
+    contract = render_contract(TOOLS)
+    assert "- read_file(path: string, startLine?: number = 1, endLine?: number): 读取文件内容" in contract
+    assert "- grep_search(query: string, globs?: string[]): Search file contents with a regex." in contract
+    assert "run_terminal_cmd(command: string, isBackground: boolean)" not in contract
+    assert "run_terminal_cmd(command: string, isBackground: boolean = false)" in contract
+    assert 'diff_history(mode?: "short"|"full")' in contract
+
+
+def test_contract_states_format_rules_and_ending():
+    contract = render_contract(TOOLS)
+    assert "[TOOL_CALL]tool_name[ARGS]{json}" in contract
+    assert "nothing else on that line" in contract
+    assert "工具执行" in contract
+    assert "Never invent a tool result" in contract
+    assert "AGENT_STATUS: DONE" in contract
+    assert "AGENT_STATUS: CONTINUE" in contract
+    assert "AGENT_STATUS: STOP" in contract
+
+
+def test_contract_examples_are_valid_calls_of_listed_tools_with_a_continuation():
+    contract = render_contract(TOOLS)
+    examples = contract[contract.index("## Examples") :]
+    calls = parse_reply(examples).calls
+    assert [call.name for call in calls] == ["read_file", "grep_search"]
+    for call in calls:
+        assert REQUIRED[call.name] <= set(call.arguments)
+    result_at = examples.index("[TOOL_RESULT read_file id=call_1]")
+    assert examples.index(render_call_line(calls[0])) < result_at < examples.index("[/TOOL_RESULT]")
+    assert examples.index("[/TOOL_RESULT]") < examples.index(render_call_line(calls[1]))
+    assert examples.rstrip().endswith("AGENT_STATUS: DONE")
+
+
+def test_contract_examples_use_available_tools_only():
+    tools = [TOOLS[2], TOOLS[3]]
+    contract = render_contract(tools)
+    calls = parse_reply(contract[contract.index("## Examples") :]).calls
+    assert [call.name for call in calls] == ["run_terminal_cmd", "diff_history"]
+    assert calls[0].arguments == {"command": "example", "isBackground": True}
+    assert "read_file" not in contract.replace("I will now call read_file", "")
+
+
+def test_contract_accepts_flat_schemas_and_no_tools():
+    flat = {"name": "word_count", "description": "Count words", "parameters": {"type": "object"}}
+    assert "- word_count(): Count words" in render_contract([flat])
+    empty = render_contract([])
+    assert "no tools are available" in empty
+    assert "## Examples" not in empty
+
+
+# --- history projection -----------------------------------------------------------------------------
+
+READ = ToolCall("call_a", "read_file", {"path": "src/app.py"})
+GREP = ToolCall("call_b", "grep_search", {"query": "def main"})
+EDIT = ToolCall("call_c", "replace_text", {"path": "src/app.py", "oldText": "x", "newText": "y"})
+
+
+def transcript() -> list[Message]:
+    return [
+        Message("system", "You are asi-agent."),
+        Message("user", "Fix main."),
+        Message("assistant", "Reading first.", (READ, GREP)),
+        Message("tool", "1\tdef main():", tool_call_id="call_a", name="read_file"),
+        Message("tool", "", tool_call_id="call_b"),
+        Message("assistant", "", (EDIT,)),
+        Message("tool", "ERROR: oldText not found in src/app.py", tool_call_id="call_c", name="replace_text"),
+        Message("assistant", "Could not edit.\nAGENT_STATUS: STOP"),
+    ]
+
+
+def test_history_projection_of_a_two_turn_transcript():
+    projected = project_history(transcript())
+    assert [message.role for message in projected] == [
+        "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+    ]
+    assert projected[:2] == transcript()[:2]
+    assert all(not m.tool_calls and m.tool_call_id is None and m.name is None for m in projected)
+    first = projected[2].content
+    assert first.startswith("Reading first.\n")
+    assert [(c.name, c.arguments) for c in parse_reply(first).calls] == [
+        (READ.name, READ.arguments),
+        (GREP.name, GREP.arguments),
+    ]
+    assert projected[4].content == render_call_line(EDIT)
+    assert projected[6] == transcript()[7]
+
+
+def test_results_of_one_turn_are_merged_and_framed():
+    merged = project_history(transcript())[3].content
+    assert "[TOOL_RESULT read_file id=call_a]\n1\tdef main():\n[/TOOL_RESULT]" in merged
+    # The second result had no name: it is found from the call it answers; empty output is framed.
+    assert "[TOOL_RESULT grep_search id=call_b]\n(no output)\n[/TOOL_RESULT]" in merged
+    assert merged.rstrip().endswith("AGENT_STATUS: DONE (or CONTINUE / STOP).")
+    assert "[TOOL_CALL]tool_name[ARGS]{json}" in merged
+    assert "failed" not in merged
+
+
+def test_error_results_are_framed_as_errors_with_a_hint():
+    framed = project_history(transcript())[5].content
+    assert framed.startswith("[TOOL_RESULT replace_text id=call_c error]\nERROR: oldText not found")
+    assert "correct the arguments" in framed
+
+
+def test_history_ending_with_results_ends_with_their_continuation():
+    projected = project_history(transcript()[:5])
+    assert projected[-1].role == "user"
+    assert projected[-1].content.count("[TOOL_RESULT") == 2
+
+
+# --- refusals ---------------------------------------------------------------------------------------
+
+REFUSALS = [
+    "I can't access your files.",
+    "I'm sorry, but I cannot access your local file system.",
+    "I am unable to execute commands on your machine.",
+    "As an AI, I don't have the ability to modify files.",
+    "As a language model, I can only give advice.",
+    "I'm just a language model and can't browse the web.",
+    "I don't have access to your files, but here is how you could do it.",
+    "Unfortunately tools are unavailable in this conversation.",
+    "I have no access to your repository.",
+    "Please run this yourself and tell me what happens.",
+    "Run the tests yourself, then paste the output here.",
+    "Could you send me the contents of main.py?",
+    "I cannot run commands directly.",
+    "我无法访问你的文件系统。",
+    "抱歉，我不能直接修改你的代码。",
+    "作为一个AI语言模型，我没有权限读取本地文件。",
+    "我没有权限执行命令。",
+    "我无法直接运行测试，请你自己运行 pytest。",
+    "目前工具不可用，请手动检查。",
+    "请把输出粘贴给我。",
+]
+
+LEGITIMATE = [
+    "I fixed the off-by-one error in src/app.py.\nAGENT_STATUS: DONE",
+    "I can't find any caller of parse_config; it looks unused.\nAGENT_STATUS: DONE",
+    "The test cannot access the network, so I stubbed the HTTP server with a local one.",
+    "All 42 tests pass now.",
+    "Python lists are dynamic arrays; appending is amortised O(1).",
+    "The function returns None when the file is missing.",
+    "I couldn't reproduce the crash with the given input; the parser handles it.",
+    "This module sends the results to the server over HTTPS.",
+    "You can run the app with `python -m app` once the fix is in.",
+    "Changed 3 files: a.py, b.py and c.py.",
+    "The AI module in src/ai.py needed a new constructor argument.",
+    "没有找到 parse_config 的调用者，它可能已不再使用。",
+    "已修复 src/app.py 中的越界错误，所有测试通过。\nAGENT_STATUS: DONE",
+    "这个函数在文件不存在时返回 None。",
+    "我已经把重复的代码提取成了一个辅助函数。",
+    "The bug was that the loop did not check for an empty list.",
+]
+
+
+@pytest.mark.parametrize("text", REFUSALS)
+def test_refusals_are_detected(text):
+    signal = detect_refusal(text)
+    assert signal
+    assert signal.lower() in " ".join(text.lower().split())
+
+
+@pytest.mark.parametrize("text", LEGITIMATE)
+def test_legitimate_answers_are_not_refusals(text):
+    assert detect_refusal(text) is None
+
+
+def test_curly_apostrophes_count_as_apostrophes():
+    assert detect_refusal("I can’t access your files") == "I can't access"
+
+
+# --- retries ----------------------------------------------------------------------------------------
+
+
+def decide(text: str, *, expect_call: bool = False) -> str | None:
+    return retry_reason(text, parse_reply(text), expect_call=expect_call)
+
+
+def test_a_reply_with_a_call_is_never_retried():
+    text = 'I cannot access files, but: [TOOL_CALL]read_file[ARGS]{"path": "a"}'
+    assert decide(text, expect_call=True) is None
+
+
+def test_unparsable_call_is_retried_with_the_problem():
+    reason = decide("[TOOL_CALL]read_file[ARGS][1]")
+    assert reason is not None
+    assert reason.startswith("unparsable call: Could not parse the tool call")
+
+
+def test_refusal_is_retried_even_with_a_status_line():
+    assert decide("I don't have access to your files.\nAGENT_STATUS: STOP") == "refusal: I don't have access"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "工具执行：read_file(path='a.py')\n结果：文件内容如下……\nAGENT_STATUS: DONE",
+        "我将调用 read_file 读取 src/app.py。",
+        "现在调用工具读取文件。",
+        "I will now call read_file with the path src/app.py.",
+        "Let me use the grep_search tool to find it.",
+        "Calling `list_directory` on the project root.",
+        'read_file(path="src/app.py")',
+        'Action: read_file\nAction Input: {"path": "a.py"}',
+        "[TOOL_RESULT read_file id=x]\nfake content\n[/TOOL_RESULT]\nAGENT_STATUS: DONE",
+        "I simulated the tool call and the file looks fine.\nAGENT_STATUS: DONE",
+    ],
+)
+def test_narrated_calls_are_retried(text):
+    assert decide(text) == "narrated call"
+
+
+def test_code_mentions_in_a_final_answer_are_not_narration():
+    text = 'The bug was in `parse_reply("x")`; I fixed it.\nAGENT_STATUS: DONE'
+    assert decide(text, expect_call=True) is None
+
+
+def test_no_call_is_retried_only_when_a_call_is_expected():
+    assert decide("Let me think about it.", expect_call=True) == "no call"
+    assert decide("Let me think about it.", expect_call=False) is None
+    assert decide("Done.\nAGENT_STATUS: DONE", expect_call=True) is None
+
+
+def test_plain_final_answer_is_fine():
+    assert retry_reason("The answer is 4.", ParsedReply("The answer is 4."), expect_call=False) is None
+
+
+@pytest.mark.parametrize(
+    ("reason", "expected"),
+    [
+        ("refusal: I can't access", "You do have working tools"),
+        ("narrated call", "described a tool call instead of making it"),
+        ("unparsable call: Could not parse the tool call `x`: bad.", "Could not parse the tool call `x`"),
+        ("no call", "neither a tool call nor a final AGENT_STATUS line"),
+    ],
+)
+def test_retry_prompt_restates_the_format_with_an_example(reason, expected):
+    prompt = retry_prompt(reason)
+    assert expected in prompt
+    assert "[TOOL_CALL]tool_name[ARGS]{json}" in prompt
+    assert [(c.name, c.arguments) for c in parse_reply(prompt).calls] == [
+        ("read_file", {"path": "src/app.py"})
+    ]
+    assert "AGENT_STATUS: DONE" in prompt
