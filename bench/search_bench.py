@@ -1,0 +1,162 @@
+"""Benchmark: `grep_search` against the plain ripgrep command line, on copies of the Python stdlib.
+
+The corpus is the running interpreter's standard library (without `site-packages` and bytecode),
+copied `--copies` times into `bench/.cache/` once and reused afterwards. Every query runs through
+`grep_search` (limit 500, the most it shows) and through `rg` with the same file-selection flags and
+plain text output; each is timed `--runs` times after one warm-up run and the medians are compared.
+Target: grep_search within 1.2x of plain rg. Prints a markdown table and writes
+`bench/results/search.json`.
+
+    python bench/search_bench.py [--runs N] [--copies N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sysconfig
+import time
+from pathlib import Path
+from typing import Any
+
+from asi_agent.tools.args import GrepSearchArgs
+from asi_agent.tools.base import ToolContext
+from asi_agent.tools.ignore import iter_project_files
+from asi_agent.tools.journal import Journal
+from asi_agent.tools.search import grep_search, rg_command, ripgrep_binary
+
+HERE = Path(__file__).parent
+CACHE = HERE / ".cache"
+RESULTS = HERE / "results" / "search.json"
+TARGET = 1.2
+
+# (pattern, fileType): selective and broad patterns, literal and regex, with and without a type filter.
+QUERIES: list[tuple[str, str | None]] = [
+    ("def __init_subclass__", None),
+    (r"class \w+Error\(", None),
+    ("TODO|FIXME|XXX", "py"),
+    (r"^import asyncio$", "py"),
+    (r"socket\.AF_INET6", None),
+    (r"\bdef [a-z]+_[a-z]+_[a-z]+_[a-z]+\(", "python"),
+]
+
+
+def corpus(copies: int) -> Path:
+    """The stdlib copies, made on the first run (a marker file says the copy finished)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    (CACHE / ".gitignore").write_text("*\n", encoding="utf-8")
+    target = CACHE / f"stdlib-x{copies}"
+    done = CACHE / f"stdlib-x{copies}.complete"
+    if done.exists():
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    skip = shutil.ignore_patterns("site-packages", "__pycache__", "*.pyc")
+    for index in range(copies):
+        print(f"copying {stdlib} -> {target}/copy{index} ...", flush=True)
+        shutil.copytree(stdlib, target / f"copy{index}", ignore=skip, symlinks=True)
+    done.touch()
+    return target
+
+
+def plain_rg(root: Path, pattern: str, file_type: str | None) -> list[str]:
+    """rg searching the same files as grep_search, with its ordinary text output."""
+    command = rg_command(root, pattern, file_type=file_type, case_sensitive=False)
+    command.remove("--json")
+    return command
+
+
+async def time_both(ctx: ToolContext, args: GrepSearchArgs, command: list[str], runs: int) -> dict[str, Any]:
+    """Median milliseconds of grep_search and of the rg command line, timed alternately.
+
+    Alternating puts both under the same machine load, which matters on shared cores. The rg time
+    includes starting the process and reading all its output, as grep_search's does.
+    """
+    first = (await grep_search(args, ctx)).splitlines()[0]  # warm-up; also the answer's summary line
+    subprocess.run(command, cwd=ctx.root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+    tool, plain = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        await grep_search(args, ctx)
+        tool.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        subprocess.run(command, cwd=ctx.root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+        plain.append(time.perf_counter() - start)
+    tool_ms, rg_ms = statistics.median(tool) * 1000, statistics.median(plain) * 1000
+    return {
+        "pattern": args.pattern,
+        "fileType": args.fileType,
+        "answer": first,
+        "grep_search_ms": round(tool_ms, 1),
+        "rg_ms": round(rg_ms, 1),
+        "ratio": round(tool_ms / rg_ms, 3),
+    }
+
+
+def run(runs: int, copies: int) -> dict[str, Any]:
+    """All queries, both ways; the report as a dictionary."""
+    root = corpus(copies)
+    ctx = ToolContext(root=root, journal=Journal(root / ".asi"))
+    rows = []
+    for pattern, file_type in QUERIES:
+        args = GrepSearchArgs(pattern=pattern, fileType=file_type, limit=500)
+        rows.append(asyncio.run(time_both(ctx, args, plain_rg(root, pattern, file_type), runs)))
+    rg_version = subprocess.run([ripgrep_binary(), "--version"], capture_output=True, text=True, check=True)
+    return {
+        "corpus": {"copies": copies, "files": sum(1 for _ in iter_project_files(root))},
+        "runs": runs,
+        "statistic": "median",
+        "rg": rg_version.stdout.splitlines()[0],
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "target_ratio": TARGET,
+        "max_ratio": max(row["ratio"] for row in rows),
+        "median_ratio": round(statistics.median(row["ratio"] for row in rows), 3),
+        "queries": rows,
+    }
+
+
+def table(report: dict[str, Any]) -> str:
+    """The report as a markdown table."""
+    lines = [
+        f"corpus: {report['corpus']['files']} files ({report['corpus']['copies']} copies of the stdlib), "
+        f"median of {report['runs']} runs, {report['rg']}",
+        "",
+        "| pattern | fileType | answer | grep_search ms | rg ms | ratio |",
+        "|---|---|---|---:|---:|---:|",
+    ]
+    for row in report["queries"]:
+        pattern = row["pattern"].replace("|", "\\|")
+        lines.append(
+            f"| `{pattern}` | {row['fileType'] or ''} | {row['answer']} | {row['grep_search_ms']} "
+            f"| {row['rg_ms']} | {row['ratio']} |"
+        )
+    verdict = "met" if report["max_ratio"] <= TARGET else "NOT met"
+    lines += [
+        "",
+        f"max ratio {report['max_ratio']}, median {report['median_ratio']} (target <= {TARGET}: {verdict})",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Parse the options, run, print the table and write the JSON results."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per query and tool (>= 5)")
+    parser.add_argument("--copies", type=int, default=4, help="copies of the stdlib in the corpus")
+    options = parser.parse_args()
+    report = run(max(options.runs, 5), options.copies)
+    print(table(report))
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
