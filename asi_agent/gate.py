@@ -1,0 +1,90 @@
+"""The gate in front of execution: repetition check, then the policy; an "ask" goes to the person.
+
+The person is reached through an `ApprovalRequested` event whose future the active UI resolves; with
+nobody to ask (no terminal), the ask is a refusal that goes back to the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from asi_agent.config import Approval
+from asi_agent.events import AgentEvent, ApprovalRequested, DecisionMade
+from asi_agent.exceptions import ModelFixableError
+from asi_agent.policy import Policy, decide
+from asi_agent.session import Session
+from asi_agent.toolrun import Outcome, Prepared, refused, rejected, signature
+from asi_agent.tools.base import ToolContext
+from asi_agent.tools.preview import preview_change
+
+__all__ = ["Gate", "GateConfig"]
+
+CLASSIFIER = "destructive-command classifier"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GateConfig:
+    """How calls are gated in one run."""
+
+    approval: Approval = "ask"
+    policy: Policy = field(default_factory=Policy)
+    interactive: bool = False
+    """Whether somebody can answer; if not, an "ask" is a refusal."""
+    max_identical_calls: int = 2
+
+
+class Gate:
+    """Remembers per session what was always allowed and which calls were already made."""
+
+    def __init__(self, config: GateConfig, ctx: ToolContext, session: Session) -> None:
+        self.config, self.ctx, self.session = config, ctx, session
+        self._always: set[str] = set()
+        self._seen: dict[str, int] = {}
+
+    def changed_files(self) -> None:
+        """A write happened: earlier identical reads may now give other results."""
+        self._seen.clear()
+
+    async def check(self, item: Prepared) -> AsyncIterator[AgentEvent | Prepared | Outcome]:
+        """Yield events, then the call (allowed) or its refusal (an Outcome)."""
+        key = signature(item.call)
+        self._seen[key] = self._seen.get(key, 0) + 1
+        if self._seen[key] > self.config.max_identical_calls:
+            yield rejected(
+                item.call,
+                ModelFixableError(
+                    f"you already made this exact call {self._seen[key] - 1} times with the same result; "
+                    "use what it returned, change the arguments, or finish"
+                ),
+            )
+            return
+        config = self.config
+        decision = decide(
+            item.spec.name,
+            item.spec.risk,
+            item.call.arguments,
+            policy=config.policy,
+            mode=config.approval,
+            root=self.ctx.root,
+        )
+        action, reason, by = decision.action, decision.reason, "policy"
+        if action == "ask" and decision.rule != CLASSIFIER and item.spec.name in self._always:
+            action, reason, by = "allow", "always allowed earlier in this session", "session"
+        elif action == "ask" and not config.interactive:
+            action, reason = "deny", f"{reason}, but nobody can answer (no terminal)"
+        elif action == "ask":
+            request = ApprovalRequested(
+                item.call, item.spec.risk, reason, await preview_change(item.spec, item.args, self.ctx)
+            )
+            yield request
+            answer = await request.answer
+            if answer == "always":
+                self._always.add(item.spec.name)
+            action, by = ("deny" if answer == "no" else "allow"), "person"
+            reason = f"the person answered {answer} ({reason})"
+        self.session.append(
+            "decision", call=item.call.to_dict(), action=action, reason=reason, by=by, rule=decision.rule
+        )
+        yield DecisionMade(item.call, action, reason, by, decision.rule)  # type: ignore[arg-type]
+        yield item if action == "allow" else refused(item.call, reason)

@@ -1,0 +1,146 @@
+"""`decide(call, policy, mode, root)`: allow, ask or deny — a pure function of the call and the policy.
+
+Order of precedence, first match wins:
+1. catastrophic commands (`rm -rf /`, `~`, fork bombs, writing to devices …) → deny, in every mode;
+2. paths outside the project (unless the policy lists the folder), writes into `.git/` or `.asi/` → deny;
+3. a matching `deny` rule → deny;
+4. `plan` mode: anything that is not a read → deny;
+5. matching rules (ask > allow), else the mode's table entry for the call's class;
+6. reading a secret (`.env`, `*.pem` …) or a destructive command (`git reset --hard` …) makes "allow" ask;
+7. `yolo`: nothing asks — "ask" becomes "allow".
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from asi_agent.config import Approval
+from asi_agent.policy.approval import mode_action
+from asi_agent.policy.danger import classify_command
+from asi_agent.policy.model import Action, Policy, Rule
+from asi_agent.tools.base import Risk
+
+__all__ = ["Decision", "classify", "decide"]
+
+PATH_ARGUMENTS = ("path", "cwd", "testFile", "filePath", "file_path", "file")
+NETWORK_PROGRAMS = frozenset(
+    {"curl", "wget", "ssh", "scp", "sftp", "rsync", "ftp", "nc", "telnet", "http", "aria2c"}
+)
+SHELL_OPERATORS = (";", "&", "|", "<", ">", "$(", "`", "\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The outcome for one call, and what produced it (for the person, the model and the transcript)."""
+
+    action: Action
+    reason: str
+    rule: str
+
+
+def classify(tool: str, risk: Risk, arguments: Mapping[str, Any]) -> Risk:
+    """The call's class: the tool's own, except that commands reaching the network are `network`."""
+    words = command_words(arguments.get("command")) if tool == "run_terminal_cmd" else None
+    if words and words[0].rsplit("/", 1)[-1] in NETWORK_PROGRAMS:
+        return "network"
+    return risk
+
+
+def decide(
+    tool: str, risk: Risk, arguments: Mapping[str, Any], *, policy: Policy, mode: Approval, root: Path
+) -> Decision:
+    """Decide one call. `risk` is the tool's class; the command and paths in `arguments` refine it."""
+    risk = classify(tool, risk, arguments)
+    command = arguments.get("command") if tool == "run_terminal_cmd" else None
+    danger = classify_command(command) if isinstance(command, str) else None
+    if danger and danger.level == "refuse":
+        return Decision("deny", f"{danger.reason} (refused in every mode)", "destructive-command classifier")
+    refusal = _path_refusal(arguments, risk, policy, root)
+    if refusal:
+        return Decision("deny", refusal, "project boundary")
+    words = command_words(command) if isinstance(command, str) else None
+    matched = [(i, r) for i, r in enumerate(policy.rules) if r.matches(tool, risk, dict(arguments), words)]
+    for index, rule in matched:
+        if rule.action == "deny":
+            return Decision(
+                "deny", rule.reason or f"denied by a rule of policy '{policy.name}'", _name(policy, index)
+            )
+    if mode == "plan" and risk != "read":
+        return Decision("deny", f"plan mode is read-only: {risk} calls are refused", "mode plan")
+    decision = _base(tool, risk, mode, policy, matched)
+    if decision.action == "allow" and mode != "yolo":
+        decision = _raise_to_ask(decision, risk, arguments, policy, danger)
+    if decision.action == "ask" and mode == "yolo":
+        return Decision("allow", f"yolo mode: nothing asks ({decision.reason})", decision.rule)
+    return decision
+
+
+def command_words(command: object) -> list[str] | None:
+    """A simple command split into words; None when it chains, pipes, redirects or cannot be parsed."""
+    if not isinstance(command, str) or any(op in command for op in SHELL_OPERATORS):
+        return None
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return None
+
+
+def _base(tool: str, risk: Risk, mode: Approval, policy: Policy, matched: list[tuple[int, Rule]]) -> Decision:
+    if matched:
+        index, rule = min(matched, key=lambda pair: pair[1].action != "ask")  # ask outranks allow
+        return Decision(
+            rule.action,
+            rule.reason or f"{rule.action} by a rule of policy '{policy.name}'",
+            _name(policy, index),
+        )
+    action = mode_action(mode, risk)
+    verb = {"allow": "run", "ask": "ask first", "deny": "are refused"}[action]
+    return Decision(action, f"{mode} mode: {risk} calls {verb}", f"mode {mode}")
+
+
+def _raise_to_ask(
+    decision: Decision, risk: Risk, arguments: Mapping[str, Any], policy: Policy, danger: Any
+) -> Decision:
+    """Reading a secret or running a destructive command asks, unless a rule explicitly allowed it."""
+    explicit = decision.rule.startswith("policy")
+    if danger is not None and danger.level == "ask":
+        return Decision("ask", f"destructive command: {danger.reason}", "destructive-command classifier")
+    if risk == "read" and not explicit and (secret := _secret(arguments, policy)):
+        return Decision("ask", f"{secret} may hold secrets; reading it asks first", "secrets")
+    return decision
+
+
+def _secret(arguments: Mapping[str, Any], policy: Policy) -> str | None:
+    for value in _paths(arguments):
+        name = PurePosixPath(value).name
+        if any(fnmatch.fnmatch(name, pattern) for pattern in policy.secrets):
+            return value
+    return None
+
+
+def _path_refusal(arguments: Mapping[str, Any], risk: Risk, policy: Policy, root: Path) -> str | None:
+    real_root = root.resolve()
+    for value in _paths(arguments):
+        target = Path(value).expanduser()
+        target = (target if target.is_absolute() else real_root / target).resolve()
+        inside = target.is_relative_to(real_root)
+        allowed = any(target.is_relative_to(Path(d).expanduser().resolve()) for d in policy.allow_dirs)
+        if not inside and not allowed:
+            return f"{value} is outside the project root {real_root} (and no policy allows that folder)"
+        rel = target.relative_to(real_root).parts if inside else ()
+        if risk == "write" and (".git" in rel or rel[:1] == (".asi",)):
+            return f"{value} is inside {'.git/' if '.git' in rel else '.asi/'}, which tools may not write"
+    return None
+
+
+def _paths(arguments: Mapping[str, Any]) -> list[str]:
+    return [v for k, v in arguments.items() if k in PATH_ARGUMENTS and isinstance(v, str) and v.strip()]
+
+
+def _name(policy: Policy, index: int) -> str:
+    return f"policy {policy.name}, rule {index + 1}"
