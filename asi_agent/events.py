@@ -84,6 +84,8 @@ class DecisionMade:
     action: Literal["allow", "deny"]
     reason: str
     by: Literal["policy", "person", "session"]
+    rule: str = ""
+    """What decided: a policy rule, the mode, the destructive-command classifier, the project boundary."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -14,13 +14,29 @@ if TYPE_CHECKING:
 
 Risk = Literal["read", "write", "execute", "network"]
 
-__all__ = ["FileStamp", "Risk", "ToolArgs", "ToolContext", "ToolFunction", "ToolSpec"]
+__all__ = [
+    "Cursor",
+    "FileStamp",
+    "ModelAccess",
+    "PluginArgs",
+    "Risk",
+    "ToolArgs",
+    "ToolContext",
+    "ToolFunction",
+    "ToolSpec",
+]
 
 
 class ToolArgs(BaseModel):
     """Base of every tool's arguments model: unknown parameters are errors the model can fix."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class PluginArgs(ToolArgs):
+    """The arguments of a plugin tool: checked against its JSON Schema by the registry, kept as given."""
+
+    model_config = ConfigDict(extra="allow")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +46,23 @@ class FileStamp:
     mtime_ns: int
     size: int
     sha256: str
+
+
+class ModelAccess(Protocol):
+    """How a tool asks the session's model a question (generate_tests, fix_tests, refactor)."""
+
+    async def ask(self, prompt: str, *, system: str | None = None) -> str:
+        """One plain-text request without tools; returns the reply text. Raises BackendError."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    """An editor position: from the TUI, `--cursor PATH:LINE[:COL]` or `.asi/cursor.json`. 1-based."""
+
+    path: Path
+    line: int
+    column: int = 1
 
 
 @dataclass(slots=True)
@@ -42,11 +75,29 @@ class ToolContext:
     read_max_bytes: int = 256_000
     stamps: dict[Path, FileStamp] = field(default_factory=dict)
     last_location: tuple[Path, int] | None = None
+    """The last place the agent read or edited (absolute path, 1-based line)."""
+    cursor: Cursor | None = None
+    """The editor cursor given by the UI or `--cursor`, if any."""
+    model: ModelAccess | None = None
+    """The session's model, for tools that ask it themselves; None when there is none."""
+    dry_run: bool = False
+    """Set for previews: the write path raises `ChangePlanned` instead of writing."""
+    command_timeout: float = 120.0
+    """Default seconds before a foreground command is stopped."""
+    state: dict[str, Any] = field(default_factory=dict)
+    """Per-session objects of tool families (process table, code index), keyed by the owning module's name."""
+    cleanups: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    """Run by `aclose()` when the session ends (e.g. stopping background processes)."""
 
     @property
     def state_dir(self) -> Path:
         """The project's `.asi/` folder."""
         return self.root / ".asi"
+
+    async def aclose(self) -> None:
+        """End the session's tool resources, newest first."""
+        while self.cleanups:
+            await self.cleanups.pop()()
 
 
 ToolFunction = Callable[[Any, ToolContext], Awaitable[str]]
@@ -62,3 +113,8 @@ class ToolSpec:
     risk: Risk
     aliases: Mapping[str, str] = field(default_factory=dict)
     source: str = "builtin"
+    """Where the tool comes from: "builtin", "moss-tools.json", "user:moss-tools.json", "mcp:<server>"."""
+    description: str = ""
+    """A plugin's own description (built-ins take theirs from the locale files)."""
+    parameters: Mapping[str, Any] | None = None
+    """A plugin's raw JSON-Schema parameters, published and validated as given; None for built-ins."""

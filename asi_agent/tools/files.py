@@ -21,6 +21,7 @@ from asi_agent.tools.paths import display_path, resolve_in_project
 from asi_agent.tools.textio import TextFile, encode, read_text, split_lines, write_atomic
 
 __all__ = [
+    "ChangePlanned",
     "Committed",
     "commit_change",
     "create_file",
@@ -30,6 +31,14 @@ __all__ = [
     "read_file",
     "stamp_file",
 ]
+
+
+class ChangePlanned(Exception):
+    """Raised by the write path in dry-run mode, carrying the change a tool was about to make."""
+
+    def __init__(self, path: str, before: bytes | None, after: bytes | None) -> None:
+        super().__init__(path)
+        self.path, self.before, self.after = path, before, after
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +61,8 @@ def commit_change(
 ) -> Committed:
     """Write `after` to `path` (None: delete it, to the trash unless `permanent`), journal it, stamp it."""
     shown = display_path(ctx.root, path)
+    if ctx.dry_run:
+        raise ChangePlanned(shown, before, after)
     trash: Path | None = None
     try:
         if after is None:

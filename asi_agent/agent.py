@@ -1,0 +1,248 @@
+"""The agent loop: plan → tool → summary, ending on an `AGENT_STATUS` line (spec §4.5).
+
+The loop depends on Protocols and components passed in; it yields typed events and prints nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from asi_agent.backends.base import Backend
+from asi_agent.calls import (
+    ParsedReply,
+    new_call_id,
+    normalize_native,
+    parse_reply,
+    parse_status,
+    strip_status,
+    textmode,
+)
+from asi_agent.config import ToolMode
+from asi_agent.events import (
+    AgentEvent,
+    AssistantReplied,
+    CallRejected,
+    Ending,
+    RetryRequested,
+    RunFinished,
+    SessionStarted,
+    StatusDecided,
+    TextStreamed,
+    ToolFinished,
+    ToolStarted,
+)
+from asi_agent.exceptions import BackendError, CallFormatError, ModelFixableError, ToolsUnsupportedError
+from asi_agent.gate import Gate, GateConfig
+from asi_agent.messages import Completion, Message, ToolCall, Usage
+from asi_agent.session import Session
+from asi_agent.toolrun import Outcome, Prepared, ToolRunner, rejected
+
+log = logging.getLogger("asi_agent.agent")
+
+__all__ = ["Agent", "AgentConfig"]
+
+CONTINUE_PROMPT = "Continue with the next step of the task."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentConfig:
+    """How one run is bounded and gated."""
+
+    max_turns: int = 30
+    tool_mode: ToolMode = "auto"
+    gate: GateConfig = field(default_factory=GateConfig)
+    """Approval mode, policy, and whether somebody can answer questions."""
+    max_text_retries: int = 2
+    locale: str = "zh"
+
+
+class Agent:
+    """Runs one task (or continues a session) to DONE, STOP, an error or the turn limit."""
+
+    def __init__(
+        self, backend: Backend, runner: ToolRunner, session: Session, system: str, config: AgentConfig
+    ) -> None:
+        self.backend, self.runner, self.session, self.config = backend, runner, session, config
+        self.system = system
+        self.messages: list[Message] = session.messages()
+        self.usage = Usage()
+        self.native = config.tool_mode != "text"
+        self.gate = Gate(config.gate, runner.ctx, session)
+
+    async def run(self, task: str) -> AsyncIterator[AgentEvent]:
+        """Run the loop, yielding events; the last event is always `RunFinished`."""
+        if self.config.tool_mode == "auto":
+            self.native = await self.backend.supports_native_tools()
+        resumed = bool(self.messages)
+        self.session.append("run", task=task, tool_mode=self._mode(), model=self.backend.model_name)
+        yield SessionStarted(self.session.id, self.backend.model_name, self._mode(), resumed)
+        self._add(Message("user", task))
+        retries, last_text = 0, ""
+        for turn in range(1, self.config.max_turns + 1):
+            reply = Completion("")
+            try:
+                async for piece in self._complete():
+                    if isinstance(piece, TextStreamed):
+                        yield piece
+                    else:
+                        reply = piece
+            except BackendError as exc:
+                yield self._finish("ERROR", str(exc), turn, error=str(exc))
+                return
+            parsed = parse_reply(reply.text)
+            message, prepared = self._interpret(reply, parsed)
+            self._add(message)
+            last_text = strip_status(message.content)
+            yield AssistantReplied(message, turn, reply.usage, is_plan=turn == 1 and not resumed)
+            reason = None if self.native else textmode.retry_reason(reply.text, parsed, expect_call=False)
+            if reason and retries < self.config.max_text_retries:
+                retries += 1
+                log.info("text mode retry %d: %s", retries, reason)
+                self.session.append("retry", reason=reason, attempt=retries)
+                self._add(Message("user", textmode.retry_prompt(reason)))
+                yield RetryRequested(reason, retries)
+                continue
+            retries = 0
+            if message.tool_calls:
+                async for event in self._run_calls(prepared):
+                    yield event
+                continue
+            status = parse_status(message.content) or "DONE"
+            self.session.append("status", status=status, turn=turn)
+            yield StatusDecided(status, turn)
+            if status != "CONTINUE":
+                yield self._finish(status, last_text, turn)
+                return
+            self._add(Message("user", CONTINUE_PROMPT))
+        yield self._finish("MAX_TURNS", last_text, self.config.max_turns)
+
+    def _mode(self) -> Literal["native", "text"]:
+        return "native" if self.native else "text"
+
+    def _add(self, message: Message) -> None:
+        self.messages.append(message)
+        self.session.add_message(message)
+
+    async def _complete(self) -> AsyncIterator[TextStreamed | Completion]:
+        """One model request, streaming text; in `auto` mode a rejection of native tools switches to text."""
+        while True:
+            queue: asyncio.Queue[str | None] = asyncio.Queue()
+            tools = self.runner.registry.schemas(self.config.locale) if self.native else None
+            request = asyncio.ensure_future(
+                self.backend.complete(self._wire_messages(), tools, on_delta=queue.put_nowait)
+            )
+            request.add_done_callback(functools.partial(_end_of_stream, queue))
+            while (delta := await queue.get()) is not None:
+                yield TextStreamed(delta)
+            try:
+                reply = request.result()
+            except ToolsUnsupportedError as exc:
+                if self.config.tool_mode != "auto" or not self.native:
+                    raise
+                log.info("native tools rejected (%s); switching to text mode", exc)
+                self.session.append("mode", tool_mode="text", reason=str(exc))
+                self.native = False
+                continue
+            self.usage += reply.usage
+            self.session.append(
+                "usage",
+                prompt_tokens=reply.usage.prompt_tokens,
+                completion_tokens=reply.usage.completion_tokens,
+            )
+            yield reply
+            return
+
+    def _wire_messages(self) -> list[Message]:
+        if self.native:
+            return [Message("system", self.system), *self.messages]
+        contract = textmode.render_contract(self.runner.registry.schemas(self.config.locale))
+        return [Message("system", f"{self.system}\n\n{contract}"), *textmode.project_history(self.messages)]
+
+    def _interpret(self, reply: Completion, parsed: ParsedReply) -> tuple[Message, list[Prepared | Outcome]]:
+        """The assistant message to keep, and each call prepared (or rejected, telling the model why)."""
+        items: list[tuple[ToolCall, CallFormatError | None]] = [(call, None) for call in parsed.calls]
+        for raw in reply.native_calls:
+            try:
+                items.append((normalize_native(raw), None))
+            except CallFormatError as exc:
+                items.append((ToolCall(raw.id or new_call_id(), raw.name, {}), exc))
+        prepared: list[Prepared | Outcome] = []
+        for call, error in items:
+            try:
+                if error:
+                    raise error
+                prepared.append(self.runner.prepare(call))
+            except ModelFixableError as exc:
+                prepared.append(rejected(call, exc))
+        text = parsed.text if parsed.calls else reply.text
+        return Message("assistant", text, tuple(call for call, _ in items)), prepared
+
+    async def _run_calls(self, items: Sequence[Prepared | Outcome]) -> AsyncIterator[AgentEvent]:
+        """Gate every call, run the allowed ones (consecutive reads concurrently), feed results back."""
+        gated: list[Prepared | Outcome] = []
+        for item in items:
+            if isinstance(item, Outcome):
+                yield CallRejected(item.call.id, item.call.name, item.output)
+                gated.append(item)
+                continue
+            async for event in self.gate.check(item):
+                if isinstance(event, Outcome | Prepared):
+                    gated.append(event)
+                else:
+                    yield event
+        outcomes: list[Outcome] = []
+        for batch in _batches(gated):
+            for item in batch:
+                yield ToolStarted(item.call)
+            for outcome in await asyncio.gather(*(self._execute(item) for item in batch)):
+                outcomes.append(outcome)
+                yield ToolFinished(
+                    outcome.call, outcome.ok, outcome.output, outcome.error, outcome.changed_files
+                )
+        for outcome in outcomes:
+            self.session.append(
+                "result",
+                call=outcome.call.to_dict(),
+                ok=outcome.ok,
+                changed_files=list(outcome.changed_files),
+            )
+            self._add(
+                Message("tool", outcome.content(), tool_call_id=outcome.call.id, name=outcome.call.name)
+            )
+
+    async def _execute(self, item: Prepared | Outcome) -> Outcome:
+        if isinstance(item, Outcome):
+            return item
+        outcome = await self.runner.execute(item)
+        if outcome.changed_files:
+            self.gate.changed_files()
+        return outcome
+
+    def _finish(self, status: Ending, result: str, turns: int, error: str | None = None) -> RunFinished:
+        self.session.append("finished", status=status, result=result, turns=turns, error=error)
+        return RunFinished(status, result, turns, self.usage, error)
+
+
+def _end_of_stream(queue: asyncio.Queue[str | None], _request: object) -> None:
+    queue.put_nowait(None)
+
+
+def _batches(items: Sequence[Prepared | Outcome]) -> list[list[Prepared | Outcome]]:
+    """Group consecutive read-only calls so they run together; everything else runs alone, in order."""
+    batches: list[list[Prepared | Outcome]] = []
+    for item in items:
+        is_read = isinstance(item, Prepared) and item.spec.risk == "read"
+        if (
+            is_read
+            and batches
+            and all(isinstance(b, Prepared) and b.spec.risk == "read" for b in batches[-1])
+        ):
+            batches[-1].append(item)
+        else:
+            batches.append([item])
+    return batches

@@ -1,0 +1,155 @@
+"""Configuration: defaults < user config.toml < project .asi/config.toml < environment < flags.
+
+Every layer is validated on its own so that an error names where the bad value came from.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from asi_agent.exceptions import ConfigError
+
+Provider = Literal["openai", "ollama", "local", "scripted"]
+ToolMode = Literal["auto", "native", "text"]
+Approval = Literal["ask", "auto-edit", "plan", "yolo"]
+
+__all__ = ["Approval", "AsiConfig", "Provider", "ToolMode", "load_config", "user_config_dir"]
+
+ENV_KEYS = {
+    "ASI_PROVIDER": "provider",
+    "ASI_MODEL": "model",
+    "ASI_BASE_URL": "base_url",
+    "ASI_API_KEY": "api_key",
+}
+
+
+class OllamaSection(BaseModel):
+    """Settings only the Ollama provider reads."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    num_ctx: int = Field(8192, ge=512)
+    """Context window requested from Ollama with every request (`options.num_ctx`)."""
+
+
+class LocalSection(BaseModel):
+    """Settings of the in-process GGUF provider."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model_path: Path | None = None
+    """A GGUF file; empty means the embedded default model."""
+    n_ctx: int = Field(4096, ge=256)
+    """Context size in tokens."""
+    threads: int | None = Field(None, ge=1)
+    """CPU threads; empty means all cores."""
+
+
+class AsiConfig(BaseModel):
+    """The whole configuration, after merging every layer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    provider: Provider | None = None
+    """Model provider; empty means auto-detect (environment, then Ollama, then the embedded model)."""
+    model: str | None = None
+    """Model name (or, for `scripted`, the script file; for `local`, a GGUF file)."""
+    base_url: str | None = None
+    """Server address for `openai` (…/v1) or `ollama`."""
+    api_key: str | None = None
+    """API key for OpenAI-compatible servers."""
+    tool_mode: ToolMode = "auto"
+    """`native` tool calls, `text` emulation, or `auto` (native, falling back to text)."""
+    approval: Approval | None = None
+    """Permission mode; empty means the policy's mode (`ask` for the default policy)."""
+    policy: str | None = None
+    """Policy preset name or TOML file."""
+    max_turns: int = Field(30, ge=1, le=1000)
+    """Upper bound on model requests in one run."""
+    tool_locale: Literal["zh", "en"] = "zh"
+    """Language of the tool descriptions sent to the model."""
+    request_timeout: float = Field(120.0, gt=0)
+    """Seconds before one model request is abandoned."""
+    max_retries: int = Field(3, ge=0, le=10)
+    """Retries of a model request on 429, 5xx and connection errors."""
+    temperature: float = Field(0.2, ge=0, le=2)
+    """Sampling temperature (low keeps tool-call formats stable)."""
+    read_max_bytes: int = Field(256_000, ge=1024)
+    """Largest slice of a file `read_file` returns at once."""
+    ollama: OllamaSection = Field(default_factory=OllamaSection)
+    local: LocalSection = Field(default_factory=LocalSection)
+
+
+def user_config_dir() -> Path:
+    """The per-user configuration folder (`config.toml`, `USER_PROMPT.md`, `moss-tools.json`)."""
+    override = os.environ.get("ASI_CONFIG_DIR")
+    if override:
+        return Path(override)
+    import platformdirs  # noqa: PLC0415 - only needed when a config is loaded
+
+    return Path(platformdirs.user_config_dir("asi-agent"))
+
+
+def load_config(
+    project: Path, flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None
+) -> AsiConfig:
+    """Merge all layers; raise ConfigError naming the file (or variable) and key of a bad value."""
+    env = os.environ if env is None else env
+    merged: dict[str, Any] = {}
+    for path in (user_config_dir() / "config.toml", project / ".asi" / "config.toml"):
+        if path.is_file():
+            _merge(merged, _checked(_read_toml(path), str(path)))
+    _merge(merged, _checked(_env_layer(env), "environment"))
+    _merge(merged, _checked({k: v for k, v in (flags or {}).items() if v is not None}, "command line"))
+    return AsiConfig.model_validate(merged)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
+    layer: dict[str, Any] = {key: env[var] for var, key in ENV_KEYS.items() if env.get(var)}
+    if "api_key" not in layer and env.get("OPENAI_API_KEY"):
+        layer["api_key"] = env["OPENAI_API_KEY"]
+    provider = layer.get("provider")
+    if "base_url" not in layer:
+        if env.get("OPENAI_BASE_URL") and provider in (None, "openai"):
+            layer["base_url"] = env["OPENAI_BASE_URL"]
+        elif env.get("OLLAMA_HOST") and provider == "ollama":
+            layer["base_url"] = env["OLLAMA_HOST"]
+    return layer
+
+
+def _checked(layer: dict[str, Any], origin: str) -> dict[str, Any]:
+    """Validate one layer alone, so that the error names its origin and key."""
+    try:
+        AsiConfig.model_validate(layer)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        key = ".".join(str(part) for part in error["loc"]) or "(top level)"
+        if origin == "environment":
+            key = next((var for var, name in ENV_KEYS.items() if name == key), key)
+        reason = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
+        raise ConfigError(f"{origin}: key '{key}': {reason}") from None
+    return layer
+
+
+def _merge(into: dict[str, Any], layer: Mapping[str, Any]) -> None:
+    for key, value in layer.items():
+        if isinstance(value, Mapping) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = dict(value) if isinstance(value, Mapping) else value

@@ -1,0 +1,154 @@
+"""Choosing and building the model backend from the configuration.
+
+Auto-detection order when no provider is configured: a server address or API key in the configuration or
+environment → OpenAI-compatible; an Ollama server answering on its address → Ollama;
+else the embedded local model.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import httpx
+
+from asi_agent.backends.base import Backend
+from asi_agent.config import AsiConfig, Provider
+from asi_agent.exceptions import BackendError, ConfigError
+
+__all__ = ["create_backend", "detect_provider"]
+
+OLLAMA_DEFAULT = "http://127.0.0.1:11434"
+
+
+def detect_provider(config: AsiConfig) -> Provider:
+    """The configured provider, or the first one that is available."""
+    if config.provider:
+        return config.provider
+    if config.base_url or config.api_key:
+        return "openai"
+    if _ollama_answers(_ollama_host(config)):
+        return "ollama"
+    return "local"
+
+
+def create_backend(config: AsiConfig) -> Backend:
+    """Build the backend of the (detected) provider; SDKs are imported only here, only when chosen."""
+    provider = detect_provider(config)
+    if provider == "openai":
+        return _openai(config)
+    if provider == "ollama":
+        return _ollama(config)
+    if provider == "scripted":
+        return _scripted(config)
+    return _local(config)
+
+
+def _openai(config: AsiConfig) -> Backend:
+    from asi_agent.backends.openai import OpenAIBackend, OpenAIBackendConfig  # noqa: PLC0415
+
+    base_url = config.base_url or "https://api.openai.com/v1"
+    model = config.model or _only_model(base_url, config.api_key)
+    return OpenAIBackend(
+        OpenAIBackendConfig(
+            model=model,
+            base_url=base_url,
+            api_key=config.api_key,
+            timeout=config.request_timeout,
+            max_retries=config.max_retries,
+            temperature=config.temperature,
+        )
+    )
+
+
+def _ollama(config: AsiConfig) -> Backend:
+    from asi_agent.backends.ollama import OllamaBackend, OllamaBackendConfig  # noqa: PLC0415
+
+    host = _ollama_host(config)
+    model = config.model or _first_ollama_model(host)
+    return OllamaBackend(
+        OllamaBackendConfig(
+            model=model,
+            host=host,
+            num_ctx=config.ollama.num_ctx,
+            timeout=config.request_timeout,
+            max_retries=config.max_retries,
+            temperature=config.temperature,
+        )
+    )
+
+
+def _scripted(config: AsiConfig) -> Backend:
+    from asi_agent.backends.scripted import ScriptedBackend  # noqa: PLC0415
+
+    if not config.model:
+        raise ConfigError("the scripted provider needs --model PATH to a script file (JSON)")
+    return ScriptedBackend.from_file(Path(config.model))
+
+
+def _local(config: AsiConfig) -> Backend:
+    from asi_agent.backends.local import LocalBackend, LocalBackendConfig, find_embedded_model  # noqa: PLC0415
+
+    path = config.local.model_path or (Path(config.model) if config.model else None)
+    if path is None and config.provider is None:
+        embedded = find_embedded_model()
+        name = embedded.name if embedded else "SmolLM2-135M-Instruct"
+        print(
+            f"asi-agent: no model configured and no server found; using the embedded {name} "
+            "(tiny, for trying things out). Configure a real model with --provider/--model/--base-url "
+            "or ASI_PROVIDER, ASI_MODEL, ASI_BASE_URL.",
+            file=sys.stderr,
+        )
+    return LocalBackend(
+        LocalBackendConfig(
+            model_path=path,
+            n_ctx=config.local.n_ctx,
+            threads=config.local.threads or os.cpu_count() or 1,
+            temperature=config.temperature,
+        )
+    )
+
+
+def _ollama_host(config: AsiConfig) -> str:
+    host = (config.base_url if config.provider == "ollama" else None) or os.environ.get("OLLAMA_HOST")
+    host = host or OLLAMA_DEFAULT
+    return host if "://" in host else f"http://{host}"
+
+
+def _ollama_answers(host: str) -> bool:
+    try:
+        return httpx.get(f"{host}/api/tags", timeout=0.5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _first_ollama_model(host: str) -> str:
+    try:
+        models = httpx.get(f"{host}/api/tags", timeout=5).json().get("models") or []
+    except (httpx.HTTPError, ValueError) as exc:
+        raise BackendError(f"cannot reach Ollama at {host} ({exc}); is `ollama serve` running?") from None
+    if not models:
+        raise BackendError(f"Ollama at {host} has no models; run `ollama pull NAME` or pass --model")
+    return str(models[0]["name"])
+
+
+def _only_model(base_url: str, api_key: str | None) -> str:
+    """With no --model, use the server's model when it offers exactly one (local servers usually do)."""
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    try:
+        data = (
+            httpx.get(f"{base_url.rstrip('/')}/models", headers=headers, timeout=5).json().get("data") or []
+        )
+    except (httpx.HTTPError, ValueError, AttributeError) as exc:
+        raise BackendError(
+            f"cannot reach the model server at {base_url} ({exc}); is it running? "
+            "set --base-url / ASI_BASE_URL"
+        ) from None
+    names = [str(m.get("id")) for m in data]
+    if len(names) != 1:
+        offered = ", ".join(names[:10]) or "none"
+        raise ConfigError(
+            f"no model configured: pass --model NAME or set ASI_MODEL (the server offers: {offered})"
+        )
+    return names[0]

@@ -1,0 +1,101 @@
+"""Transcripts: one JSONL file per session, appended after every step, readable back to resume."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from asi_agent.exceptions import UserError
+from asi_agent.messages import Message
+
+__all__ = ["Session", "SessionInfo", "SessionStore"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """One line of `asi-agent sessions`."""
+
+    id: str
+    started: str
+    task: str
+    status: str
+
+
+class Session:
+    """An open transcript. Every record is a JSON object with a `type` and a `time`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.id = path.stem
+
+    def append(self, kind: str, **fields: Any) -> None:
+        """Append one record and flush it, so a crash loses at most the step in progress."""
+        record = {"type": kind, "time": datetime.now(UTC).isoformat(timespec="milliseconds"), **fields}
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    def add_message(self, message: Message) -> None:
+        """Append a chat message."""
+        self.append("message", message=message.to_dict())
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """Every record, oldest first; a torn last line (crash mid-write) is skipped."""
+        with self.path.open(encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+
+    def messages(self) -> list[Message]:
+        """The conversation so far, to continue it."""
+        return [Message.from_dict(r["message"]) for r in self.records() if r.get("type") == "message"]
+
+
+class SessionStore:
+    """The `.asi/sessions/` folder of one project."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.folder = state_dir / "sessions"
+
+    def create(self, **meta: Any) -> Session:
+        """Start a new session with a sortable, unique id."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        session = Session(self.folder / f"{stamp}-{secrets.token_hex(3)}.jsonl")
+        session.append("meta", session_id=session.id, **meta)
+        return session
+
+    def open(self, session_id: str) -> Session:
+        """An existing session, or a UserError listing how to find one."""
+        path = self.folder / f"{session_id}.jsonl"
+        if "/" in session_id or not path.is_file():
+            raise UserError(f"no session '{session_id}' in {self.folder}; `asi-agent sessions` lists them")
+        return Session(path)
+
+    def list(self) -> list[SessionInfo]:
+        """Saved sessions, newest first."""
+        if not self.folder.is_dir():
+            return []
+        return [self._info(Session(p)) for p in sorted(self.folder.glob("*.jsonl"), reverse=True)]
+
+    @staticmethod
+    def _info(session: Session) -> SessionInfo:
+        started, task, status = "", "", "unfinished"
+        for record in session.records():
+            if record.get("type") == "meta" and not started:
+                started = record.get("time", "")
+            elif record.get("type") == "message" and not task and record["message"].get("role") == "user":
+                task = _first_line(record["message"].get("content") or "")
+            elif record.get("type") == "finished":
+                status = str(record.get("status", status))
+        return SessionInfo(session.id, started, task, status)
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0][:80] if text.strip() else ""

@@ -1,0 +1,103 @@
+"""Turning one parsed call into a result: name resolution, validation, execution, changed files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from asi_agent.backends.base import Backend
+from asi_agent.exceptions import ModelFixableError, ToolError
+from asi_agent.messages import Message, ToolCall
+from asi_agent.tools.base import ToolArgs, ToolContext, ToolSpec
+from asi_agent.tools.registry import ToolRegistry
+
+__all__ = ["BackendModel", "Outcome", "Prepared", "ToolRunner"]
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A call whose tool exists and whose arguments validated."""
+
+    call: ToolCall
+    spec: ToolSpec
+    args: ToolArgs
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a call produced, as the model and the UI see it."""
+
+    call: ToolCall
+    ok: bool
+    output: str
+    changed_files: tuple[str, ...] = ()
+
+    @property
+    def error(self) -> str | None:
+        """The error text, for failed calls."""
+        return None if self.ok else self.output
+
+    def content(self) -> str:
+        """The tool message content sent back to the model."""
+        return self.output if self.ok else f"ERROR: {self.output}"
+
+
+class ToolRunner:
+    """Validates and runs calls against one registry and one project."""
+
+    def __init__(self, registry: ToolRegistry, ctx: ToolContext) -> None:
+        self.registry = registry
+        self.ctx = ctx
+
+    def prepare(self, call: ToolCall) -> Prepared:
+        """Resolve the tool name and validate the arguments; raises a ModelFixableError."""
+        spec = self.registry.get(self.registry.resolve_name(call.name))
+        args = self.registry.validate(spec.name, call.arguments)
+        normal = ToolCall(call.id, spec.name, args.model_dump(exclude_unset=True))
+        return Prepared(normal, spec, args)
+
+    async def execute(self, prepared: Prepared) -> Outcome:
+        """Run a prepared call; model-fixable failures become failed outcomes, bugs propagate."""
+        if prepared.spec.run is None:
+            return Outcome(
+                prepared.call, False, f"{prepared.spec.name} is not available in this version of asi-agent"
+            )
+        mark = self.ctx.journal.last_seq()
+        try:
+            output = await prepared.spec.run(prepared.args, self.ctx)
+        except ModelFixableError as exc:
+            return Outcome(prepared.call, False, str(exc), self._changed_since(mark))
+        return Outcome(prepared.call, True, output, self._changed_since(mark))
+
+    def _changed_since(self, mark: int) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(entry.path for entry in self.ctx.journal.since(mark)))
+
+
+def signature(call: ToolCall) -> str:
+    """A key that is equal for identical calls, to detect repetition."""
+    return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False)
+
+
+def refused(call: ToolCall, reason: str) -> Outcome:
+    """The outcome of a call the policy or the person refused."""
+    return Outcome(
+        call, False, f"permission denied: {reason}. Do not retry this call; choose another way or stop."
+    )
+
+
+def rejected(call: ToolCall, error: ModelFixableError | ToolError) -> Outcome:
+    """The outcome of a call that could not be prepared."""
+    return Outcome(call, False, str(error))
+
+
+class BackendModel:
+    """Gives tools plain-text access to the session's model (the `ModelAccess` of `ToolContext`)."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+
+    async def ask(self, prompt: str, *, system: str | None = None) -> str:
+        """One request without tools; the reply's text."""
+        messages = [Message("system", system)] if system else []
+        reply = await self.backend.complete([*messages, Message("user", prompt)], None)
+        return reply.text

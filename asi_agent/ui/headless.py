@@ -1,0 +1,112 @@
+"""`asi-agent run` and `asi-agent resume`: one task, no screen, an exit code that says how it ended."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from asi_agent.agent import Agent, AgentConfig
+from asi_agent.config import AsiConfig, load_config, user_config_dir
+from asi_agent.events import ApprovalRequested, RunFinished
+from asi_agent.exceptions import UserError
+from asi_agent.gate import GateConfig
+from asi_agent.policy import load_policy
+from asi_agent.prompts import system_prompt
+from asi_agent.session import SessionStore
+from asi_agent.toolrun import BackendModel, ToolRunner
+from asi_agent.tools.base import Cursor, ToolContext
+from asi_agent.tools.journal import Journal
+from asi_agent.tools.registry import default_registry
+from asi_agent.ui.confirm import ask_in_terminal
+from asi_agent.ui.output import Renderer, make_renderer
+
+__all__ = ["EXIT_CODES", "run_command"]
+
+EXIT_CODES = {"DONE": 0, "ERROR": 1, "STOP": 2, "MAX_TURNS": 3}
+CURSOR_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run (or resume) one task and return the exit code of DESIGN.md."""
+    root = Path(args.cwd).expanduser().resolve()
+    if not root.is_dir():
+        raise UserError(f"--cwd {args.cwd}: not a directory")
+    task = _task(args)
+    config = load_config(root, _flags(args))
+    from asi_agent.providers import create_backend  # noqa: PLC0415 - only runs need a model
+
+    backend = create_backend(config)
+    agent = _agent(root, config, backend, args)
+    renderer = make_renderer(args.output_format)
+    end = asyncio.run(_drive(agent, task, renderer))
+    return EXIT_CODES[end.status]
+
+
+def _task(args: argparse.Namespace) -> str:
+    if args.command == "resume":
+        args.resume = args.session_id
+        return args.task or "Continue the task where you left off."
+    task: str = sys.stdin.read() if args.task == "-" else args.task
+    if not task.strip():
+        raise UserError("the task is empty: pass it as an argument or on standard input with '-'")
+    return task.strip()
+
+
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "policy": args.policy,
+        "provider": args.provider,
+        "model": args.model,
+        "base_url": args.base_url,
+        "tool_mode": args.tool_mode,
+        "approval": "yolo" if args.yes else args.approval,
+        "max_turns": args.max_turns,
+    }
+
+
+def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace) -> Agent:
+    state = root / ".asi"
+    journal = Journal(state)
+    store = SessionStore(state)
+    session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
+    ctx = ToolContext(root, journal, session_id=session.id, read_max_bytes=config.read_max_bytes)
+    if args.cursor:
+        ctx.cursor = _cursor(root, args.cursor)
+    ctx.model = BackendModel(backend)
+    policy = load_policy(config.policy, root)
+    gate = GateConfig(
+        approval=config.approval or policy.mode or "ask",
+        policy=policy,
+        interactive=sys.stdin.isatty() and sys.stderr.isatty(),
+    )
+    agent_config = AgentConfig(
+        max_turns=config.max_turns, tool_mode=config.tool_mode, gate=gate, locale=config.tool_locale
+    )
+    system = system_prompt(root, user_config_dir())
+    return Agent(backend, ToolRunner(default_registry(), ctx), session, system, agent_config)
+
+
+def _cursor(root: Path, value: str) -> Cursor:
+    match = CURSOR_RE.match(value)
+    if not match:
+        raise UserError(f"--cursor {value}: expected PATH:LINE or PATH:LINE:COL")
+    return Cursor((root / match["path"]).resolve(), int(match["line"]), int(match["col"] or 1))
+
+
+async def _drive(agent: Agent, task: str, renderer: Renderer) -> RunFinished:
+    """Run the agent to its end; the session's tools and the backend are closed however it ends."""
+    try:
+        async for event in agent.run(task):
+            if isinstance(event, ApprovalRequested):
+                event.answer.set_result(await ask_in_terminal(event))
+            renderer.show(event)
+            if isinstance(event, RunFinished):
+                return event
+    finally:
+        await agent.runner.ctx.aclose()
+        await agent.backend.aclose()
+    raise AssertionError("the agent ended without RunFinished")

@@ -1,0 +1,179 @@
+"""Rendering agent events for headless runs: `text`, `json` and `stream-json` (DESIGN.md contracts)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from asi_agent.events import (
+    AgentEvent,
+    AssistantReplied,
+    DecisionMade,
+    RetryRequested,
+    RunFinished,
+    SessionStarted,
+    StatusDecided,
+    TextStreamed,
+    ToolFinished,
+    ToolStarted,
+)
+
+__all__ = ["Renderer", "RunSummary", "make_renderer"]
+
+
+@dataclass
+class RunSummary:
+    """What the final JSON object reports, accumulated from events."""
+
+    session_id: str = ""
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    changed_files: list[str] = field(default_factory=list)
+    denied: list[dict[str, Any]] = field(default_factory=list)
+
+    def observe(self, event: AgentEvent) -> None:
+        """Take what matters from one event."""
+        if isinstance(event, SessionStarted):
+            self.session_id = event.session_id
+        elif isinstance(event, ToolFinished):
+            self.tool_calls.append({"name": event.call.name, "ok": event.ok, "error": event.error})
+            self.changed_files.extend(f for f in event.changed_files if f not in self.changed_files)
+        elif isinstance(event, DecisionMade) and event.action == "deny":
+            self.denied.append(
+                {"name": event.call.name, "arguments": event.call.arguments, "reason": event.reason}
+            )
+
+    def result(self, end: RunFinished) -> dict[str, Any]:
+        """The final object of `--output-format json` and of the `result` line of `stream-json`."""
+        return {
+            "status": end.status,
+            "result": end.result,
+            "turns": end.turns,
+            "session_id": self.session_id,
+            "tool_calls": self.tool_calls,
+            "changed_files": self.changed_files,
+            "usage": {
+                "prompt_tokens": end.usage.prompt_tokens,
+                "completion_tokens": end.usage.completion_tokens,
+            },
+            "denied_calls": self.denied,
+            "error": end.error,
+        }
+
+
+class Renderer:
+    """Base renderer: keeps the summary; subclasses decide what to print."""
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+        self.summary = RunSummary()
+
+    def show(self, event: AgentEvent) -> None:
+        """Render one event."""
+        self.summary.observe(event)
+        self.render(event)
+
+    def render(self, event: AgentEvent) -> None:
+        """Print what this format prints for the event."""
+
+
+class TextRenderer(Renderer):
+    """Human-readable: the reply streams to stdout, tool activity goes to stderr."""
+
+    def render(self, event: AgentEvent) -> None:
+        if isinstance(event, TextStreamed):
+            self.out.write(event.delta)
+            self.out.flush()
+        elif isinstance(event, AssistantReplied):
+            self.out.write("\n")
+        elif isinstance(event, ToolStarted):
+            args = json.dumps(event.call.arguments, ensure_ascii=False)
+            self.err.write(f"→ {event.call.name} {_clip(args, 200)}\n")
+        elif isinstance(event, ToolFinished):
+            mark = "✓" if event.ok else "✗"
+            first = (event.output.strip().splitlines() or [""])[0]
+            self.err.write(f"{mark} {event.call.name}: {_clip(first, 200)}\n")
+        elif isinstance(event, DecisionMade) and event.action == "deny":
+            self.err.write(f"⊘ {event.call.name} refused: {event.reason}\n")
+        elif isinstance(event, RetryRequested):
+            self.err.write(f"↻ asking the model again ({event.reason})\n")
+        elif isinstance(event, RunFinished):
+            self._finish(event)
+
+    def _finish(self, event: RunFinished) -> None:
+        changed = ", ".join(self.summary.changed_files) or "none"
+        self.err.write(
+            f"[{event.status}] turns: {event.turns}, changed files: {changed}, session: "
+            f"{self.summary.session_id}\n"
+        )
+        if event.error:
+            self.err.write(f"asi-agent: error: {event.error}\n")
+
+
+class JsonRenderer(Renderer):
+    """Prints nothing until the end, then one JSON object as the last line of stdout."""
+
+    def render(self, event: AgentEvent) -> None:
+        if isinstance(event, RunFinished):
+            self.out.write(json.dumps(self.summary.result(event), ensure_ascii=False) + "\n")
+            if event.error:
+                self.err.write(f"asi-agent: error: {event.error}\n")
+
+
+class StreamJsonRenderer(Renderer):
+    """One JSON object per line for every event of interest, ending with a `result` line."""
+
+    def render(self, event: AgentEvent) -> None:
+        line = self._line(event)
+        if line is not None:
+            self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            self.out.flush()
+
+    def _line(self, event: AgentEvent) -> dict[str, Any] | None:  # noqa: PLR0911 - one return per event type
+        if isinstance(event, SessionStarted):
+            return {
+                "type": "session_start",
+                "session_id": event.session_id,
+                "model": event.model,
+                "tool_mode": event.tool_mode,
+                "resumed": event.resumed,
+            }
+        if isinstance(event, TextStreamed):
+            return {"type": "assistant", "delta": event.delta}
+        if isinstance(event, AssistantReplied):
+            return {"type": "assistant", "message": event.message.to_dict(), "turn": event.turn}
+        if isinstance(event, ToolStarted):
+            return {
+                "type": "tool_call",
+                "id": event.call.id,
+                "name": event.call.name,
+                "arguments": event.call.arguments,
+            }
+        if isinstance(event, ToolFinished):
+            return {
+                "type": "tool_result",
+                "id": event.call.id,
+                "name": event.call.name,
+                "ok": event.ok,
+                "output": event.output,
+            }
+        if isinstance(event, StatusDecided):
+            return {"type": "status", "status": event.status, "turn": event.turn}
+        if isinstance(event, RunFinished):
+            return {"type": "result", **self.summary.result(event)}
+        return None
+
+
+def make_renderer(output_format: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> Renderer:
+    """The renderer of one `--output-format`."""
+    kinds: dict[str, type[Renderer]] = {
+        "text": TextRenderer,
+        "json": JsonRenderer,
+        "stream-json": StreamJsonRenderer,
+    }
+    return kinds[output_format](out, err)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

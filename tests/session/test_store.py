@@ -1,0 +1,39 @@
+import pytest
+
+from asi_agent.exceptions import UserError
+from asi_agent.messages import Message, ToolCall
+from asi_agent.session import SessionStore
+
+
+def test_transcript_round_trip(tmp_path):
+    store = SessionStore(tmp_path / ".asi")
+    session = store.create(cwd="x")
+    session.add_message(Message("user", "fix the bug"))
+    call = ToolCall("call_1", "read_file", {"path": "a.py"})
+    session.add_message(Message("assistant", "plan", (call,)))
+    session.add_message(Message("tool", "1| x", tool_call_id="call_1", name="read_file"))
+    session.append("finished", status="DONE")
+    again = store.open(session.id)
+    assert again.messages() == [
+        Message("user", "fix the bug"),
+        Message("assistant", "plan", (call,)),
+        Message("tool", "1| x", tool_call_id="call_1", name="read_file"),
+    ]
+    [info] = store.list()
+    assert (info.id, info.task, info.status) == (session.id, "fix the bug", "DONE")
+
+
+def test_torn_last_line_is_skipped(tmp_path):
+    store = SessionStore(tmp_path)
+    session = store.create()
+    session.add_message(Message("user", "hello"))
+    with session.path.open("a") as handle:
+        handle.write('{"type": "message", "mess')
+    assert store.open(session.id).messages() == [Message("user", "hello")]
+
+
+def test_unknown_session(tmp_path):
+    with pytest.raises(UserError, match="asi-agent sessions"):
+        SessionStore(tmp_path).open("nope")
+    with pytest.raises(UserError):
+        SessionStore(tmp_path).open("../../etc/passwd")

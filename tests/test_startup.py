@@ -1,0 +1,31 @@
+"""`asi-agent --help` must stay fast: no heavy library may be imported to print it."""
+
+import subprocess
+import sys
+
+HEAVY = ("textual", "openai", "ollama", "tree_sitter", "xllamacpp", "mcp", "httpx", "pydantic")
+
+
+def _imported(*args: str) -> set[str]:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "asi_agent", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    modules = set()
+    for line in proc.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            modules.add(line.rsplit("|", 1)[1].strip().split(".")[0])
+    assert "asi_agent" in modules
+    return modules
+
+
+def test_help_imports_no_heavy_library():
+    assert not set(HEAVY) & _imported("--help")
+
+
+def test_run_help_imports_no_heavy_library():
+    assert not set(HEAVY) & _imported("run", "--help")
