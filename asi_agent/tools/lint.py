@@ -11,8 +11,8 @@ from __future__ import annotations
 import ast
 import asyncio
 import importlib
+import itertools
 import json
-import os
 import re
 import shutil
 import sys
@@ -23,30 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from asi_agent.exceptions import ToolError
+from asi_agent.tools import ignore
 from asi_agent.tools.args import LintCheckArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.paths import display_path, resolve_in_project
 from asi_agent.tools.terminal import run_command
 
-__all__ = ["IGNORED_DIRS", "LintProblem", "iter_project_files", "lint_check", "lint_paths"]
+__all__ = ["LintProblem", "iter_project_files", "lint_check", "lint_paths"]
 
-IGNORED_DIRS = frozenset(
-    {
-        ".git",
-        ".asi",
-        ".venv",
-        "venv",
-        "node_modules",
-        "__pycache__",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
-        ".tox",
-        ".hg",
-        ".svn",
-    }
-)
-"""Folders that are never the project's own sources."""
 _WHOLE_PROJECT = ("project", ".", "*")
 _MAX_FILES = 50_000
 _SHOWN_PROBLEMS = 200
@@ -75,18 +59,11 @@ class LintProblem:
 
 
 def iter_project_files(root: Path, start: Path, *, limit: int = _MAX_FILES) -> Iterator[Path]:
-    """Files under `start` (a file yields itself), skipping IGNORED_DIRS; at most `limit`."""
+    """Files under `start` (a file yields itself) by the project's ignore rules; at most `limit`."""
     if start.is_file():
         yield start
         return
-    count = 0
-    for folder, dirs, files in os.walk(start):
-        dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS)
-        for name in sorted(files):
-            yield Path(folder) / name
-            count += 1
-            if count >= limit:
-                return
+    yield from itertools.islice(ignore.iter_project_files(root, start=start), limit)
 
 
 async def lint_check(args: LintCheckArgs, ctx: ToolContext) -> str:
