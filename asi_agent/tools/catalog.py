@@ -53,11 +53,11 @@ _TABLE: tuple[tuple[str, type[ToolArgs], Risk, str | None], ...] = (
     ("reapply", a.ReapplyArgs, "write", "asi_agent.tools.history"),
     ("diff_history", a.DiffHistoryArgs, "read", "asi_agent.tools.history"),
     ("lint_check", a.LintCheckArgs, "execute", "asi_agent.tools.lint"),
-    ("refactor", a.RefactorArgs, "write", None),
+    ("refactor", a.RefactorArgs, "write", "asi_agent.tools.refactor"),
     ("run_tests", a.RunTestsArgs, "execute", "asi_agent.tools.testing"),
     # These two write test files, so the policy must treat them like edits.
-    ("generate_tests", a.GenerateTestsArgs, "write", None),
-    ("fix_tests", a.FixTestsArgs, "write", None),
+    ("generate_tests", a.GenerateTestsArgs, "write", "asi_agent.tools.gentests"),
+    ("fix_tests", a.FixTestsArgs, "write", "asi_agent.tools.fixtests"),
     ("moss_register_plugin_tool", a.MossRegisterPluginToolArgs, "write", None),
     ("moss_update_asi_user_prompt", a.MossUpdateAsiUserPromptArgs, "write", None),
 )

@@ -23,7 +23,7 @@ EXECUTE = {"run_terminal_cmd", "run_tests", "lint_check"}
 IMPLEMENTED = {
     "read_file", "create_file", "delete_file", "replace_lines", "insert_line", "delete_lines", "replace_text",
     "diff_history", "reapply", "codebase_search", "find_code_location", "get_cursor_context",
-    "list_directory", "get_project_structure", "grep_search", "file_search", "run_terminal_cmd", "lint_check", "run_tests",
+    "list_directory", "get_project_structure", "refactor", "generate_tests", "fix_tests", "grep_search", "file_search", "run_terminal_cmd", "lint_check", "run_tests",
 }  # fmt: skip
 
 
