@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from asi_agent.tools.paths import resolve_in_project
+
 if TYPE_CHECKING:
     from asi_agent.tools.journal import Journal
 
@@ -88,6 +90,13 @@ class ToolContext:
     """Per-session objects of tool families (process table, code index), keyed by the owning module's name."""
     cleanups: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     """Run by `aclose()` when the session ends (e.g. stopping background processes)."""
+
+    allowed_dirs: tuple[Path, ...] = ()
+    """Folders outside the project that the policy lets tools use (`allow_dirs`)."""
+
+    def resolve(self, raw: str, *, write: bool) -> Path:
+        """A path the model wrote, resolved inside the project (or an allowed folder), or refused."""
+        return resolve_in_project(self.root, raw, write=write, also=self.allowed_dirs)
 
     @property
     def state_dir(self) -> Path:

@@ -27,7 +27,7 @@ from asi_agent.tools.index.chunks import query_terms
 from asi_agent.tools.index.cursor import number_lines, resolve_cursor
 from asi_agent.tools.index.embed import EMBEDDER_KEY, Embedder, reciprocal_rank_fusion, vector_ranking
 from asi_agent.tools.index.store import CodeIndex
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 from asi_agent.tools.textio import read_text
 
 __all__ = [
@@ -229,7 +229,7 @@ def _scope(ctx: ToolContext, path: str | None, file_type: str | None) -> q.Scope
     suffixes = q.Scope.file_type(file_type)
     if path is None or not path.strip() or path.strip() in (".", "./"):
         return q.Scope(suffixes=suffixes)
-    resolved = resolve_in_project(ctx.root, path, write=False)
+    resolved = ctx.resolve(path, write=False)
     rel = display_path(ctx.root, resolved)
     if resolved.is_dir():
         return q.Scope(folder=None if rel == "." else rel + "/", suffixes=suffixes)

@@ -16,7 +16,7 @@ from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import DeleteLinesArgs, InsertLineArgs, ReplaceLinesArgs, ReplaceTextArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files import commit_change, read_existing
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 from asi_agent.tools.textio import TextFile, encode, split_lines, unified_diff
 
 __all__ = ["delete_lines", "insert_line", "replace_lines", "replace_text"]
@@ -126,7 +126,7 @@ def _replace_fuzzy(ctx: ToolContext, target: _Target, old: str, new: str) -> str
 
 def _load(ctx: ToolContext, raw: str) -> _Target:
     """Resolve and read the file to edit; refuse it when it changed on disk since the model read it."""
-    path = resolve_in_project(ctx.root, raw, write=True)
+    path = ctx.resolve(raw, write=True)
     shown = display_path(ctx.root, path)
     text_file = read_existing(ctx, path)
     stamp = ctx.stamps.get(path)

@@ -17,7 +17,7 @@ from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import FileStamp, ToolContext
 from asi_agent.tools.journal import JournalEntry, move_to_trash
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 from asi_agent.tools.textio import TextFile, encode, read_text, split_lines, write_atomic
 
 __all__ = [
@@ -127,7 +127,7 @@ def read_existing(ctx: ToolContext, path: Path) -> TextFile:
 
 async def read_file(args: ReadFileArgs, ctx: ToolContext) -> str:
     """Show a file (or a line range of it) with line numbers, within the context's size budget."""
-    path = resolve_in_project(ctx.root, args.path, write=False)
+    path = ctx.resolve(args.path, write=False)
     shown = display_path(ctx.root, path)
     text_file = read_existing(ctx, path)
     lines = text_file.lines
@@ -148,7 +148,7 @@ async def read_file(args: ReadFileArgs, ctx: ToolContext) -> str:
 
 async def create_file(args: CreateFileArgs, ctx: ToolContext) -> str:
     """Create a file (and its folders); an existing file is replaced only with overwrite=true."""
-    path = resolve_in_project(ctx.root, args.path, write=True)
+    path = ctx.resolve(args.path, write=True)
     shown = display_path(ctx.root, path)
     if path.is_dir():
         raise ToolError(f"{shown} is a directory; give the path of a file to create")
@@ -171,7 +171,7 @@ async def create_file(args: CreateFileArgs, ctx: ToolContext) -> str:
 
 async def delete_file(args: DeleteFileArgs, ctx: ToolContext) -> str:
     """Delete a file: into `.asi/trash/` by default, for real with permanent=true; both can be undone."""
-    path = resolve_in_project(ctx.root, args.path, write=True)
+    path = ctx.resolve(args.path, write=True)
     shown = display_path(ctx.root, path)
     link = _lexical(ctx.root, args.path)
     if link.is_symlink():

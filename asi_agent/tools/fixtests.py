@@ -27,7 +27,6 @@ from asi_agent.tools.modelio import (
     parse_search_replace,
     require_model,
 )
-from asi_agent.tools.paths import resolve_in_project
 from asi_agent.tools.testing import TestReport, render, run_test_suite
 
 __all__ = ["failures_from_results", "fix_tests"]
@@ -175,7 +174,7 @@ def _in_file(failures: list[TestFailure], test_file: str | None) -> list[TestFai
 async def _context(ctx: ToolContext, failure: TestFailure) -> list[_Snippet]:
     """The failing test's code and the project functions it calls (from the code index)."""
     rel = _test_file(failure)
-    if rel is None or not resolve_in_project(ctx.root, rel, write=False).is_file():
+    if rel is None or not ctx.resolve(rel, write=False).is_file():
         return []
     name = re.sub(r"\[.*\]$", "", failure.test_id.split("::")[-1]).split(".")[-1].strip()
     found = await index_query(ctx, lambda conn: _locate(conn, rel, name, failure.line))
@@ -220,7 +219,7 @@ def _locate(
 
 def _snippet(ctx: ToolContext, rel: str, start: int, end: int, title: str) -> _Snippet:
     """Lines start..end of a file (bounded), as they are on disk now."""
-    lines = read_existing(ctx, resolve_in_project(ctx.root, rel, write=False)).lines
+    lines = read_existing(ctx, ctx.resolve(rel, write=False)).lines
     end = min(end, len(lines), start + _SNIPPET_LINES - 1)
     return _Snippet(rel, start, end, title, "\n".join(lines[start - 1 : end]))
 
@@ -247,7 +246,7 @@ def _with_path(ctx: ToolContext, edit: SearchReplace, snippets: list[_Snippet]) 
     wanted = " ".join(edit.search.split())
     holders = []
     for rel in dict.fromkeys(snippet.path for snippet in snippets):
-        text = read_existing(ctx, resolve_in_project(ctx.root, rel, write=False)).text
+        text = read_existing(ctx, ctx.resolve(rel, write=False)).text
         if wanted in " ".join(text.split()):
             holders.append(rel)
     return replace(edit, path=holders[0]) if len(holders) == 1 else edit

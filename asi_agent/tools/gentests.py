@@ -18,7 +18,7 @@ from asi_agent.tools.base import ModelAccess, ToolContext
 from asi_agent.tools.files import commit_change, read_existing
 from asi_agent.tools.index.symbols import language_of
 from asi_agent.tools.modelio import extract_code_block, require_model, syntax_error
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 from asi_agent.tools.terminal import run_command
 from asi_agent.tools.testing import FRAMEWORKS, detect_framework, render, run_test_suite
 
@@ -53,7 +53,7 @@ _TEST_TYPES = {
 async def generate_tests(args: GenerateTestsArgs, ctx: ToolContext) -> str:
     """Write tests for `path` with the model, check they load (one repair), run them, report."""
     model = require_model(ctx, "generate_tests")
-    source_path = resolve_in_project(ctx.root, args.path, write=False)
+    source_path = ctx.resolve(args.path, write=False)
     source = read_existing(ctx, source_path)
     rel = display_path(ctx.root, source_path)
     framework = _framework(ctx.root, rel, args.testFramework)

@@ -13,7 +13,7 @@ from asi_agent.tools.args import DiffHistoryArgs, ReapplyArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files import commit_change
 from asi_agent.tools.journal import Journal, JournalEntry
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 from asi_agent.tools.textio import decode, is_binary, unified_diff
 
 __all__ = ["diff_history", "reapply"]
@@ -28,7 +28,7 @@ async def diff_history(args: DiffHistoryArgs, ctx: ToolContext) -> str:
     everything = ctx.journal.entries()
     shown_path = None
     if args.path is not None:
-        shown_path = display_path(ctx.root, resolve_in_project(ctx.root, args.path, write=False))
+        shown_path = display_path(ctx.root, ctx.resolve(args.path, write=False))
     picked = [e for e in everything if shown_path is None or e.path == shown_path][: args.limit]
     if not picked:
         where = f" to {shown_path}" if shown_path else ""
@@ -60,7 +60,7 @@ async def reapply(args: ReapplyArgs, ctx: ToolContext) -> str:
             f"(valid index 0–{len(changes) - 1}, 0 = latest); call diff_history to list them"
         )
     entry = changes[args.index]
-    path = resolve_in_project(ctx.root, entry.path, write=True)
+    path = ctx.resolve(entry.path, write=True)
     if path.is_dir():
         raise ToolError(f"{entry.path} is now a directory; change #{entry.seq} cannot be reapplied")
     current = _read_or_none(path)

@@ -26,7 +26,7 @@ from asi_agent.exceptions import ToolError
 from asi_agent.tools import ignore
 from asi_agent.tools.args import LintCheckArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 from asi_agent.tools.terminal import run_command
 
 __all__ = ["LintProblem", "iter_project_files", "lint_check", "lint_paths"]
@@ -70,7 +70,7 @@ async def lint_check(args: LintCheckArgs, ctx: ToolContext) -> str:
     """Check a file, a folder, or the whole project (`project`, `.` or `*`)."""
     raw = args.path.strip()
     whole = raw in _WHOLE_PROJECT
-    target = ctx.root if whole else resolve_in_project(ctx.root, raw, write=False)
+    target = ctx.root if whole else ctx.resolve(raw, write=False)
     if not target.exists():
         raise ToolError(f"{raw} does not exist; give a file or folder path relative to the project root")
     files = list(iter_project_files(ctx.root, target))

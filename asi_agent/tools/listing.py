@@ -18,7 +18,7 @@ from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import GetProjectStructureArgs, ListDirectoryArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.ignore import ProjectEntry, file_type_suffixes, iter_project_entries
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 
 __all__ = ["LIST_LIMIT", "format_size", "get_project_structure", "list_directory"]
 
@@ -38,7 +38,7 @@ class _Row:
 
 async def list_directory(args: ListDirectoryArgs, ctx: ToolContext) -> str:
     """List a folder (optionally recursively), filtered and sorted as the arguments ask."""
-    target = resolve_in_project(ctx.root, args.path, write=False)
+    target = ctx.resolve(args.path, write=False)
     shown = display_path(ctx.root, target)
     if not target.exists():
         raise ToolError(

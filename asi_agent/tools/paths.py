@@ -7,6 +7,7 @@ outside the project cannot be used to read or write there.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from asi_agent.exceptions import PermissionDeniedError, ToolError
@@ -17,8 +18,11 @@ PROTECTED_DIRS = (".git", ".asi")
 """Folders whose contents tools may read but never write: git internals and asi-agent's own state."""
 
 
-def resolve_in_project(ctx_root: Path, raw: str, *, write: bool) -> Path:
-    """Resolve `raw` (relative to the project root, or absolute inside it) and refuse anything outside."""
+def resolve_in_project(ctx_root: Path, raw: str, *, write: bool, also: Sequence[Path] = ()) -> Path:
+    """Resolve `raw` (relative to the project root, or absolute inside it) and refuse anything outside.
+
+    `also` lists folders outside the project that the policy allows (`allow_dirs`).
+    """
     text = raw.strip()
     if not text:
         raise ToolError("the path is empty; give a file path relative to the project root, e.g. src/main.py")
@@ -34,6 +38,8 @@ def resolve_in_project(ctx_root: Path, raw: str, *, write: bool) -> Path:
     except (OSError, RuntimeError) as exc:
         raise ToolError(f"cannot resolve the path {text!r}: {exc}") from exc
     if not resolved.is_relative_to(root):
+        if any(resolved.is_relative_to(_real_root(extra)) for extra in also):
+            return resolved
         raise PermissionDeniedError(
             f"{text} is outside the project root {root}; tools may only touch files inside the project"
         )

@@ -24,7 +24,7 @@ from asi_agent.tools.index.symbols import language_of
 from asi_agent.tools.journal import Journal
 from asi_agent.tools.lint import lint_paths
 from asi_agent.tools.modelio import extract_code_block, index_query, require_model, syntax_error
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 from asi_agent.tools.refactor_rope import parse_rename, rename_symbol
 from asi_agent.tools.textio import TextFile, encode, split_lines, unified_diff
 
@@ -61,7 +61,7 @@ class _Range:
 
 async def refactor(args: RefactorArgs, ctx: ToolContext) -> str:
     """Rename with rope (`symbol` = "old->new"), or have the model rewrite a symbol, a range or the file."""
-    path = resolve_in_project(ctx.root, args.path, write=True)
+    path = ctx.resolve(args.path, write=True)
     rename = parse_rename(args.symbol)
     if rename is not None:
         if path.suffix not in (".py", ".pyi"):
@@ -163,7 +163,7 @@ async def _context(ctx: ToolContext, rel: str, source: TextFile, span: _Range) -
 def _line(ctx: ToolContext, rel: str, number: int) -> str:
     """One stripped line of a project file ("" when it cannot be read)."""
     try:
-        lines = read_existing(ctx, resolve_in_project(ctx.root, rel, write=False)).lines
+        lines = read_existing(ctx, ctx.resolve(rel, write=False)).lines
     except ToolError:
         return ""
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""

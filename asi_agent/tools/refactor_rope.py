@@ -20,7 +20,7 @@ from asi_agent.tools.files import commit_change, read_existing
 from asi_agent.tools.index import query as q
 from asi_agent.tools.lint import iter_project_files
 from asi_agent.tools.modelio import index_query
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 from asi_agent.tools.textio import encode, unified_diff
 
 __all__ = ["parse_rename", "rename_symbol"]
@@ -59,7 +59,7 @@ async def rename_symbol(
     impact = await _impact(ctx, name) if analyze else []
     diffs: list[str] = []
     for changed_rel, text in changes:
-        target = resolve_in_project(ctx.root, changed_rel, write=True)
+        target = ctx.resolve(changed_rel, write=True)
         before = read_existing(ctx, target)
         diffs.append(unified_diff(before.text, text, changed_rel))
         if not preview:

@@ -27,7 +27,7 @@ from pathlib import Path
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import RunTerminalCmdArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 
 __all__ = [
     "BackgroundProcess",
@@ -350,7 +350,7 @@ def _working_dir(ctx: ToolContext, raw: str | None) -> Path:
     """The project root, or `cwd` resolved inside the project (an outside path is refused)."""
     if raw is None or not raw.strip():
         return ctx.root
-    path = resolve_in_project(ctx.root, raw, write=False)
+    path = ctx.resolve(raw, write=False)
     if not path.is_dir():
         what = "is not a folder" if path.exists() else "does not exist"
         raise ToolError(f"cwd {raw!r} {what}; give a folder inside the project, relative to its root")

@@ -22,7 +22,7 @@ from asi_agent.tools.args import RunTestsArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.junit import ParsedResults, ResultsFormatError, TestFailure
 from asi_agent.tools.lint import iter_project_files
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 from asi_agent.tools.terminal import run_command
 
 __all__ = [
@@ -330,7 +330,7 @@ async def run_test_suite(
     """Run the project's tests (or one file / the tests matching `pattern`) and read the results."""
     rel = None
     if test_file is not None and test_file.strip():
-        path = resolve_in_project(ctx.root, test_file, write=False)
+        path = ctx.resolve(test_file, write=False)
         if not path.is_file():
             raise ToolError(
                 f"testFile {test_file!r} does not exist; give a test file path relative to the root"

@@ -73,11 +73,17 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
     journal = Journal(state)
     store = SessionStore(state)
     session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
-    ctx = ToolContext(root, journal, session_id=session.id, read_max_bytes=config.read_max_bytes)
+    policy = load_policy(config.policy, root)
+    ctx = ToolContext(
+        root,
+        journal,
+        session_id=session.id,
+        read_max_bytes=config.read_max_bytes,
+        allowed_dirs=tuple(path.expanduser().resolve() for path in policy.allow_dirs),
+    )
     if args.cursor:
         ctx.cursor = _cursor(root, args.cursor)
     ctx.model = BackendModel(backend)
-    policy = load_policy(config.policy, root)
     gate = GateConfig(
         approval=config.approval or policy.mode or "ask",
         policy=policy,

@@ -173,3 +173,20 @@ def test_presets(root):
     assert act("ci-headless", "run_terminal_cmd", "execute", {"command": "curl x"}) == "deny"
     assert act("yolo", "run_terminal_cmd", "execute", {"command": "make deploy"}) == "allow"
     assert act("yolo", "run_terminal_cmd", "execute", {"command": "rm -rf ~"}) == "deny"
+
+
+async def test_tools_honour_the_policy_allow_dirs(root, tmp_path_factory):
+    from asi_agent.exceptions import PermissionDeniedError
+    from asi_agent.tools.args import CreateFileArgs
+    from asi_agent.tools.base import ToolContext
+    from asi_agent.tools.files import create_file
+    from asi_agent.tools.journal import Journal
+
+    shared = tmp_path_factory.mktemp("shared")
+    target = str(shared / "note.txt")
+    closed = ToolContext(root, Journal(root / ".asi"))
+    with pytest.raises(PermissionDeniedError):
+        await create_file(CreateFileArgs(path=target, content="x\n"), closed)
+    opened = ToolContext(root, Journal(root / ".asi"), allowed_dirs=(shared,))
+    await create_file(CreateFileArgs(path=target, content="x\n"), opened)
+    assert (shared / "note.txt").read_text() == "x\n"

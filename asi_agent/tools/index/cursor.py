@@ -13,7 +13,7 @@ from pathlib import Path
 
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import display_path
 
 __all__ = ["CURSOR_FILE", "CursorAt", "number_lines", "resolve_cursor"]
 
@@ -74,7 +74,7 @@ def _from_file(ctx: ToolContext, cursor_file: Path) -> CursorAt:
 
 def _checked(ctx: ToolContext, raw: str, line: int, column: int, source: str) -> CursorAt:
     """Resolve the path inside the project and insist that it is an existing file."""
-    path = resolve_in_project(ctx.root, raw, write=False)
+    path = ctx.resolve(raw, write=False)
     rel = display_path(ctx.root, path)
     if not path.is_file():
         raise ToolError(f"the cursor ({source}) points at {rel}, which is not an existing file; {_FORMAT}")
