@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from asi_agent.backends.base import Backend
+from asi_agent.backends.base import Backend, ToolSchema
 from asi_agent.calls import (
     ParsedReply,
     new_call_id,
@@ -39,6 +39,7 @@ from asi_agent.events import (
 from asi_agent.exceptions import BackendError, CallFormatError, ModelFixableError, ToolsUnsupportedError
 from asi_agent.gate import Gate, GateConfig
 from asi_agent.messages import Completion, Message, ToolCall, Usage
+from asi_agent.routing import RoutingConfig, routed_schemas
 from asi_agent.session import Session
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, rejected
 
@@ -59,6 +60,8 @@ class AgentConfig:
     """Approval mode, policy, and whether somebody can answer questions."""
     max_text_retries: int = 2
     locale: str = "zh"
+    routing: RoutingConfig = field(default_factory=RoutingConfig)
+    """When many plugin tools are registered, offer each turn only the relevant ones."""
 
 
 class Agent:
@@ -132,9 +135,13 @@ class Agent:
         """One model request, streaming text; in `auto` mode a rejection of native tools switches to text."""
         while True:
             queue: asyncio.Queue[str | None] = asyncio.Queue()
-            tools = self.runner.registry.schemas(self.config.locale) if self.native else None
+            schemas = await routed_schemas(
+                self.runner.registry, self.messages, locale=self.config.locale, config=self.config.routing
+            )
             request = asyncio.ensure_future(
-                self.backend.complete(self._wire_messages(), tools, on_delta=queue.put_nowait)
+                self.backend.complete(
+                    self._wire_messages(schemas), schemas if self.native else None, on_delta=queue.put_nowait
+                )
             )
             request.add_done_callback(functools.partial(_end_of_stream, queue))
             while (delta := await queue.get()) is not None:
@@ -157,10 +164,10 @@ class Agent:
             yield reply
             return
 
-    def _wire_messages(self) -> list[Message]:
+    def _wire_messages(self, schemas: list[ToolSchema]) -> list[Message]:
         if self.native:
             return [Message("system", self.system), *self.messages]
-        contract = textmode.render_contract(self.runner.registry.schemas(self.config.locale))
+        contract = textmode.render_contract(schemas)
         return [Message("system", f"{self.system}\n\n{contract}"), *textmode.project_history(self.messages)]
 
     def _interpret(self, reply: Completion, parsed: ParsedReply) -> tuple[Message, list[Prepared | Outcome]]:

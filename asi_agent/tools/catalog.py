@@ -58,8 +58,8 @@ _TABLE: tuple[tuple[str, type[ToolArgs], Risk, str | None], ...] = (
     # These two write test files, so the policy must treat them like edits.
     ("generate_tests", a.GenerateTestsArgs, "write", "asi_agent.tools.gentests"),
     ("fix_tests", a.FixTestsArgs, "write", "asi_agent.tools.fixtests"),
-    ("moss_register_plugin_tool", a.MossRegisterPluginToolArgs, "write", None),
-    ("moss_update_asi_user_prompt", a.MossUpdateAsiUserPromptArgs, "write", None),
+    ("moss_register_plugin_tool", a.MossRegisterPluginToolArgs, "write", "asi_agent.tools.moss"),
+    ("moss_update_asi_user_prompt", a.MossUpdateAsiUserPromptArgs, "write", "asi_agent.tools.moss"),
 )
 
 

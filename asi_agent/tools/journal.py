@@ -29,6 +29,9 @@ from asi_agent.exceptions import ModelFixableError, UserError
 from asi_agent.tools.paths import display_path, resolve_in_project
 from asi_agent.tools.textio import write_atomic
 
+USER_PROMPT = ".asi/USER_PROMPT.md"
+"""The project's user prompt, edited by `moss_update_asi_user_prompt`."""
+
 __all__ = ["Journal", "JournalEntry", "move_to_trash"]
 
 Kind = Literal["created", "modified", "deleted"]
@@ -163,6 +166,8 @@ class Journal:
     @staticmethod
     def _resolve(root: Path, path: str) -> Path:
         """The file an entry names, refused if it now lies outside the project (e.g. via a new link)."""
+        if path == USER_PROMPT:  # the one file in .asi/ that a tool changes, so it must be undoable
+            return root.resolve() / path
         try:
             return resolve_in_project(root, path, write=True)
         except ModelFixableError as exc:

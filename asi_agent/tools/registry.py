@@ -1,6 +1,7 @@
 """The tool registry: names → specs, tolerant name resolution, and argument validation.
 
-Built-in and plugin tools go through the same `register` path. Everything a model gets wrong here
+Built-in and plugin tools go through the same `register` path; plugin arguments are checked against
+their own JSON Schema (with `jsonschema`, imported on first use). Everything a model gets wrong here
 (an unknown tool, arguments that are not an object, a bad or missing parameter) raises a
 `ModelFixableError` whose message tells the model exactly what to change.
 """
@@ -17,7 +18,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from asi_agent.exceptions import CallFormatError, ToolArgumentsError
-from asi_agent.tools.base import ToolArgs, ToolSpec
+from asi_agent.tools.base import PluginArgs, ToolArgs, ToolSpec
 from asi_agent.tools.catalog import builtin_specs
 from asi_agent.tools.schema import (
     DEFAULT_LOCALE,
@@ -27,7 +28,10 @@ from asi_agent.tools.schema import (
     tool_schema,
 )
 
-__all__ = ["ToolRegistry", "default_registry", "normalise_arguments", "snake_case"]
+__all__ = ["REGISTRY_KEY", "ToolRegistry", "default_registry", "normalise_arguments", "snake_case"]
+
+REGISTRY_KEY = "asi_agent.tools.registry"
+"""The `ctx.state` key under which a session puts its live registry (tools registered mid-run land there)."""
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[\s\-.]+")
@@ -159,6 +163,8 @@ class ToolRegistry:
                 f"{spec.name}: arguments must be a JSON object of parameter names and values, "
                 f"received {_preview(raw_args)}. Valid parameters: {valid}."
             )
+        if spec.parameters is not None:
+            return _validate_plugin(spec, {str(key): value for key, value in raw_args.items()})
         arguments = normalise_arguments(spec, {str(key): value for key, value in raw_args.items()})
         try:
             return spec.args.model_validate(arguments)
@@ -219,6 +225,84 @@ def _unknown_line(spec: ToolSpec, field: str, value: object) -> str:
         f"{spec.name}: unknown parameter '{field}' (received {_preview(value)}).{hint} "
         f"Valid parameters: {listing}."
     )
+
+
+def _plugin_arguments(properties: Mapping[str, Any], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Near-miss parameter names (case, `_`, `-`) mapped onto the schema's own; exact names win."""
+    by_loose = {_loose(name): name for name in properties}
+    out = {key: value for key, value in raw.items() if key in properties}
+    for key, value in raw.items():
+        target = by_loose.get(_loose(key))
+        if key not in properties and (target is None or target in out):
+            out[key] = value
+        elif key not in properties and target is not None:
+            out[target] = value
+    return out
+
+
+def _validate_plugin(spec: ToolSpec, raw: Mapping[str, Any]) -> PluginArgs:
+    """Check a plugin call against its JSON Schema; the message names each bad field and what it expects."""
+    import jsonschema  # type: ignore[import-untyped]  # noqa: PLC0415 - only sessions with plugins pay
+
+    schema = dict(spec.parameters or {})
+    properties: Mapping[str, Mapping[str, Any]] = schema.get("properties") or {}
+    arguments = _plugin_arguments(properties, raw)
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    errors = sorted(validator.iter_errors(arguments), key=lambda e: [str(part) for part in e.path])
+    if not errors:
+        return PluginArgs.model_validate(arguments)
+    lines: list[str] = []
+    for error in errors:
+        for line in _plugin_lines(spec, properties, error, arguments):
+            if line not in lines:
+                lines.append(line)
+    raise ToolArgumentsError("\n".join(lines))
+
+
+def _plugin_lines(
+    spec: ToolSpec, properties: Mapping[str, Mapping[str, Any]], error: Any, arguments: Mapping[str, Any]
+) -> list[str]:
+    """The message lines of one `jsonschema` error (missing, unknown, or badly typed parameters)."""
+    if not error.path and error.validator == "required":
+        missing = [name for name in error.validator_value if name not in arguments]
+        return [
+            f"{spec.name}: missing required parameter '{name}': expected "
+            f"{_plugin_expected(properties.get(name, {}))}{_about(properties.get(name, {}))}."
+            for name in missing
+        ]
+    if not error.path and error.validator == "additionalProperties":
+        valid = ", ".join(properties) or "none: send {}"
+        return [
+            f"{spec.name}: unknown parameter '{name}' (received {_preview(arguments[name])}). "
+            f"Valid parameters: {valid}."
+            for name in arguments
+            if name not in properties
+        ]
+    if error.path:
+        field = str(error.path[0])
+        prop = properties.get(field, {})
+        detail = f" ({error.message})" if len(error.path) > 1 else ""
+        return [
+            f"{spec.name}: invalid parameter '{field}': expected {_plugin_expected(prop)}{_about(prop)}, "
+            f"received {_preview(arguments.get(field))}{detail}."
+        ]
+    return [f"{spec.name}: {error.message}."]
+
+
+def _plugin_expected(prop: Mapping[str, Any]) -> str:
+    """What a plugin parameter accepts, in its schema's words."""
+    if "enum" in prop:
+        return "one of " + ", ".join(json.dumps(choice, ensure_ascii=False) for choice in prop["enum"])
+    kind = prop.get("type", "a value")
+    if isinstance(kind, list):
+        kind = " or ".join(str(item) for item in kind)
+    if kind == "array" and isinstance(prop.get("items"), Mapping) and "type" in prop["items"]:
+        return f"array of {prop['items']['type']}"
+    return str(kind)
+
+
+def _about(prop: Mapping[str, Any]) -> str:
+    return f" ({prop['description']})" if prop.get("description") else ""
 
 
 def default_registry(*, locale: str = DEFAULT_LOCALE) -> ToolRegistry:

@@ -108,11 +108,13 @@ def _texts(spec: ToolSpec, locale: str) -> Mapping[str, Any]:
         return known
     fields = spec.args.model_fields
     own = {name: field.description for name, field in fields.items() if field.description}
-    return {"description": (spec.args.__doc__ or "").strip(), "parameters": own}
+    return {"description": spec.description or (spec.args.__doc__ or "").strip(), "parameters": own}
 
 
 def parameters_schema(spec: ToolSpec, locale: str = DEFAULT_LOCALE) -> dict[str, Any]:
-    """The `parameters` object of a tool (JSON Schema, spec §3.4 layout)."""
+    """The `parameters` object of a tool (JSON Schema, spec §3.4 layout); a plugin's own schema as given."""
+    if spec.parameters is not None:
+        return copy.deepcopy(dict(spec.parameters))
     fields = spec.args.model_fields
     if not fields:
         return {"type": "object", "properties": {}, "additionalProperties": False}

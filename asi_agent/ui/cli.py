@@ -29,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     _run_options(resume)
     tools = sub.add_parser("tools", help="list built-in and plugin tools")
     tools.add_argument("--json", action="store_true", help="print the tool schemas as JSON")
+    tools.add_argument(
+        "--check", action="store_true", help="validate the plugin manifests; exit 1 on any problem"
+    )
     tools.add_argument("--cwd", default=".", help="project root (default: .)")
     undo = sub.add_parser("undo", help="revert the last N journaled changes")
     undo.add_argument("count", nargs="?", type=_positive, default=1, metavar="N")

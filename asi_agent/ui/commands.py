@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from asi_agent.exceptions import UserError
@@ -12,17 +13,25 @@ __all__ = ["chat", "sessions", "tools", "undo"]
 
 
 def tools(args: argparse.Namespace) -> int:
-    """List every tool with its class and source, or print the schemas as JSON."""
-    from asi_agent.tools.registry import default_registry  # noqa: PLC0415
+    """List every tool with its source and class (or as JSON); report manifest problems (`--check`)."""
+    import asyncio  # noqa: PLC0415 - the subcommands stay cheap to import
 
-    registry = default_registry()
+    from asi_agent.config import user_config_dir  # noqa: PLC0415
+    from asi_agent.plugins import check_plugins, describe_tools  # noqa: PLC0415
+    from asi_agent.tools.schema import tool_schema  # noqa: PLC0415
+
+    registry, problems = asyncio.run(check_plugins(_root(args), user_config_dir()))
+    rows = describe_tools(registry)
     if args.json:
-        print(json.dumps(registry.schemas("zh", only_implemented=False), ensure_ascii=False, indent=2))
-        return 0
-    for spec in registry.specs():
-        state = "" if spec.run else "  (not available yet)"
-        print(f"{spec.name:<30} {spec.risk:<8} {spec.source}{state}")
-    return 0
+        for row in rows:
+            row["schema"] = tool_schema(registry.get(row["name"]))
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        for row in rows:
+            print(f"{row['name']:<32} {row['risk']:<8} {row['source']}")
+    for problem in problems:
+        print(f"asi-agent: {'error' if args.check else 'warning'}: {problem}", file=sys.stderr)
+    return 1 if args.check and problems else 0
 
 
 def undo(args: argparse.Namespace) -> int:

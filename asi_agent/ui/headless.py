@@ -14,13 +14,14 @@ from asi_agent.config import AsiConfig, load_config, user_config_dir
 from asi_agent.events import ApprovalRequested, RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
+from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.policy import load_policy
 from asi_agent.prompts import system_prompt
 from asi_agent.session import SessionStore
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.journal import Journal
-from asi_agent.tools.registry import default_registry
+from asi_agent.tools.registry import REGISTRY_KEY
 from asi_agent.ui.confirm import ask_in_terminal
 from asi_agent.ui.output import Renderer, make_renderer
 
@@ -70,10 +71,13 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
 
 def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace) -> Agent:
     state = root / ".asi"
+    policy = load_policy(config.policy, root)
+    registry, problems = build_registry(root, user_config_dir(), locale=config.tool_locale)
+    for problem in problems:
+        print(f"asi-agent: warning: {problem}", file=sys.stderr)
     journal = Journal(state)
     store = SessionStore(state)
     session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
-    policy = load_policy(config.policy, root)
     ctx = ToolContext(
         root,
         journal,
@@ -84,6 +88,7 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
     if args.cursor:
         ctx.cursor = _cursor(root, args.cursor)
     ctx.model = BackendModel(backend)
+    ctx.state[REGISTRY_KEY] = registry  # moss_register_plugin_tool makes new tools callable at once
     gate = GateConfig(
         approval=config.approval or policy.mode or "ask",
         policy=policy,
@@ -93,7 +98,7 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         max_turns=config.max_turns, tool_mode=config.tool_mode, gate=gate, locale=config.tool_locale
     )
     system = system_prompt(root, user_config_dir())
-    return Agent(backend, ToolRunner(default_registry(), ctx), session, system, agent_config)
+    return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
 
 
 def _cursor(root: Path, value: str) -> Cursor:
@@ -106,6 +111,9 @@ def _cursor(root: Path, value: str) -> Cursor:
 async def _drive(agent: Agent, task: str, renderer: Renderer) -> RunFinished:
     """Run the agent to its end; the session's tools and the backend are closed however it ends."""
     try:
+        ctx = agent.runner.ctx
+        for problem in await attach_mcp_servers(agent.runner.registry, ctx, user_dir=user_config_dir()):
+            print(f"asi-agent: warning: {problem}", file=sys.stderr)
         async for event in agent.run(task):
             if isinstance(event, ApprovalRequested):
                 event.answer.set_result(await ask_in_terminal(event))

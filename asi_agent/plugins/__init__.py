@@ -1,0 +1,24 @@
+"""Plugin tools: the `moss-tools.json` manifests, their runners (command, python, http) and MCP servers.
+
+The CLI uses `build_registry` (built-ins + manifest tools), `attach_mcp_servers` (at session start),
+`check_plugins` and `describe_tools` (`asi-agent tools [--check]`). Plugin authors use `asi_agent.sdk`.
+"""
+
+from asi_agent.plugins.loader import (
+    attach_mcp_servers,
+    build_registry,
+    check_plugins,
+    describe_tools,
+    load_plugin_tools,
+)
+from asi_agent.plugins.manifest import MANIFEST_NAME, PluginProblem
+
+__all__ = [
+    "MANIFEST_NAME",
+    "PluginProblem",
+    "attach_mcp_servers",
+    "build_registry",
+    "check_plugins",
+    "describe_tools",
+    "load_plugin_tools",
+]

@@ -1,0 +1,175 @@
+"""Loading plugin tools: the project's and the user's `moss-tools.json`, then their MCP servers.
+
+The project manifest is read first, so on a clash between the two the project's tool is kept and the
+user's is reported. Manifest tools are registered without running any plugin code; MCP servers start
+when their tools are listed (`attach_mcp_servers`, at session start) and stop with the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+from asi_agent.plugins.manifest import (
+    MANIFEST_NAME,
+    CommandRun,
+    HttpRun,
+    PluginProblem,
+    PluginToolDef,
+    read_manifest,
+)
+from asi_agent.plugins.mcp import MCP_KEY, McpHub, McpServerEntry
+from asi_agent.plugins.runners import command_runner, find_module, http_runner, python_runner
+from asi_agent.tools.base import PluginArgs, ToolContext, ToolFunction, ToolSpec
+from asi_agent.tools.journal import Journal
+from asi_agent.tools.registry import ToolRegistry, default_registry
+from asi_agent.tools.schema import DEFAULT_LOCALE
+
+__all__ = [
+    "PROJECT_SOURCE",
+    "USER_SOURCE",
+    "attach_mcp_servers",
+    "build_registry",
+    "check_plugins",
+    "describe_tools",
+    "load_plugin_tools",
+    "plugin_spec",
+    "python_entry_problem",
+]
+
+PROJECT_SOURCE = MANIFEST_NAME
+"""`ToolSpec.source` of tools from the project's manifest."""
+USER_SOURCE = f"user:{MANIFEST_NAME}"
+"""`ToolSpec.source` of tools from the user config folder's manifest."""
+
+
+def plugin_spec(definition: PluginToolDef, *, source: str, plugin_dir: Path) -> ToolSpec:
+    """The registry entry of one manifest tool (its runner reads files relative to `plugin_dir`)."""
+    run: ToolFunction
+    if isinstance(definition.run, CommandRun):
+        run = command_runner(definition.name, definition.run, plugin_dir)
+    elif isinstance(definition.run, HttpRun):
+        run = http_runner(definition.name, definition.run)
+    else:
+        run = python_runner(definition.name, definition.run, plugin_dir)
+    return ToolSpec(
+        name=definition.name,
+        args=PluginArgs,
+        run=run,
+        risk=definition.risk,
+        source=source,
+        description=definition.description,
+        parameters=definition.parameters,
+    )
+
+
+def python_entry_problem(
+    definition: PluginToolDef, *, manifest: str, plugin_dir: Path
+) -> PluginProblem | None:
+    """A python run whose module file does not exist (checked without importing anything)."""
+    if definition.run.type != "python":
+        return None
+    module = definition.run.entry.split(":", 1)[0]
+    if find_module(module, plugin_dir) is not None:
+        return None
+    rel = module.replace(".", "/")
+    return PluginProblem(
+        manifest,
+        f"no module {module!r}: expected plugins/{rel}.py or {rel}.py next to the manifest",
+        tool=definition.name,
+        field="run.entry",
+    )
+
+
+def _manifests(root: Path, user_dir: Path) -> list[tuple[Path, str, str]]:
+    """(folder, source, name shown in problems) of the project's and the user's manifest."""
+    return [
+        (root, PROJECT_SOURCE, MANIFEST_NAME),
+        (user_dir, USER_SOURCE, str(user_dir / MANIFEST_NAME)),
+    ]
+
+
+def _load(
+    root: Path, user_dir: Path, taken: Collection[str]
+) -> tuple[list[ToolSpec], dict[str, McpServerEntry], list[PluginProblem]]:
+    """Specs of the manifest tools, the declared MCP servers (name → entry), and the problems."""
+    names = set(taken)
+    specs: list[ToolSpec] = []
+    servers: dict[str, McpServerEntry] = {}
+    problems: list[PluginProblem] = []
+    for folder, source, shown in _manifests(root, user_dir):
+        contents = read_manifest(folder / MANIFEST_NAME, source, shown=shown, taken=names)
+        problems.extend(contents.problems)
+        for definition in contents.tools:
+            missing = python_entry_problem(definition, manifest=shown, plugin_dir=folder)
+            if missing:
+                problems.append(missing)
+                continue
+            names.add(definition.name)
+            specs.append(plugin_spec(definition, source=source, plugin_dir=folder))
+        for name, server in contents.servers.items():
+            if name in servers:
+                problems.append(
+                    PluginProblem(
+                        shown, "an MCP server of this name is already declared", tool=name, field="mcpServers"
+                    )
+                )
+                continue
+            servers[name] = McpServerEntry(name, server, shown, folder)
+    return specs, servers, problems
+
+
+def load_plugin_tools(root: Path, user_dir: Path) -> tuple[list[ToolSpec], list[PluginProblem]]:
+    """The tools of both manifests (MCP servers excluded: see `attach_mcp_servers`) and the problems."""
+    builtin = default_registry().names()
+    specs, _, problems = _load(root, user_dir, builtin)
+    return specs, problems
+
+
+def build_registry(
+    root: Path, user_dir: Path, *, locale: str = DEFAULT_LOCALE
+) -> tuple[ToolRegistry, list[PluginProblem]]:
+    """The built-in tools plus the manifests' tools; problems are returned, never raised."""
+    registry = default_registry(locale=locale)
+    specs, _, problems = _load(root, user_dir, registry.names())
+    for spec in specs:
+        registry.register(spec)
+    return registry, problems
+
+
+async def attach_mcp_servers(
+    registry: ToolRegistry, ctx: ToolContext, *, user_dir: Path
+) -> list[PluginProblem]:
+    """Start the manifests' MCP servers, register their tools, and stop them when the session ends."""
+    _, servers, _ = _load(ctx.root, user_dir, ())
+    if not servers:
+        return []
+    hub = McpHub(servers, ctx.root)
+    ctx.cleanups.append(hub.aclose)
+    ctx.state[MCP_KEY] = hub
+    specs, problems = await hub.start(set(registry.names()))
+    for spec in specs:
+        registry.register(spec)
+    return problems
+
+
+async def check_plugins(
+    root: Path, user_dir: Path, *, locale: str = DEFAULT_LOCALE
+) -> tuple[ToolRegistry, list[PluginProblem]]:
+    """Everything `asi-agent tools [--check]` shows: all tools (MCP servers started, then stopped)."""
+    registry, problems = build_registry(root, user_dir, locale=locale)
+    ctx = ToolContext(root, Journal(root / ".asi"))
+    try:
+        problems += await attach_mcp_servers(registry, ctx, user_dir=user_dir)
+    finally:
+        await ctx.aclose()
+    return registry, problems
+
+
+def describe_tools(registry: ToolRegistry) -> list[dict[str, Any]]:
+    """One row per tool for `asi-agent tools`: name, source, risk, implemented."""
+    return [
+        {"name": spec.name, "source": spec.source, "risk": spec.risk, "implemented": spec.run is not None}
+        for spec in registry.specs()
+    ]

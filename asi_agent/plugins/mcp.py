@@ -1,0 +1,229 @@
+"""MCP servers of the manifests (`mcpServers`), reached over stdio with the `mcp` package (2.x).
+
+A server is started when its tools are listed (at session start, or by `asi-agent tools`) and stays up
+for the calls; the session stops it (`ctx.cleanups`). Each server is owned by one background task,
+because the `mcp` client's anyio scopes must be entered and left in the same task. Its tools are named
+`<server>__<tool>` (only letters, digits, `_` and `-`, at most 64 characters, as model APIs require).
+`mcp` is imported only here, and only when a manifest has servers: it is slow to import.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from asi_agent.exceptions import ToolError
+from asi_agent.plugins.manifest import McpServerDef, PluginProblem
+from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, command_argv
+from asi_agent.tools.base import PluginArgs, ToolArgs, ToolContext, ToolSpec
+
+if TYPE_CHECKING:
+    from mcp import ClientSession
+
+__all__ = ["MCP_KEY", "McpConnection", "McpHub", "McpServerEntry", "mcp_tool_name"]
+
+MCP_KEY = "asi_agent.plugins.mcp"
+"""The `ctx.state` key of the session's `McpHub`."""
+
+log = logging.getLogger("asi_agent.plugins.mcp")
+
+
+def mcp_tool_name(server: str, tool: str) -> str:
+    """`<server>__<tool>` with characters model APIs refuse replaced by `_`, cut to 64."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", f"{server}__{tool}")[:64]
+
+
+@dataclass(frozen=True, slots=True)
+class McpServerEntry:
+    """A server as a manifest declares it, with the manifest that declared it."""
+
+    name: str
+    definition: McpServerDef
+    manifest: str
+    plugin_dir: Path
+
+
+class McpConnection:
+    """One running MCP server; `start` lists its tools, `call` runs one, `aclose` stops it."""
+
+    def __init__(self, entry: McpServerEntry, cwd: Path) -> None:
+        self.entry, self.cwd = entry, cwd
+        self._session: ClientSession | None = None
+        self._owner: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+        self._errlog: IO[str] | None = None
+
+    async def start(self) -> list[Any]:
+        """Start the server and list its tools (`mcp` Tool objects); raises ToolError when it cannot."""
+        ready: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        # Closed in aclose(); it keeps the server's stderr off the terminal and quotes it in errors.
+        self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+        self._owner = asyncio.create_task(self._own(ready), name=f"mcp:{self.entry.name}")
+        try:
+            return await asyncio.wait_for(asyncio.shield(ready), self.entry.definition.timeout)
+        except TimeoutError:
+            await self.aclose()
+            raise ToolError(
+                f"MCP server {self.entry.name!r} did not answer within {self.entry.definition.timeout:g} s"
+                f"{self._stderr_tail()}"
+            ) from None
+        except Exception as exc:  # whatever stopped the server from starting, reported with its stderr
+            detail = self._stderr_tail()
+            await self.aclose()
+            raise ToolError(
+                f"MCP server {self.entry.name!r} failed to start: {_describe(exc)}{detail}"
+            ) from exc
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> str:
+        """Call one of the server's tools; its error results become ToolError."""
+        if self._session is None:
+            raise ToolError(f"MCP server {self.entry.name!r} is not running")
+        timeout = self.entry.definition.timeout
+        try:
+            result = await asyncio.wait_for(self._session.call_tool(tool, arguments), timeout)
+        except TimeoutError:
+            raise ToolError(f"{tool}: the MCP server gave no result within {timeout:g} s") from None
+        except Exception as exc:  # a protocol error or a dead server: the model must hear it, not crash
+            raise ToolError(f"{tool}: MCP call failed: {_describe(exc)}") from exc
+        text = _result_text(result)
+        if result.is_error:
+            raise ToolError(f"{tool}: {text[:MAX_ERROR_CHARS] or 'the MCP tool reported an error'}")
+        return text[:MAX_OUTPUT_CHARS]
+
+    async def aclose(self) -> None:
+        """Stop the server (closing its stdin, then terminating it) and forget the session."""
+        self._stop.set()
+        if self._owner is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(self._owner, 10)
+        self._session, self._owner = None, None
+        if self._errlog is not None:
+            self._errlog.close()
+            self._errlog = None
+
+    async def _own(self, ready: asyncio.Future[list[Any]]) -> None:
+        """The owning task: open the transport and the session, serve until asked to stop."""
+        from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: PLC0415 - heavy
+
+        definition = self.entry.definition
+        argv = command_argv(
+            [definition.command, *definition.args], root=self.cwd, plugin_dir=self.entry.plugin_dir
+        )
+        params = StdioServerParameters(
+            command=argv[0], args=argv[1:], env=definition.env or None, cwd=self.cwd
+        )
+        try:
+            async with (
+                stdio_client(params, errlog=self._errlog) as (read, write),  # type: ignore[arg-type]
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                listing = await session.list_tools()
+                self._session = session
+                ready.set_result(list(listing.tools))
+                await self._stop.wait()
+        except Exception as exc:  # reported through `ready` (start) or the log (later)
+            if not ready.done():
+                ready.set_exception(exc)
+            else:
+                log.warning("MCP server %s ended: %s", self.entry.name, _describe(exc))
+
+    def _stderr_tail(self) -> str:
+        if self._errlog is None or self._errlog.closed:
+            return ""
+        self._errlog.flush()
+        self._errlog.seek(0)
+        text = self._errlog.read().strip()
+        return f"; its stderr ends with: {text[-MAX_ERROR_CHARS:]}" if text else ""
+
+
+class McpHub:
+    """The MCP servers of one session: started together, listed as ToolSpecs, stopped together."""
+
+    def __init__(self, entries: Mapping[str, McpServerEntry], cwd: Path) -> None:
+        self.entries, self.cwd = dict(entries), cwd
+        self.connections: dict[str, McpConnection] = {}
+
+    async def start(self, taken: set[str]) -> tuple[list[ToolSpec], list[PluginProblem]]:
+        """Start every server (concurrently) and turn their tools into specs; `taken` names are refused."""
+        connections = {name: McpConnection(entry, self.cwd) for name, entry in self.entries.items()}
+        listings = await asyncio.gather(*(c.start() for c in connections.values()), return_exceptions=True)
+        specs: list[ToolSpec] = []
+        problems: list[PluginProblem] = []
+        for (name, connection), listing in zip(connections.items(), listings, strict=True):
+            entry = self.entries[name]
+            if isinstance(listing, ToolError):
+                problems.append(PluginProblem(entry.manifest, str(listing), tool=name, field="mcpServers"))
+                continue
+            if isinstance(listing, BaseException):
+                raise listing
+            self.connections[name] = connection
+            for tool in listing:
+                spec = _tool_spec(entry, connection, tool)
+                if spec.name in taken:
+                    problems.append(
+                        PluginProblem(
+                            entry.manifest,
+                            f"MCP tool {spec.name!r} clashes with another tool; rename it",
+                            tool=name,
+                            field="mcpServers",
+                        )
+                    )
+                    continue
+                taken.add(spec.name)
+                specs.append(spec)
+        return specs, problems
+
+    async def aclose(self) -> None:
+        """Stop every server."""
+        await asyncio.gather(*(c.aclose() for c in self.connections.values()))
+        self.connections.clear()
+
+
+def _tool_spec(entry: McpServerEntry, connection: McpConnection, tool: Any) -> ToolSpec:
+    """A registry entry calling one MCP tool."""
+    remote = str(tool.name)
+    name = mcp_tool_name(entry.name, remote)
+
+    async def run(args: ToolArgs, ctx: ToolContext) -> str:
+        return await connection.call(remote, args.model_dump(mode="json"))
+
+    run.__name__ = run.__qualname__ = name
+    schema = dict(tool.input_schema or {})
+    schema.setdefault("type", "object")
+    schema.pop("title", None)  # pydantic's generated title only costs the model tokens
+    return ToolSpec(
+        name=name,
+        args=PluginArgs,
+        run=run,
+        risk=entry.definition.risk,
+        source=f"mcp:{entry.name}",
+        description=str(tool.description or remote),
+        parameters=schema,
+    )
+
+
+def _result_text(result: Any) -> str:
+    """The text of a CallToolResult: its text blocks, else its structured content as JSON."""
+    parts = [
+        str(block.text) if getattr(block, "type", "") == "text" else f"[{block.type} content]"
+        for block in result.content
+    ]
+    if not parts and result.structured_content is not None:
+        parts.append(json.dumps(result.structured_content, ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def _describe(exc: BaseException) -> str:
+    """An exception (or the first of an exception group) as one line."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}"
