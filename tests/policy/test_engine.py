@@ -4,8 +4,13 @@ from pathlib import Path
 
 import pytest
 
+from asi_agent.exceptions import PermissionDeniedError
 from asi_agent.policy import PRESETS, Policy, Rule, decide, load_policy
 from asi_agent.policy.approval import mode_action
+from asi_agent.tools.args import CreateFileArgs
+from asi_agent.tools.base import ToolContext
+from asi_agent.tools.files import create_file
+from asi_agent.tools.journal import Journal
 
 EMPTY = Policy()
 
@@ -176,12 +181,6 @@ def test_presets(root):
 
 
 async def test_tools_honour_the_policy_allow_dirs(root, tmp_path_factory):
-    from asi_agent.exceptions import PermissionDeniedError
-    from asi_agent.tools.args import CreateFileArgs
-    from asi_agent.tools.base import ToolContext
-    from asi_agent.tools.files import create_file
-    from asi_agent.tools.journal import Journal
-
     shared = tmp_path_factory.mktemp("shared")
     target = str(shared / "note.txt")
     closed = ToolContext(root, Journal(root / ".asi"))
