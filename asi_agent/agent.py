@@ -114,6 +114,8 @@ class Agent:
             if message.tool_calls:
                 async for event in self._run_calls(prepared):
                     yield event
+                if parsed.problems:  # the good calls ran; say which fragments did not
+                    self._add(Message("user", "Not run, could not be parsed: " + "; ".join(parsed.problems)))
                 continue
             status = parse_status(message.content) or "DONE"
             self.session.append("status", status=status, turn=turn)

@@ -280,3 +280,11 @@ async def test_resume_continues_the_conversation(project):
     sent = [m.content for m in backend2.requests[0][0]]
     assert "first task" in sent and sent[-1] == "second task"
     assert not next(e for e in events if isinstance(e, AssistantReplied)).is_plan
+
+
+async def test_unparsable_fragment_beside_a_good_call_is_reported(project):
+    reply_text = '[TOOL_CALL]read_file[ARGS]{"path": "calc.py"}\n[TOOL_CALL]read_file[ARGS][1, 2]'
+    backend = ScriptedBackend([reply_text, "ok\nAGENT_STATUS: DONE"], native=False)
+    events = await collect(make_agent(project, backend))
+    assert [r.ok for r in results(events)] == [True]
+    assert "could not be parsed" in backend.requests[1][0][-1].content
