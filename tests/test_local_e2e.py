@@ -1,0 +1,61 @@
+"""The embedded model through `asi-agent run`: no server, no key; its calls validate and execute."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from asi_agent.tools.registry import default_registry
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "hello"
+pytestmark = pytest.mark.slow
+
+
+def test_embedded_model_makes_valid_calls_that_run(tmp_path):
+    project = tmp_path / "hello"
+    shutil.copytree(EXAMPLE, project)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
+    env["OLLAMA_HOST"] = "127.0.0.1:9"  # nothing answers there: the embedded model is chosen
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "asi_agent",
+            "run",
+            "--approval",
+            "auto-edit",
+            "--max-turns",
+            "3",
+            "--output-format",
+            "json",
+            "Show me the contents of greet.py.",
+        ],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode in (0, 3), proc.stderr
+    assert "using the embedded SmolLM2-135M-Instruct" in proc.stderr
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["tool_calls"], "the first turn must be a tool call"
+    first = result["tool_calls"][0]
+    assert first["ok"], first
+    registry = default_registry()
+    transcript = project / ".asi" / "sessions" / f"{result['session_id']}.jsonl"
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    calls = [c for r in records if r["type"] == "message" for c in r["message"].get("tool_calls", [])]
+    assert calls
+    for call in calls:
+        registry.validate(call["name"], call["arguments"])  # raises if a call was not schema-valid
+    ran = [r for r in records if r["type"] == "result"]
+    assert ran and ran[0]["ok"]
