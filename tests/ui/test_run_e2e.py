@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -305,3 +307,67 @@ def test_undo_reverts_the_fix(openai_server, project):
     assert proc.returncode == 0, proc.stderr
     assert "calc.py" in proc.stdout
     assert (project / "calc.py").read_text() == BUGGY
+
+
+def test_turn_limit_exits_3(openai_server, project):
+    openai_server.reply(
+        *(Reply(calls=[Call("read_file", {"path": "calc.py", "startLine": n})]) for n in (1, 2))
+    )
+    proc = run_cli(
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        openai_server.base_url,
+        "--model",
+        "test-model",
+        "--max-turns",
+        "2",
+        "--output-format",
+        "json",
+        "Look around",
+        cwd=project,
+    )
+    assert proc.returncode == 3, proc.stderr
+    assert last_json(proc.stdout)["status"] == "MAX_TURNS"
+
+
+def test_bad_config_exits_1_with_one_line(project):
+    (project / ".asi").mkdir()
+    (project / ".asi" / "config.toml").write_text('tool_mode = "telepathy"\n')
+    proc = run_cli("run", "--provider", "scripted", "--model", "x.json", "hi", cwd=project)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "config.toml: key 'tool_mode'" in proc.stderr
+
+
+def test_interrupt_exits_130(openai_server, project):
+    openai_server.reply(Reply(text="thinking…", delay=30))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "asi_agent",
+            "run",
+            "--provider",
+            "openai",
+            "--base-url",
+            openai_server.base_url,
+            "--model",
+            "test-model",
+            "wait",
+        ],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 20
+    while not openai_server.chat_bodies and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
