@@ -20,11 +20,17 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from asi_agent.policy.danger_rules import Finding, Level, RuleContext, rule_for, worst, write_target
+from asi_agent.policy.shell_scan import (
+    Scanner,
+    Simple,
+    Unparsable,
+    dequote,
+    split_words,
+)
 
 __all__ = ["CommandRisk", "RiskLevel", "classify_command"]
 
@@ -47,8 +53,6 @@ class CommandRisk:
 _SAFE = CommandRisk("safe", "no destructive command recognised", None)
 _NOTHING = Finding("safe", _SAFE.reason)
 _MAX_DEPTH = 8
-_PLACEHOLDER = "$(...)"  # stands for a substitution in the unquoted words: its value is unknown
-_REDIRECT = re.compile(r"(\d*)(<<<|<<-|<<|<>|<&|>>|>&|>\||&>>|&>|<|>)")
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 _NAME = r"(?<![^\s;&|(){}])(?P<n>[^\s(){}|&;<>'\"]++)"
 _BODY = r"\s*\{\s*(?P=n)\s*\|&?\s*(?P=n)\s*&?\s*;?\s*\}"
@@ -100,10 +104,6 @@ def classify_command(command: str) -> CommandRisk:
         return CommandRisk("ask", "the command is nested too deeply to be understood", None)
 
 
-class _Unparsable(Exception):
-    """The command line is not shell syntax that the classifier can follow."""
-
-
 def _classify_script(text: str, depth: int) -> CommandRisk:
     if depth > _MAX_DEPTH:
         return CommandRisk("ask", "the command is nested too deeply to be understood", None)
@@ -111,8 +111,8 @@ def _classify_script(text: str, depth: int) -> CommandRisk:
     if bomb:
         return CommandRisk("refuse", "fork bomb: refused in every mode", bomb)
     try:
-        commands = [_command(simple) for simple in _Scanner(text).scan()]
-    except _Unparsable as exc:
+        commands = [_command(simple) for simple in Scanner(text).scan()]
+    except Unparsable as exc:
         return CommandRisk("ask", f"the command could not be understood ({exc})", None)
     return worst([*_judge_pipelines(commands, depth), *(_judge_simple(c, depth) for c in commands)]) or _SAFE
 
@@ -127,205 +127,11 @@ def _fork_bomb(text: str) -> str | None:
     return next((m.group(0) for p in _FORK_BOMBS for m in p.finditer(code)), None)
 
 
-# --- scanning: from a command line to simple commands ---------------------------------------------
-
-
-@dataclass
-class _Simple:
-    """One simple command as written: raw words, redirections, substituted scripts, here-documents."""
-
-    words: list[str] = field(default_factory=list)
-    redirects: list[tuple[str, str]] = field(default_factory=list)
-    nested: list[str] = field(default_factory=list)
-    heredocs: list[str] = field(default_factory=list)
-    pipe_next: bool = False
-    source: str = ""
-
-
-class _Scanner:
-    """Splits a command line into simple commands, honouring quotes, escapes and substitutions."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-        self.commands: list[_Simple] = []
-        self.current = _Simple()
-        self.start: int | None = None
-        self.word: list[str] = []
-        self.in_word = False
-        self.redirect: str | None = None
-        self.heredocs: list[tuple[str, bool, _Simple]] = []
-
-    def scan(self) -> list[_Simple]:
-        while self.pos < len(self.text):
-            self._step(self.text[self.pos])
-        self._end_command(pipe=False)
-        self._read_heredocs()
-        return self.commands
-
-    def _step(self, char: str) -> None:
-        text = self.text
-        redirect = _REDIRECT.match(text, self.pos) if char in "<>&" or char.isdigit() else None
-        if char in " \t\r":
-            self._end_word()
-            self.pos += 1
-        elif char == "#" and not self.in_word:
-            end = text.find("\n", self.pos)
-            self.pos = len(text) if end < 0 else end
-        elif text.startswith(("<(", ">("), self.pos):
-            self._begin()
-            self._substitution(self.pos + 1)
-        elif redirect and not (self.in_word and redirect.group(1)):
-            self._end_word()
-            self._begin()
-            self.redirect = redirect.group(2)
-            self.pos = redirect.end()
-        elif char in ";&|()\n":
-            self._operator(char)
-        else:
-            self._word_char(char)
-
-    def _operator(self, char: str) -> None:
-        pair = self.text[self.pos : self.pos + 2]
-        width = 2 if pair in ("&&", "||", ";;", "|&") else 1
-        self._end_command(pipe=pair == "|&" or (char == "|" and width == 1))
-        self.pos += width
-        if char == "\n":
-            self._read_heredocs()
-
-    def _word_char(self, char: str) -> None:
-        self._begin()
-        self.in_word = True
-        text, pos = self.text, self.pos
-        if char == "\\":
-            self.word.append("" if text.startswith("\\\n", pos) else text[pos : pos + 2])
-            self.pos += 2
-        elif char == "'":
-            end = _closing(text, pos)
-            self.word.append(text[pos : end + 1])
-            self.pos = end + 1
-        elif char == '"':
-            end, raw, nested = _read_double(text, pos)
-            self.word.append(raw)
-            self.current.nested.extend(nested)
-            self.pos = end + 1
-        elif char == "`":
-            end = _closing(text, pos)
-            self._nest(text[pos + 1 : end], end + 1)
-        elif text.startswith("$(", pos):
-            self._substitution(pos + 1)
-        else:
-            self.word.append(char)
-            self.pos += 1
-
-    def _substitution(self, open_pos: int) -> None:
-        close = _closing_paren(self.text, open_pos)
-        self._nest(self.text[open_pos + 1 : close], close + 1)
-
-    def _nest(self, source: str, end: int) -> None:
-        self.in_word = True
-        self.current.nested.append(source)
-        self.word.append(_PLACEHOLDER)
-        self.pos = end
-
-    def _begin(self) -> None:
-        if self.start is None:
-            self.start = self.pos
-
-    def _end_word(self) -> None:
-        if not self.in_word:
-            return
-        raw = "".join(self.word)
-        self.word, self.in_word = [], False
-        if self.redirect in ("<<", "<<-"):
-            self.heredocs.append((_dequote(raw), self.redirect == "<<-", self.current))
-        elif self.redirect:
-            self.current.redirects.append((self.redirect, raw))
-        else:
-            self.current.words.append(raw)
-        self.redirect = None
-
-    def _end_command(self, *, pipe: bool) -> None:
-        self._end_word()
-        self.redirect = None
-        simple = self.current
-        if simple.words or simple.redirects or simple.nested:
-            simple.pipe_next = pipe
-            simple.source = self.text[self.start or 0 : self.pos].strip()
-            self.commands.append(simple)
-        self.current, self.start = _Simple(), None
-
-    def _read_heredocs(self) -> None:
-        """Consume the bodies of the here-documents opened on the line just ended."""
-        text = self.text
-        for delimiter, strip_tabs, owner in self.heredocs:
-            lines: list[str] = []
-            while self.pos < len(text):
-                end = text.find("\n", self.pos)
-                end = len(text) if end < 0 else end
-                line, self.pos = text[self.pos : end], end + 1
-                if (line.lstrip("\t") if strip_tabs else line) == delimiter:
-                    break
-                lines.append(line)
-            owner.heredocs.append("\n".join(lines))
-        self.heredocs = []
-
-
-def _closing(text: str, pos: int) -> int:
-    """The index of the quote or backtick closing the one at `pos` (backslashes escape only in backticks)."""
-    index = pos + 1
-    while index < len(text):
-        if text[index] == text[pos]:
-            return index
-        index += 2 if text[index] == "\\" and text[pos] == "`" else 1
-    raise _Unparsable(f"a {'backtick' if text[pos] == '`' else 'single quote'} is never closed")
-
-
-def _read_double(text: str, pos: int) -> tuple[int, str, list[str]]:
-    """A double-quoted string: its closing index, its text with substitutions replaced, their scripts."""
-    out, nested, index = ['"'], list[str](), pos + 1
-    while index < len(text):
-        char = text[index]
-        if char == '"':
-            return index, "".join([*out, '"']), nested
-        if char == "`" or text.startswith("$(", index):
-            end = _closing(text, index) if char == "`" else _closing_paren(text, index + 1)
-            nested.append(text[index + 1 : end] if char == "`" else text[index + 2 : end])
-            out.append(_PLACEHOLDER)
-            index = end + 1
-        else:
-            out.append(text[index : index + 2] if char == "\\" else char)
-            index += 2 if char == "\\" else 1
-    raise _Unparsable("a double quote is never closed")
-
-
-def _closing_paren(text: str, pos: int) -> int:
-    """The index of the `)` closing the `(` at `pos`, skipping quoted text."""
-    depth, index = 0, pos
-    while index < len(text):
-        char = text[index]
-        if char == "'":
-            index = _closing(text, index)
-        elif char == '"':
-            index = _read_double(text, index)[0]
-        elif char == "`":
-            index = _closing(text, index)
-        elif char in "()":
-            depth += 1 if char == "(" else -1
-            if depth == 0:
-                return index
-        index += 2 if char == "\\" else 1
-    raise _Unparsable("a parenthesis is never closed")
-
-
-# --- judging: from simple commands to risks ------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class _Command:
     """A simple command unquoted: its words and the targets of its redirections."""
 
-    simple: _Simple
+    simple: Simple
     tokens: list[str]
     redirects: list[tuple[str, str]]
 
@@ -338,20 +144,9 @@ class _Command:
         return posixpath.basename(self.argv[0]) if self.argv else ""
 
 
-def _command(simple: _Simple) -> _Command:
-    redirects = [(op, _dequote(raw)) for op, raw in simple.redirects]
-    return _Command(simple, _split_words(simple.words), redirects)
-
-
-def _split_words(words: Sequence[str]) -> list[str]:
-    try:
-        return shlex.split(" ".join(words))
-    except ValueError as exc:
-        raise _Unparsable(str(exc).lower()) from exc
-
-
-def _dequote(raw: str) -> str:
-    return "".join(_split_words([raw]))
+def _command(simple: Simple) -> _Command:
+    redirects = [(op, dequote(raw)) for op, raw in simple.redirects]
+    return _Command(simple, split_words(simple.words), redirects)
 
 
 def _unwrap(tokens: Sequence[str]) -> tuple[list[str], str | None, bool]:
@@ -400,7 +195,7 @@ def _judge_redirect(op: str, target: str) -> Finding | None:
 
 
 def _judge_argv(
-    tokens: Sequence[str], depth: int, simple: _Simple | None = None, *, from_input: bool = True
+    tokens: Sequence[str], depth: int, simple: Simple | None = None, *, from_input: bool = True
 ) -> Finding:
     """Judge one command's words; by default as run on input items (`find -exec`), operands unknown."""
     argv, elevated, via_xargs = _unwrap(tokens)
@@ -409,7 +204,7 @@ def _judge_argv(
     return worst([found, elevation]) or _NOTHING
 
 
-def _judge_program(argv: list[str], from_input: bool, depth: int, simple: _Simple | None) -> Finding | None:
+def _judge_program(argv: list[str], from_input: bool, depth: int, simple: Simple | None) -> Finding | None:
     program = posixpath.basename(argv[0])
     if "$" in argv[0]:
         return Finding(
@@ -461,7 +256,7 @@ def _program_source(family: str, args: Sequence[str]) -> tuple[str, str]:
 
 
 def _judge_interpreter(
-    program: str, family: str, args: Sequence[str], depth: int, simple: _Simple | None
+    program: str, family: str, args: Sequence[str], depth: int, simple: Simple | None
 ) -> Finding | None:
     kind, value = _program_source(family, args)
     findings: list[Finding | None] = []
