@@ -221,5 +221,7 @@ async def routed_schemas(
         )
     )
     return [
-        tool_schema(spec, locale) for spec in registry.specs() if spec.name in chosen and spec.run is not None
+        tool_schema(spec, locale, enums=True)
+        for spec in registry.specs()
+        if spec.name in chosen and spec.run is not None
     ]

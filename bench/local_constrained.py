@@ -1,7 +1,8 @@
 """Benchmark: tool calls of the embedded local model, with and without the schema constraint.
 
-Runs the fixed prompt set of `bench/prompts/local_prompts.json` (coding-assistant requests, eight
-built-in tools offered every time) through `LocalBackend` in both modes and reports, per mode:
+Runs the fixed prompt set of `bench/prompts/local_prompts.json` (coding-assistant requests; eight
+built-in tools offered every time, with the schemas the agent sends) through `LocalBackend` in both
+modes and reports, per mode:
 the share of calls whose tool exists and whose arguments validate against the tool's arguments
 model, the share of replies that are a call vs an answer, how often the reply matched the expected
 tool (or answer), the median seconds per turn and the median prompt size in tokens. Prints a
@@ -26,6 +27,8 @@ from asi_agent.backends.local import LocalBackend, LocalBackendConfig
 from asi_agent.messages import Completion, Message
 from asi_agent.tools import args
 from asi_agent.tools.base import ToolArgs
+from asi_agent.tools.registry import default_registry
+from asi_agent.tools.schema import tool_schema
 
 HERE = Path(__file__).parent
 PROMPTS = HERE / "prompts" / "local_prompts.json"
@@ -66,7 +69,9 @@ async def run_mode(
 ) -> list[dict[str, Any]]:
     """Every prompt once through a fresh backend in one mode; the model load is not timed."""
     backend = LocalBackend(config)
-    tools = data["tools"]
+    registry = default_registry(locale="en")
+    # What the agent sends: the registry's schemas, with closed choices stated as `enum`.
+    tools = [tool_schema(registry.get(name), "en", enums=True) for name in ARGS_MODELS]
     offered = {tool["function"]["name"] for tool in tools}
     rows = []
     try:

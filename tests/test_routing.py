@@ -160,4 +160,10 @@ async def test_routed_schemas_send_fewer_tools():
     assert names == [s["function"]["name"] for s in every if s["function"]["name"] in builtin_names(reg)] + [
         "slack_send_message"
     ]
-    assert await routed_schemas(reg, user("x"), locale="en", config=RoutingConfig(threshold=100)) == every
+    unrouted = await routed_schemas(reg, user("x"), locale="en", config=RoutingConfig(threshold=100))
+    assert [s["function"]["name"] for s in unrouted] == [s["function"]["name"] for s in every]
+    # what goes to models states the closed choices that the published (spec-exact) schema only describes
+    listing = next(s for s in unrouted if s["function"]["name"] == "list_directory")
+    assert listing["function"]["parameters"]["properties"]["sortOrder"]["enum"] == ["asc", "desc"]
+    published = next(s for s in every if s["function"]["name"] == "list_directory")
+    assert "enum" not in published["function"]["parameters"]["properties"]["sortOrder"]

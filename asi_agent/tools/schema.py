@@ -89,15 +89,18 @@ def _json_type(annotation: object) -> dict[str, Any]:
     raise TypeError(f"no JSON-Schema type for {inner!r}")
 
 
-def _property(field: FieldInfo, description: str | None) -> dict[str, Any]:
-    """One property, keys in the spec's order: type, items, description, default."""
+def _property(field: FieldInfo, description: str | None, *, enums: bool = False) -> dict[str, Any]:
+    """One property, keys in the spec's order: type, items, description, default (then enum, if asked)."""
     prop = _json_type(field.annotation)
+    choices = literal_choices(field.annotation) if enums else None
     if description:
         prop["description"] = description
     if not field.is_required():
         default = field.get_default(call_default_factory=True)
         if default is not None:
             prop["default"] = copy.deepcopy(default)
+    if choices:
+        prop["enum"] = list(choices)
     return prop
 
 
@@ -111,20 +114,27 @@ def _texts(spec: ToolSpec, locale: str) -> Mapping[str, Any]:
     return {"description": spec.description or (spec.args.__doc__ or "").strip(), "parameters": own}
 
 
-def parameters_schema(spec: ToolSpec, locale: str = DEFAULT_LOCALE) -> dict[str, Any]:
-    """The `parameters` object of a tool (JSON Schema, spec §3.4 layout); a plugin's own schema as given."""
+def parameters_schema(spec: ToolSpec, locale: str = DEFAULT_LOCALE, *, enums: bool = False) -> dict[str, Any]:
+    """The `parameters` object of a tool (JSON Schema, spec §3.4 layout); a plugin's own schema as given.
+
+    The published registry is exactly the spec's, which lists closed choices (`sortOrder`: asc, desc) only in
+    descriptions; `enums=True` also states them as `enum`, for what is sent to models (a constrained decoder
+    can then only produce valid values).
+    """
     if spec.parameters is not None:
         return copy.deepcopy(dict(spec.parameters))
     fields = spec.args.model_fields
     if not fields:
         return {"type": "object", "properties": {}, "additionalProperties": False}
     descriptions: Mapping[str, str] = _texts(spec, locale).get("parameters", {})
-    properties = {name: _property(field, descriptions.get(name)) for name, field in fields.items()}
+    properties = {
+        name: _property(field, descriptions.get(name), enums=enums) for name, field in fields.items()
+    }
     required = [name for name, field in fields.items() if field.is_required()]
     return {"type": "object", "properties": properties, "required": required}
 
 
-def tool_schema(spec: ToolSpec, locale: str = DEFAULT_LOCALE) -> dict[str, Any]:
+def tool_schema(spec: ToolSpec, locale: str = DEFAULT_LOCALE, *, enums: bool = False) -> dict[str, Any]:
     """The model-facing definition of a tool: `{"type": "function", "function": {...}}`."""
     description = str(_texts(spec, locale).get("description", ""))
     return {
@@ -132,7 +142,7 @@ def tool_schema(spec: ToolSpec, locale: str = DEFAULT_LOCALE) -> dict[str, Any]:
         "function": {
             "name": spec.name,
             "description": description,
-            "parameters": parameters_schema(spec, locale),
+            "parameters": parameters_schema(spec, locale, enums=enums),
         },
     }
 
