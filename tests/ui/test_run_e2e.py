@@ -44,6 +44,22 @@ def run_cli(
     )
 
 
+def run_openai(server, *args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """`asi-agent run` against the local OpenAI-protocol test server."""
+    return run_cli(
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.base_url,
+        "--model",
+        "test-model",
+        *args,
+        cwd=cwd,
+        stdin=stdin,
+    )
+
+
 def last_json(stdout: str) -> dict[str, Any]:
     return json.loads(stdout.strip().splitlines()[-1])
 
@@ -113,14 +129,8 @@ def assert_fixed(proc: subprocess.CompletedProcess[str], project: Path) -> dict[
 @pytest.mark.parametrize("mode", ["native", "text"])
 def test_openai_server_fixes_bug(openai_server, project, mode):
     (native_fix_script if mode == "native" else text_fix_script)(openai_server)
-    proc = run_cli(
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        openai_server.base_url,
-        "--model",
-        "test-model",
+    proc = run_openai(
+        openai_server,
         "--tool-mode",
         mode,
         "--yes",
@@ -186,14 +196,8 @@ def test_ollama_server_fixes_bug(ollama_server, project, mode):
 def test_auto_mode_falls_back_to_text_when_tools_are_rejected(openai_server, project):
     openai_server.reject_tools = True
     text_fix_script(openai_server)
-    proc = run_cli(
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        openai_server.base_url,
-        "--model",
-        "test-model",
+    proc = run_openai(
+        openai_server,
         "--yes",
         "--output-format",
         "json",
@@ -213,14 +217,8 @@ def test_no_tty_refuses_writes_in_ask_mode(openai_server, project):
         Reply(calls=[Call("replace_text", {"path": "calc.py", "oldText": "a - b", "newText": "a + b"})]),
         after_refusal,
     )
-    proc = run_cli(
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        openai_server.base_url,
-        "--model",
-        "test-model",
+    proc = run_openai(
+        openai_server,
         "--output-format",
         "json",
         "Fix it",
@@ -256,14 +254,8 @@ def test_unreachable_server_exits_1_with_clear_error(project):
 
 def test_stream_json_events(openai_server, project):
     native_fix_script(openai_server)
-    proc = run_cli(
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        openai_server.base_url,
-        "--model",
-        "test-model",
+    proc = run_openai(
+        openai_server,
         "--yes",
         "--output-format",
         "stream-json",
@@ -287,14 +279,8 @@ def test_stream_json_events(openai_server, project):
 def test_undo_reverts_the_fix(openai_server, project):
     native_fix_script(openai_server)
     assert (
-        run_cli(
-            "run",
-            "--provider",
-            "openai",
-            "--base-url",
-            openai_server.base_url,
-            "--model",
-            "test-model",
+        run_openai(
+            openai_server,
             "--yes",
             "--output-format",
             "json",
@@ -313,14 +299,8 @@ def test_turn_limit_exits_3(openai_server, project):
     openai_server.reply(
         *(Reply(calls=[Call("read_file", {"path": "calc.py", "startLine": n})]) for n in (1, 2))
     )
-    proc = run_cli(
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        openai_server.base_url,
-        "--model",
-        "test-model",
+    proc = run_openai(
+        openai_server,
         "--max-turns",
         "2",
         "--output-format",
