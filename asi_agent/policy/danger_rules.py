@@ -3,10 +3,7 @@
 Each checker reads one program's arguments (already unquoted, with wrappers such as `sudo` or `env`
 removed by `danger.py`) and returns a `Finding`, or None when nothing in them is destructive.
 
-Paths are judged without knowing the project root, so "inside the project" means a relative path that
-does not climb out with `..`. Recursive deletes ask, except of plainly regenerable build and cache
-artefacts (`ARTEFACTS`). A virtual environment (`.venv`) is deliberately not one of them: rebuilding it
-may need the network, and it is the environment the person is working in.
+How paths are judged (system folders, home, build artefacts, devices) lives in `danger_paths`.
 """
 
 from __future__ import annotations
@@ -14,21 +11,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
-from typing import Literal, NamedTuple, Protocol, TypeVar
+
+from asi_agent.policy.danger_paths import (
+    CONTENTS,
+    GLOB,
+    STARTUP_FILE,
+    Finding,
+    Level,
+    artefact,
+    ask,
+    block_device,
+    catastrophic,
+    inside,
+    refuse,
+    worst,
+    write_target,
+)
 
 __all__ = ["Checker", "Finding", "Level", "RuleContext", "rule_for", "worst", "write_target"]
-
-Level = Literal["safe", "ask", "refuse"]
-
-_RANK: dict[Level, int] = {"safe": 0, "ask": 1, "refuse": 2}
-
-
-class Finding(NamedTuple):
-    """One verdict: its level and a short sentence saying why."""
-
-    level: Level
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,130 +46,6 @@ class RuleContext:
 
 
 Checker = Callable[[Sequence[str], RuleContext], "Finding | None"]
-
-
-class _Graded(Protocol):
-    @property
-    def level(self) -> Level: ...
-
-
-_G = TypeVar("_G", bound=_Graded)
-
-
-def worst(findings: Iterable[_G | None]) -> _G | None:
-    """The most severe of several findings (the first among equals); None when there is none."""
-    best: _G | None = None
-    for finding in findings:
-        if finding is not None and (best is None or _RANK[finding.level] > _RANK[best.level]):
-            best = finding
-    return best
-
-
-def _ask(reason: str) -> Finding:
-    return Finding("ask", reason)
-
-
-def _refuse(reason: str) -> Finding:
-    return Finding("refuse", f"{reason}: refused in every mode")
-
-
-# Top-level directories whose loss breaks the machine (Linux and macOS); /tmp is not one: it is scratch.
-SYSTEM_DIRS = frozenset((
-    "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt", "opt", "proc",
-    "root", "run", "sbin", "snap", "srv", "sys", "usr", "var", "Applications", "Library", "System",
-    "Users", "Volumes", "private",
-))  # fmt: skip
-ARTEFACTS = (
-    "build", "dist", "target", "_build", "out", "coverage", "htmlcov", ".coverage", "node_modules",
-    "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".tox", ".nox",
-    "*.egg-info", ".eggs", ".next", ".nuxt", ".parcel-cache", ".turbo", ".gradle",
-)  # fmt: skip
-_HOME = re.compile(r"^(?:~[A-Za-z0-9_.-]*|\$HOME|\$\{HOME\})(?=/|$)")
-_CONTENTS = frozenset({"*", ".*", "**", "*.*"})
-_BLOCK_DEVICE = re.compile(
-    r"^/dev/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|disk/|md\d|dm-\d|mapper/|loop\d|sr\d|root$)"
-)
-_STARTUP_FILE = re.compile(
-    r"(?:^|/)\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|kshrc"
-    r"|cshrc|tcshrc)$|(?:^|/)\.ssh/|(?:^|/)\.config/(?:fish|autostart)/"
-    r"|^/etc/(?:profile|bash\.bashrc|environment|zsh/|cron|sudoers)|^/var/spool/cron"
-)
-_HARMLESS_SINKS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/tmp/", "/var/tmp/")
-_GLOB = re.compile(r"[*?\[]")
-
-
-def _parts(path: str, *, clamp: bool) -> list[str] | None:
-    """Path components with `.` and `..` resolved; None when `..` climbs above the start (unless clamped)."""
-    out: list[str] = []
-    for part in path.split("/"):
-        if part == "..":
-            if out:
-                out.pop()
-            elif not clamp:
-                return None
-        elif part not in ("", "."):
-            out.append(part)
-    return out
-
-
-def catastrophic(path: str) -> str | None:
-    """Name the system place `path` stands for (/, home, /usr, their contents), or None."""
-    home = _HOME.match(path)
-    if home:
-        parts = _parts(path[home.end() :], clamp=False)
-        if parts is None:
-            return "a folder above your home folder"
-        base = "your home folder"
-    elif path.startswith("/"):
-        parts = _parts(path, clamp=True) or []
-        base = "/"
-    else:
-        return None
-    if parts and parts[-1] in _CONTENTS:
-        parts = parts[:-1]
-    if not parts:
-        return base
-    system = len(parts) == 1 and parts[0] in SYSTEM_DIRS
-    user_home = len(parts) == 2 and parts[0] in ("home", "Users")
-    return "/" + "/".join(parts) if base == "/" and (system or user_home) else None
-
-
-def _inside(path: str) -> bool:
-    """A plain relative path that stays inside the working folder."""
-    if not path or path.startswith(("/", "~")) or "$" in path:
-        return False
-    return _parts(path, clamp=False) is not None
-
-
-def _artefact(path: str) -> bool:
-    """A build or cache folder inside the project that a build recreates."""
-    if not _inside(path):
-        return False
-    parts = _parts(path, clamp=False) or []
-    if parts and parts[-1] in _CONTENTS:
-        parts = parts[:-1]
-    if not parts or any(_GLOB.search(part) for part in parts[:-1]):
-        return False
-    return any(fnmatchcase(parts[-1], pattern) for pattern in ARTEFACTS)
-
-
-def _block_device(path: str) -> bool:
-    return _BLOCK_DEVICE.match(path) is not None
-
-
-def write_target(path: str) -> Finding | None:
-    """Judge a file that a redirection, `tee` or `cp` writes to."""
-    if _block_device(path):
-        return _refuse(f"writing to the disk device {path}")
-    if path.startswith(_HARMLESS_SINKS):
-        return None
-    if _STARTUP_FILE.search(path):
-        return _ask(f"writes to the startup or login file {path}")
-    if path.startswith("/dev/"):
-        return _ask(f"writes to the device {path}")
-    if "$" in path and not _HOME.match(path):
-        return None  # a variable we cannot resolve: writing a file is not destructive in itself
-    return None if _inside(path) else _ask(f"writes to {path}, outside the project")
 
 
 def _split(args: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -191,31 +67,31 @@ def _has_flag(options: Iterable[str], letter: str, *long: str) -> bool:
 def _check_rm(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     options, operands = _split(args)
     if "--no-preserve-root" in options:
-        return _refuse("rm --no-preserve-root")
+        return refuse("rm --no-preserve-root")
     recursive = _has_flag(options, "r", "--recursive") or _has_flag(options, "R")
     findings = [_rm_target(target, recursive) for target in operands]
     if ctx.from_input:
-        findings.append(_ask("deletes files whose names come from input (xargs, find -exec)"))
+        findings.append(ask("deletes files whose names come from input (xargs, find -exec)"))
     return worst(findings)
 
 
 def _rm_target(target: str, recursive: bool) -> Finding | None:
     place = catastrophic(target)
-    contents = target.rstrip("/").rsplit("/", 1)[-1] in _CONTENTS
+    contents = target.rstrip("/").rsplit("/", 1)[-1] in CONTENTS
     if place and (recursive or contents):
-        return _refuse(f"{'recursive ' if recursive else ''}delete of {place}")
+        return refuse(f"{'recursive ' if recursive else ''}delete of {place}")
     if not recursive:
-        if _inside(target) and not _GLOB.search(target):
+        if inside(target) and not GLOB.search(target):
             return None
-        return _ask(f"deletes {target}: a glob or a path outside the project")
-    return None if _artefact(target) else _ask(f"recursive delete of {target}")
+        return ask(f"deletes {target}: a glob or a path outside the project")
+    return None if artefact(target) else ask(f"recursive delete of {target}")
 
 
 def _check_find(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     starts = [arg for arg in args[: next((i for i, a in enumerate(args) if a[:1] in "-(!"), len(args))]]
     findings: list[Finding | None] = []
     if "-delete" in args:
-        findings.append(_ask("find -delete deletes every file it matches"))
+        findings.append(ask("find -delete deletes every file it matches"))
     for index, arg in enumerate(args):
         if arg in ("-exec", "-execdir", "-ok", "-okdir"):
             command = args[index + 1 :]
@@ -224,7 +100,7 @@ def _check_find(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     found = worst(findings)
     place = next((p for p in map(catastrophic, starts) if p), None)
     if found and found.level == "ask" and place:
-        return _refuse(f"find from {place} that deletes or rewrites what it finds")
+        return refuse(f"find from {place} that deletes or rewrites what it finds")
     return found
 
 
@@ -235,10 +111,10 @@ def _check_mv(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     for source in operands[:-1]:
         place = catastrophic(source)
         if place:
-            return _refuse(f"moving {place} away")
+            return refuse(f"moving {place} away")
     dest = operands[-1]
     if dest == "/dev/null" or catastrophic(dest) in ("/", "your home folder"):
-        return _ask(f"mv onto {dest} can destroy what it moves")
+        return ask(f"mv onto {dest} can destroy what it moves")
     return _copy_dest(dest)
 
 
@@ -248,9 +124,9 @@ def _check_cp(args: Sequence[str], ctx: RuleContext) -> Finding | None:
 
 
 def _copy_dest(dest: str) -> Finding | None:
-    if _block_device(dest):
-        return _refuse(f"copying onto the disk device {dest}")
-    return _ask(f"overwrites the startup or login file {dest}") if _STARTUP_FILE.search(dest) else None
+    if block_device(dest):
+        return refuse(f"copying onto the disk device {dest}")
+    return ask(f"overwrites the startup or login file {dest}") if STARTUP_FILE.search(dest) else None
 
 
 def _check_tee(args: Sequence[str], ctx: RuleContext) -> Finding | None:
@@ -267,7 +143,7 @@ def _check_chmod(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     mode, targets = (rest[0], rest[1:]) if rest else ("", [])
     findings = [_recursive_on_system("chmod -R", t) for t in targets] if recursive else []
     if _WORLD_WRITABLE.search(mode):
-        findings.append(_ask(f"chmod {mode} makes files writable by everyone"))
+        findings.append(ask(f"chmod {mode} makes files writable by everyone"))
     return worst(findings)
 
 
@@ -276,54 +152,54 @@ def _check_chown(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     if not _has_flag(options, "R", "--recursive"):
         return None
     findings = [_recursive_on_system(f"{ctx.program} -R", t) for t in operands[1:]]
-    return worst([*findings, _ask(f"{ctx.program} -R changes the owner of a whole tree")])
+    return worst([*findings, ask(f"{ctx.program} -R changes the owner of a whole tree")])
 
 
 def _recursive_on_system(what: str, target: str) -> Finding | None:
     place = catastrophic(target)
-    return _refuse(f"{what} on {place}") if place else None
+    return refuse(f"{what} on {place}") if place else None
 
 
 def _check_dd(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     target = next((a[3:] for a in reversed(args) if a.startswith("of=")), None)
     if target is None or target == "/dev/null":
         return None
-    if _block_device(target):
-        return _refuse(f"dd writing to the disk device {target}")
-    return _ask(f"dd overwrites {target}")
+    if block_device(target):
+        return refuse(f"dd writing to the disk device {target}")
+    return ask(f"dd overwrites {target}")
 
 
 def _check_device_tool(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     """Formatting and shredding tools: refused on a disk device, asked on anything else."""
-    device = next((a for a in args if _block_device(a)), None)
+    device = next((a for a in args if block_device(a)), None)
     if device:
-        return _refuse(f"{ctx.program} on the disk device {device}")
-    return _ask(f"{ctx.program} destroys the contents of what it is given")
+        return refuse(f"{ctx.program} on the disk device {device}")
+    return ask(f"{ctx.program} destroys the contents of what it is given")
 
 
 def _check_kill(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     targets = [a for i, a in enumerate(args) if i > 0 or not (a.startswith("-") and a != "-1")]
     if "-1" in targets or "1" in targets:
-        return _ask("kill of every process (or of init)")
+        return ask("kill of every process (or of init)")
     return None
 
 
 def _check_crontab(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     options, _ = _split(args)
     if _has_flag(options, "r"):
-        return _refuse("crontab -r deletes every scheduled job")
-    return None if _has_flag(options, "l") else _ask("replaces or edits the crontab")
+        return refuse("crontab -r deletes every scheduled job")
+    return None if _has_flag(options, "l") else ask("replaces or edits the crontab")
 
 
 def _check_su(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     script = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "--command")), None)
     nested = ctx.script(script) if script is not None else None
-    return worst([_ask("su runs commands as another user"), nested])
+    return worst([ask("su runs commands as another user"), nested])
 
 
 def _always(reason: str) -> Checker:
     def check(args: Sequence[str], ctx: RuleContext) -> Finding:
-        return _ask(reason.format(program=ctx.program))
+        return ask(reason.format(program=ctx.program))
 
     return check
 
@@ -335,7 +211,7 @@ def _subcommands(*rules: tuple[str, str, str]) -> Checker:
         words = " ".join(a for a in args if not a.startswith("-")) + " "
         for prefix, flags, reason in rules:
             if words.startswith(prefix + " ") and (not flags or set(flags.split("|")) & set(args)):
-                return _ask(f"{ctx.program} {prefix}: {reason}")
+                return ask(f"{ctx.program} {prefix}: {reason}")
         return None
 
     return check
@@ -358,7 +234,7 @@ def _check_git(args: Sequence[str], ctx: RuleContext) -> Finding | None:
 def _git_clean(args: Sequence[str]) -> Finding | None:
     options, _ = _split(args)
     if _has_flag(options, "f", "--force") and not _has_flag(options, "n", "--dry-run"):
-        return _ask("git clean -f deletes untracked files")
+        return ask("git clean -f deletes untracked files")
     return None
 
 
@@ -367,27 +243,27 @@ def _git_push(args: Sequence[str]) -> Finding | None:
     forced = any(o.split("=")[0] in _GIT_FORCE_PUSH for o in options) or _has_flag(options, "f")
     rewritten = any(len(ref) > 1 and ref[0] in "+:" for ref in operands[1:])
     if forced or rewritten or _has_flag(options, "d"):
-        return _ask("forced push (or remote delete) rewrites history others may depend on")
+        return ask("forced push (or remote delete) rewrites history others may depend on")
     return None
 
 
 def _git_checkout(args: Sequence[str]) -> Finding | None:
     paths = "--" in args and args.index("--") < len(args) - 1
     if paths or "." in args or "-f" in args or "--force" in args:
-        return _ask("git checkout of paths discards uncommitted changes")
+        return ask("git checkout of paths discards uncommitted changes")
     return None
 
 
 def _git_restore(args: Sequence[str]) -> Finding | None:
     staged_only = ("--staged" in args or "-S" in args) and not ("--worktree" in args or "-W" in args)
-    return None if staged_only else _ask("git restore discards uncommitted changes")
+    return None if staged_only else ask("git restore discards uncommitted changes")
 
 
 def _git_branch(args: Sequence[str]) -> Finding | None:
     options, _ = _split(args)
     delete = _has_flag(options, "d", "--delete")
     if _has_flag(options, "D") or (delete and _has_flag(options, "f", "--force")):
-        return _ask("git branch -D deletes a branch even when it is not merged")
+        return ask("git branch -D deletes a branch even when it is not merged")
     return None
 
 
