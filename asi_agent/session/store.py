@@ -12,6 +12,7 @@ from typing import Any
 
 from asi_agent.exceptions import UserError
 from asi_agent.messages import Message
+from asi_agent.state import ensure_state_dir
 
 __all__ = ["Session", "SessionInfo", "SessionStore"]
 
@@ -65,7 +66,7 @@ class SessionStore:
 
     def create(self, **meta: Any) -> Session:
         """Start a new session with a sortable, unique id."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        ensure_state_dir(self.folder.parent, self.folder.name)
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         session = Session(self.folder / f"{stamp}-{secrets.token_hex(3)}.jsonl")
         session.append("meta", session_id=session.id, **meta)

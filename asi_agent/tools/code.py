@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from asi_agent.exceptions import ToolError
+from asi_agent.state import ensure_state_dir
 from asi_agent.tools.args import CodebaseSearchArgs, FindCodeLocationArgs, GetCursorContextArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.index import query as q
@@ -80,8 +81,8 @@ async def open_index(ctx: ToolContext) -> CodeIndex:
     session = ctx.state.setdefault(__name__, _Session())
     async with session.lock:
         if session.index is None:
-            session.index = await asyncio.to_thread(CodeIndex, ctx.root, ctx.state_dir / "index" / "code.db")
-            _ignore_state_dir(ctx.state_dir)
+            folder = ensure_state_dir(ctx.state_dir, "index")
+            session.index = await asyncio.to_thread(CodeIndex, ctx.root, folder / "code.db")
             ctx.cleanups.append(functools.partial(asyncio.to_thread, session.index.close))
         index: CodeIndex = session.index
         if time.monotonic() - session.scanned_at > RESCAN_SECONDS:
@@ -98,13 +99,6 @@ async def _session(ctx: ToolContext) -> _Session:
     await open_index(ctx)
     session: _Session = ctx.state[__name__]
     return session
-
-
-def _ignore_state_dir(state_dir: Path) -> None:
-    """`.asi/` never shows in `git status`."""
-    ignore = state_dir / ".gitignore"
-    if not ignore.exists():
-        ignore.write_text("*\n", encoding="utf-8")
 
 
 # -- find_code_location --------------------------------------------------------------------------

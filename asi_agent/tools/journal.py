@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from asi_agent.exceptions import ModelFixableError, UserError
+from asi_agent.state import ensure_state_dir
 from asi_agent.tools.paths import display_path, resolve_in_project
 from asi_agent.tools.textio import write_atomic
 
@@ -199,11 +200,7 @@ class Journal:
 
     def _ensure_dirs(self) -> None:
         """Create the state folder (ignored by git) and the journal folders on first use."""
-        if not self.state_dir.exists():
-            self.state_dir.mkdir(parents=True, exist_ok=True)
-        ignore = self.state_dir / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("*\n", encoding="utf-8")
+        ensure_state_dir(self.state_dir)
         self._blobs.mkdir(parents=True, exist_ok=True)
 
     def _store(self, data: bytes) -> str:

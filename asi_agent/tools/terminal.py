@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from asi_agent.exceptions import ToolError
+from asi_agent.state import ensure_state_dir
 from asi_agent.tools.args import RunTerminalCmdArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.paths import display_path
@@ -85,12 +86,7 @@ def shell_argv(command: str) -> list[str]:
 
 def new_log_path(ctx: ToolContext, name: str) -> Path:
     """A fresh `.asi/outputs/<timestamp>-<name>.log` path; creates the folder, ignored by git."""
-    outputs = ctx.state_dir / "outputs"
-    outputs.mkdir(parents=True, exist_ok=True)
-    ignore = ctx.state_dir / ".gitignore"
-    if not ignore.exists():
-        ignore.write_text("*\n", encoding="utf-8")
-    return outputs / f"{time.strftime('%Y%m%d-%H%M%S')}-{name}.log"
+    return ensure_state_dir(ctx.state_dir, "outputs") / f"{time.strftime('%Y%m%d-%H%M%S')}-{name}.log"
 
 
 @dataclass(frozen=True, slots=True)

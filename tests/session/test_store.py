@@ -37,3 +37,8 @@ def test_unknown_session(tmp_path):
         SessionStore(tmp_path).open("nope")
     with pytest.raises(UserError):
         SessionStore(tmp_path).open("../../etc/passwd")
+
+
+def test_a_new_session_makes_the_state_folder_ignored_by_git(tmp_path):
+    SessionStore(tmp_path / ".asi").create()
+    assert (tmp_path / ".asi" / ".gitignore").read_text() == "*\n"
