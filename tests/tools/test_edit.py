@@ -19,16 +19,8 @@ from asi_agent.tools.args import (
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.edit import delete_lines, insert_line, replace_lines, replace_text
 from asi_agent.tools.files import read_file
-from asi_agent.tools.journal import Journal
 
 FIVE = b"one\ntwo\nthree\nfour\nfive\n"
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    root = tmp_path / "project"
-    root.mkdir()
-    return ToolContext(root=root, journal=Journal(root / ".asi"), session_id="test")
 
 
 def _put(ctx: ToolContext, rel: str, data: bytes) -> Path:

@@ -13,14 +13,6 @@ from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files import create_file, delete_file, read_file
-from asi_agent.tools.journal import Journal
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    root = tmp_path / "project"
-    root.mkdir()
-    return ToolContext(root=root, journal=Journal(root / ".asi"), session_id="test")
 
 
 def _put(ctx: ToolContext, rel: str, data: bytes) -> Path:

@@ -19,14 +19,6 @@ from asi_agent.tools.base import ToolContext
 from asi_agent.tools.edit import replace_text
 from asi_agent.tools.files import create_file, delete_file
 from asi_agent.tools.history import diff_history, reapply
-from asi_agent.tools.journal import Journal
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    root = tmp_path / "project"
-    root.mkdir()
-    return ToolContext(root=root, journal=Journal(root / ".asi"), session_id="test")
 
 
 async def _two_changes(ctx: ToolContext) -> Path:

@@ -13,17 +13,9 @@ import pytest
 from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.tools.args import LintCheckArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.journal import Journal
 from asi_agent.tools.lint import lint_check
 
 HAS_YAML = importlib.util.find_spec("yaml") is not None
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    root = tmp_path / "project"
-    root.mkdir()
-    return ToolContext(root=root, journal=Journal(root / ".asi"), session_id="test")
 
 
 def _put(ctx: ToolContext, files: dict[str, str]) -> None:

@@ -13,18 +13,10 @@ import pytest
 from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.tools.args import GetProjectStructureArgs, ListDirectoryArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.journal import Journal
 from asi_agent.tools.listing import LIST_LIMIT, format_size, get_project_structure, list_directory
 
 OLD = datetime(2020, 1, 2, 3, 4).timestamp()
 NEW = datetime(2026, 5, 6, 7, 8).timestamp()
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    root = tmp_path / "project"
-    root.mkdir()
-    return ToolContext(root=root, journal=Journal(root / ".asi"), session_id="test")
 
 
 def _put(ctx: ToolContext, rel: str, size: int = 0, mtime: float = NEW) -> Path:

@@ -12,15 +12,7 @@ import pytest
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import FileSearchArgs, GrepSearchArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.journal import Journal
 from asi_agent.tools.search import file_search, grep_search, ripgrep_binary
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    root = tmp_path / "project"
-    root.mkdir()
-    return ToolContext(root=root, journal=Journal(root / ".asi"), session_id="test")
 
 
 def _put(ctx: ToolContext, rel: str, data: str | bytes = "") -> None:
