@@ -20,10 +20,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from asi_agent.config import Approval
+from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.policy.approval import mode_action
 from asi_agent.policy.danger import classify_command
 from asi_agent.policy.model import Action, Policy, Rule
 from asi_agent.tools.base import Risk
+from asi_agent.tools.paths import resolve_in_project
 
 __all__ = ["Decision", "classify", "decide"]
 
@@ -124,17 +126,15 @@ def _secret(arguments: Mapping[str, Any], policy: Policy) -> str | None:
 
 
 def _path_refusal(arguments: Mapping[str, Any], risk: Risk, policy: Policy, root: Path) -> str | None:
-    real_root = root.resolve()
+    """The same boundary the tools enforce (`resolve_in_project`), decided before anyone is asked."""
+    allowed = tuple(Path(d).expanduser() for d in policy.allow_dirs)
     for value in _paths(arguments):
-        target = Path(value).expanduser()
-        target = (target if target.is_absolute() else real_root / target).resolve()
-        inside = target.is_relative_to(real_root)
-        allowed = any(target.is_relative_to(Path(d).expanduser().resolve()) for d in policy.allow_dirs)
-        if not inside and not allowed:
-            return f"{value} is outside the project root {real_root} (and no policy allows that folder)"
-        rel = target.relative_to(real_root).parts if inside else ()
-        if risk == "write" and (".git" in rel or rel[:1] == (".asi",)):
-            return f"{value} is inside {'.git/' if '.git' in rel else '.asi/'}, which tools may not write"
+        try:
+            resolve_in_project(root, value, write=risk == "write", also=allowed)
+        except PermissionDeniedError as exc:
+            return str(exc)
+        except ToolError:
+            continue  # a malformed path: the tool itself explains it to the model
     return None
 
 
