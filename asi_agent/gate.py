@@ -16,7 +16,7 @@ from asi_agent.policy import Policy, decide
 from asi_agent.session import Session
 from asi_agent.toolrun import Outcome, Prepared, refused, rejected, signature
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.preview import preview_change
+from asi_agent.tools.files.preview import preview_change
 
 __all__ = ["Gate", "GateConfig"]
 

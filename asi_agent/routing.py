@@ -20,7 +20,7 @@ from typing import Any
 
 from asi_agent.messages import Message
 from asi_agent.tools.base import ToolSpec
-from asi_agent.tools.index.embed import RRF_K, Embedder
+from asi_agent.tools.code.index.embed import RRF_K, Embedder
 from asi_agent.tools.registry import ToolRegistry
 from asi_agent.tools.schema import parameters_schema, tool_schema
 

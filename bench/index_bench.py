@@ -22,9 +22,9 @@ from pathlib import Path
 
 from asi_agent.tools.args import CodebaseSearchArgs, FindCodeLocationArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.code import codebase_search, find_code_location
-from asi_agent.tools.index.store import CodeIndex
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.code.index.store import CodeIndex
+from asi_agent.tools.code.lookup import codebase_search, find_code_location
+from asi_agent.tools.files.journal import Journal
 
 BENCH = Path(__file__).resolve().parent
 CACHE = BENCH / ".cache"

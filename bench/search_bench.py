@@ -27,9 +27,9 @@ from typing import Any
 
 from asi_agent.tools.args import GrepSearchArgs
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.ignore import iter_project_files
-from asi_agent.tools.journal import Journal
-from asi_agent.tools.search import grep_search, rg_command, ripgrep_binary
+from asi_agent.tools.search.grep import grep_search, rg_command, ripgrep_binary
 
 HERE = Path(__file__).parent
 CACHE = HERE / ".cache"

@@ -26,7 +26,7 @@ from asi_agent.session import SessionStore
 from asi_agent.toolrun import ToolRunner
 from asi_agent.tools.args import ReadFileArgs
 from asi_agent.tools.base import ToolContext, ToolSpec
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import ToolRegistry, default_registry
 
 

@@ -22,7 +22,7 @@ from asi_agent.plugins.manifest import (
 from asi_agent.plugins.mcp import MCP_KEY, McpHub, McpServerEntry
 from asi_agent.plugins.runners import command_runner, find_module, http_runner, python_runner
 from asi_agent.tools.base import PluginArgs, ToolContext, ToolFunction, ToolSpec
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import ToolRegistry, default_registry
 from asi_agent.tools.schema import DEFAULT_LOCALE
 

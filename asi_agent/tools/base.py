@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from asi_agent.tools.paths import resolve_in_project
 
 if TYPE_CHECKING:
-    from asi_agent.tools.journal import Journal
+    from asi_agent.tools.files.journal import Journal
 
 Risk = Literal["read", "write", "execute", "network"]
 

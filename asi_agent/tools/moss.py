@@ -22,10 +22,10 @@ from asi_agent.plugins.manifest import MANIFEST_NAME, PluginToolDef, check_tool
 from asi_agent.tools.args import MossRegisterPluginToolArgs, MossUpdateAsiUserPromptArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.catalog import builtin_specs
-from asi_agent.tools.files import ChangePlanned, commit_change
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
+from asi_agent.tools.files.ops import ChangePlanned, commit_change
+from asi_agent.tools.files.textio import write_atomic
 from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
-from asi_agent.tools.textio import write_atomic
 
 __all__ = ["USER_PROMPT_NAME", "moss_register_plugin_tool", "moss_update_asi_user_prompt"]
 

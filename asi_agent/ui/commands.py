@@ -36,7 +36,7 @@ def tools(args: argparse.Namespace) -> int:
 
 def undo(args: argparse.Namespace) -> int:
     """Revert the last N journaled changes, newest first."""
-    from asi_agent.tools.journal import Journal  # noqa: PLC0415
+    from asi_agent.tools.files.journal import Journal  # noqa: PLC0415
 
     root = _root(args)
     reverted = Journal(root / ".asi").undo(root, args.count)

@@ -21,7 +21,7 @@ from asi_agent.providers import create_backend, offered_tools
 from asi_agent.session import SessionStore
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import REGISTRY_KEY
 from asi_agent.ui.confirm import ask_in_terminal
 from asi_agent.ui.output import Renderer, make_renderer

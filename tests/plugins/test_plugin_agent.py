@@ -26,7 +26,7 @@ from asi_agent.toolrun import ToolRunner
 from asi_agent.tools import moss
 from asi_agent.tools.args import MossRegisterPluginToolArgs, MossUpdateAsiUserPromptArgs
 from asi_agent.tools.base import ToolContext, ToolSpec
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
 
 REPO = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ from asi_agent.exceptions import ToolArgumentsError, ToolError
 from asi_agent.plugins import build_registry
 from asi_agent.plugins.runners import command_argv
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
 
 SCHEMA = {
     "type": "object",

@@ -9,8 +9,8 @@ from asi_agent.policy import PRESETS, Policy, Rule, decide, load_policy
 from asi_agent.policy.approval import mode_action
 from asi_agent.tools.args import CreateFileArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.files import create_file
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
+from asi_agent.tools.files.ops import create_file
 
 EMPTY = Policy()
 

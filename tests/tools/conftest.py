@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
 
 
 @pytest.fixture
