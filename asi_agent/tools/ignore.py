@@ -7,6 +7,7 @@ Rules, applied at every level below the project root:
 - folders that are never project content: version-control internals, asi-agent's own `.asi/`,
   `node_modules/`, virtual environments (`.venv`, `venv`, and any folder holding a `pyvenv.cfg`),
   tool caches (`__pycache__`, `.mypy_cache`, `.pytest_cache`, `.ruff_cache`, `.tox`, `.nox`);
+- the temporary files of an atomic write that a killed process left behind (`.<name>.<8 hex>.tmp`);
 - symbolic links to folders are not followed (no cycles, no escaping the root); links to files are
   kept when their target is inside the project.
 
@@ -27,6 +28,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pathspec import GitIgnoreSpec
+
+from asi_agent.tools.files.textio import is_write_temp
 
 __all__ = [
     "ALWAYS_IGNORED",
@@ -132,7 +135,9 @@ def is_ignored(root: Path, path: Path) -> bool:
             layers = (*layers, _Layer(base + "/" if base else "", spec))
         current = os.path.join(parent, name)
         is_dir = index < len(parts) - 1 or os.path.isdir(current)
-        if name in ALWAYS_IGNORED or _decide(layers, "/".join(parts[: index + 1]), is_dir=is_dir):
+        if name in ALWAYS_IGNORED or is_write_temp(name):
+            return True
+        if _decide(layers, "/".join(parts[: index + 1]), is_dir=is_dir):
             return True
         if is_dir and os.path.isfile(os.path.join(current, VENV_MARKER)):
             return True
@@ -163,7 +168,7 @@ class _Walk:
             layers = (*layers, _Layer(prefix, spec))
         for item in entries:
             kind = self._kind(item)
-            if kind is None or item.name in ALWAYS_IGNORED:
+            if kind is None or item.name in ALWAYS_IGNORED or (kind == "file" and is_write_temp(item.name)):
                 continue
             rel = prefix + item.name
             is_dir = kind == "dir"

@@ -76,6 +76,7 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
     for problem in problems:
         print(f"asi-agent: warning: {problem}", file=sys.stderr)
     journal = Journal(state)
+    journal.recover()  # settle what a killed run left half-done before anything reads the project
     store = SessionStore(state)
     session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
     ctx = ToolContext(

@@ -8,6 +8,12 @@ Layout under the project's state folder (`.asi/`)::
 
 An undo is itself a journal entry (tool "undo", `reverts` = the seq it reverted), so the history stays
 complete and an undone change is never undone twice.
+
+Changes are write-ahead: `change()` appends the entry marked `pending` (both contents already stored)
+before the file is touched, and a `{"commit": seq}` line after it; a failed write gets `{"abort": seq}`.
+A process killed in between leaves a pending entry that the next process settles before doing anything
+else (`recover`): the disk shows whether the change happened (committed) or not (aborted), and the
+temporary files of the interrupted write are deleted. Only committed entries are history.
 """
 
 from __future__ import annotations
@@ -27,13 +33,13 @@ from typing import Any, Literal
 
 from asi_agent.exceptions import ModelFixableError, UserError
 from asi_agent.state import ensure_state_dir
-from asi_agent.tools.files.textio import write_atomic
+from asi_agent.tools.files.textio import remove_write_temps, write_atomic
 from asi_agent.tools.paths import display_path, resolve_in_project
 
 USER_PROMPT = ".asi/USER_PROMPT.md"
 """The project's user prompt, edited by `moss_update_asi_user_prompt`."""
 
-__all__ = ["Journal", "JournalEntry", "move_to_trash"]
+__all__ = ["ChangeInProgress", "Journal", "JournalEntry", "RecoveryReport", "move_to_trash"]
 
 Kind = Literal["created", "modified", "deleted"]
 
@@ -51,6 +57,8 @@ class JournalEntry:
     after: str | None
     mode: int | None = None
     reverts: int | None = None
+    pending: bool = False
+    """Written before the change was made; settled by a later commit or abort line."""
 
     @property
     def kind(self) -> Kind:
@@ -58,6 +66,22 @@ class JournalEntry:
         if self.before is None:
             return "created"
         return "deleted" if self.after is None else "modified"
+
+
+@dataclass(slots=True)
+class ChangeInProgress:
+    """The entry of a change being made; `entry` is the committed entry once the change is done."""
+
+    entry: JournalEntry
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryReport:
+    """What `Journal.recover` found: interrupted changes completed or rolled back, temp files removed."""
+
+    committed: tuple[int, ...] = ()
+    aborted: tuple[int, ...] = ()
+    removed: tuple[Path, ...] = ()
 
 
 class Journal:
@@ -68,6 +92,63 @@ class Journal:
         self._dir = state_dir / "journal"
         self._entries_file = self._dir / "entries.jsonl"
         self._blobs = self._dir / "blobs"
+        self._recovered = False
+        self._last_recovery = RecoveryReport()
+
+    @contextlib.contextmanager
+    def change(
+        self,
+        target: Path,
+        path: str,
+        before: bytes | None,
+        after: bytes | None,
+        *,
+        tool: str,
+        session_id: str,
+        mode: int | None = None,
+    ) -> Iterator[ChangeInProgress]:
+        """Journal a change write-ahead around the block that makes it (writing or trashing `target`).
+
+        The pending entry is durable before the block runs; afterwards the disk decides: holding
+        `after`, the change is committed (with the file's final mode); else it is aborted.
+        """
+        change = self._change(target, path, before, after, tool=tool, session_id=session_id, mode=mode)
+        with self._locked(), change as cip:
+            yield cip
+
+    def recover(self) -> RecoveryReport:
+        """Settle the changes a killed process left pending and delete their temporary files."""
+        fresh = not self._recovered
+        with self._locked():
+            return self._last_recovery if fresh else self._recover_locked()
+
+    @contextlib.contextmanager
+    def _change(
+        self,
+        target: Path,
+        path: str,
+        before: bytes | None,
+        after: bytes | None,
+        *,
+        tool: str,
+        session_id: str,
+        mode: int | None,
+        reverts: int | None = None,
+    ) -> Iterator[ChangeInProgress]:
+        """`change` for a caller that already holds the lock."""
+        entry = replace(
+            self._new_entry(path, before, after, tool=tool, session_id=session_id, mode=mode),
+            reverts=reverts,
+            pending=True,
+        )
+        self._append(entry)
+        cip = ChangeInProgress(entry)
+        try:
+            yield cip
+        except BaseException:
+            self._settle(entry, target)
+            raise
+        cip.entry = self._commit(entry, target)
 
     def record(
         self,
@@ -150,19 +231,59 @@ class Journal:
         return paths
 
     def _revert(self, root: Path, target: Path, entry: JournalEntry) -> None:
-        """Put back the content from before `entry` and record that as an undo entry."""
+        """Put back the content from before `entry`, journaled (write-ahead) as an undo entry."""
         current = _read_or_none(target)
         mode = _mode_or_none(target)
-        if entry.before is None:
-            move_to_trash(root, target)
-            restored = None
-        else:
-            restored = self.blob(entry.before)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            mode = mode if mode is not None else entry.mode
-            write_atomic(target, restored, mode)
-        undo = self._new_entry(entry.path, current, restored, tool="undo", session_id="", mode=mode)
-        self._append(replace(undo, reverts=entry.seq))
+        restored = None if entry.before is None else self.blob(entry.before)
+        mode = mode if mode is not None or restored is None else entry.mode
+        with self._change(
+            target, entry.path, current, restored, tool="undo", session_id="", mode=mode, reverts=entry.seq
+        ):
+            if restored is None:
+                move_to_trash(root, target)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(target, restored, mode)
+
+    # -- write-ahead settling -------------------------------------------------------------------
+
+    def _commit(self, entry: JournalEntry, target: Path) -> JournalEntry:
+        """Mark `entry` done, with the mode the file ended up with; returns the committed entry."""
+        mode = _mode_or_none(target) if entry.after is not None else entry.mode
+        self._append_marker({"commit": entry.seq, "mode": mode})
+        return replace(entry, pending=False, mode=mode)
+
+    def _settle(self, entry: JournalEntry, target: Path) -> bool:
+        """Commit or abort a pending entry by what the disk holds; True when it is committed."""
+        remove_write_temps(target)
+        after = None if entry.after is None else self._blob_or_none(entry.after)
+        disk = _read_or_none(target)
+        if disk == after and (entry.after is None or after is not None):
+            self._commit(entry, target)
+            return True
+        self._append_marker({"abort": entry.seq})
+        return False
+
+    def _recover_locked(self) -> RecoveryReport:
+        """Settle every unmarked pending entry; the caller holds the lock."""
+        committed: list[int] = []
+        aborted: list[int] = []
+        removed: list[Path] = []
+        root = self.state_dir.parent
+        for entry in self._scan().unsettled:
+            target = Path(entry.path) if Path(entry.path).is_absolute() else root / entry.path
+            removed += remove_write_temps(target)
+            (committed if self._settle(entry, target) else aborted).append(entry.seq)
+        for leftover in self._blobs.glob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
+            removed.append(leftover)
+        return RecoveryReport(tuple(committed), tuple(aborted), tuple(removed))
+
+    def _blob_or_none(self, sha: str) -> bytes | None:
+        try:
+            return (self._blobs / sha).read_bytes()
+        except FileNotFoundError:
+            return None
 
     @staticmethod
     def _resolve(root: Path, path: str) -> Path:
@@ -214,18 +335,35 @@ class Journal:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        """Hold the journal's lock file exclusively (between threads and processes alike)."""
+        """Hold the journal's lock file exclusively (between threads and processes alike).
+
+        The first time in this object, changes a killed process left pending are settled first, so
+        nothing is ever recorded or undone on top of an unsettled change.
+        """
         self._ensure_dirs()
         fd = os.open(self._dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
+            if not self._recovered:
+                self._last_recovery = self._recover_locked()
+                self._recovered = True
             yield
         finally:
             os.close(fd)
 
+    def _append_marker(self, marker: dict[str, int | None]) -> None:
+        """Append a commit or abort line for a pending entry."""
+        self._append_line(json.dumps(marker, separators=(",", ":")) + "\n")
+
     def _append(self, entry: JournalEntry) -> None:
-        """Append one JSON line in a single write (O_APPEND), repairing a torn last line first."""
-        line = json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")) + "\n"
+        """Append one entry as a JSON line (the `pending` key only while it is pending)."""
+        data = asdict(entry)
+        if not entry.pending:
+            del data["pending"]
+        self._append_line(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    def _append_line(self, line: str) -> None:
+        """Append one line in a single write (O_APPEND), repairing a torn last line first."""
         fd = os.open(self._entries_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             if not _ends_with_newline(self._entries_file):
@@ -253,12 +391,58 @@ class Journal:
         return everything[-1].seq if everything else 0
 
     def _read_all(self) -> list[JournalEntry]:
-        """Every valid entry, oldest first; a torn or foreign line is skipped, not fatal."""
+        """Every committed entry, oldest first; a torn or foreign line is skipped, not fatal."""
+        return self._scan().committed
+
+    def _scan(self) -> _Scan:
+        """The journal file read once: committed entries, and pending ones nothing settled yet."""
         try:
             data = self._entries_file.read_bytes()
         except FileNotFoundError:
-            return []
-        return [entry for raw in data.splitlines() if (entry := _parse(raw)) is not None]
+            return _Scan([], [])
+        entries: list[JournalEntry] = []
+        settled: dict[int, int | None] = {}  # seq -> final mode (committed) ; aborted seqs map to -1
+        for raw in data.splitlines():
+            entry = _parse(raw)
+            if entry is not None:
+                entries.append(entry)
+            elif (marker := _marker(raw)) is not None:
+                settled[marker[0]] = marker[1]
+        committed: list[JournalEntry] = []
+        unsettled: list[JournalEntry] = []
+        for entry in entries:
+            if not entry.pending:
+                committed.append(entry)
+            elif entry.seq not in settled:
+                unsettled.append(entry)
+            elif settled[entry.seq] != _ABORTED:
+                committed.append(replace(entry, pending=False, mode=settled[entry.seq]))
+        return _Scan(committed, unsettled)
+
+
+_ABORTED = -1
+
+
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    committed: list[JournalEntry]
+    unsettled: list[JournalEntry]
+
+
+def _marker(raw: bytes) -> tuple[int, int | None] | None:
+    """A commit line as (seq, mode), an abort line as (seq, _ABORTED), anything else None."""
+    try:
+        data: Any = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("commit"), int):
+        mode = data.get("mode")
+        return data["commit"], mode if isinstance(mode, int) else None
+    if isinstance(data.get("abort"), int):
+        return data["abort"], _ABORTED
+    return None
 
 
 def move_to_trash(root: Path, path: Path) -> Path:
@@ -295,7 +479,7 @@ def _read_or_none(path: Path) -> bytes | None:
     """A file's bytes, or None when it does not exist."""
     try:
         return path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
 
 
@@ -303,5 +487,5 @@ def _mode_or_none(path: Path) -> int | None:
     """A file's permission bits, or None when it does not exist."""
     try:
         return stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None

@@ -64,24 +64,27 @@ def commit_change(
     if ctx.dry_run:
         raise ChangePlanned(shown, before, after)
     trash: Path | None = None
+    if after is None and mode is None:
+        mode = _mode_of(path)
     try:
-        if after is None:
-            mode = _mode_of(path) if mode is None else mode
-            if permanent:
-                path.unlink()
+        with ctx.journal.change(
+            path, shown, before, after, tool=tool, session_id=ctx.session_id, mode=mode
+        ) as change:
+            if after is None:
+                if permanent:
+                    path.unlink()
+                else:
+                    trash = move_to_trash(ctx.root, path)
             else:
-                trash = move_to_trash(ctx.root, path)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, after, mode)
-            mode = _mode_of(path)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(path, after, mode)
     except (FileExistsError, NotADirectoryError) as exc:
         raise ToolError(
             f"cannot write {shown}: a parent of it is a file, not a folder ({exc.strerror})"
         ) from exc
     except OSError as exc:
         raise ToolError(f"cannot write {shown}: {exc.strerror or exc}") from exc
-    entry = ctx.journal.record(shown, before, after, tool=tool, session_id=ctx.session_id, mode=mode)
+    entry = change.entry
     if after is None:
         ctx.stamps.pop(path, None)
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import difflib
 import os
+import re
 import secrets
 import stat
 from dataclasses import dataclass, field
@@ -20,11 +21,14 @@ from asi_agent.exceptions import ToolError
 
 __all__ = [
     "MAX_TEXT_BYTES",
+    "TEMP_GLOB",
     "TextFile",
     "decode",
     "encode",
     "is_binary",
+    "is_write_temp",
     "read_text",
+    "remove_write_temps",
     "split_lines",
     "unified_diff",
     "write_atomic",
@@ -158,6 +162,38 @@ def encode(original: TextFile, new_text: str) -> bytes:
     if original.has_bom:
         data = _bom_for(original.encoding) + data
     return data
+
+
+_TEMP_NAME = re.compile(r"\..+\.[0-9a-f]{8}\.tmp")
+
+TEMP_GLOB = ".*." + "[0-9a-f]" * 8 + ".tmp"
+"""A glob (ripgrep, fnmatch) matching the temporary files `write_atomic` creates."""
+
+
+def is_write_temp(name: str) -> bool:
+    """Whether a file name is one of `write_atomic`'s temporary files (`.<name>.<8 hex>.tmp`)."""
+    return _TEMP_NAME.fullmatch(name) is not None
+
+
+def remove_write_temps(path: Path) -> list[Path]:
+    """Delete the temporary files a killed `write_atomic(path, ...)` left beside `path`; returns them."""
+    removed: list[Path] = []
+    try:
+        candidates = list(path.parent.glob(f".{glob_escape(path.name)}.{'[0-9a-f]' * 8}.tmp"))
+    except OSError:
+        return removed
+    for candidate in candidates:
+        try:
+            candidate.unlink()
+            removed.append(candidate)
+        except FileNotFoundError:
+            continue
+    return removed
+
+
+def glob_escape(name: str) -> str:
+    """`name` with glob metacharacters made literal."""
+    return re.sub(r"([*?\[])", r"[\1]", name)
 
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:

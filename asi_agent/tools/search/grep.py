@@ -24,7 +24,7 @@ from rapidfuzz import fuzz, process, utils
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import FileSearchArgs, GrepSearchArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.files.textio import decode
+from asi_agent.tools.files.textio import TEMP_GLOB, decode
 from asi_agent.tools.ignore import ALWAYS_IGNORED, VENV_MARKER, file_type_suffixes, iter_project_entries
 
 __all__ = ["GREP_TIMEOUT", "file_search", "grep_search", "rg_command", "ripgrep_binary"]
@@ -100,6 +100,7 @@ def rg_command(root: Path, pattern: str, *, file_type: str | None, case_sensitiv
     # Exclusions come after the file types: ripgrep lets the later glob win.
     for name in sorted(ALWAYS_IGNORED | _top_level_venvs(root)):
         command += ["--glob", f"!{name}"]
+    command += ["--glob", f"!{TEMP_GLOB}"]
     command += ["--regexp", pattern, "--", "."]
     return command
 

@@ -157,3 +157,95 @@ def test_two_processes_appending_at_once_lose_nothing(tmp_path: Path) -> None:
     assert sorted(item["path"] for item in parsed if item["session_id"] == "p1") == sorted(
         f"p1/{i}.txt" for i in range(200)
     )
+
+
+# -- write-ahead: what a process killed mid-change leaves, and how the next one settles it -------------
+
+
+_KILLED = """
+import os, signal, sys
+from pathlib import Path
+from asi_agent.tools.files.journal import Journal
+from asi_agent.tools.files.textio import write_atomic
+root, rel, renamed = Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "1"
+path = root / rel
+before = path.read_bytes() if path.exists() else None
+with Journal(root / ".asi").change(path, rel, before, b"new\\n", tool="replace_text", session_id="s"):
+    if renamed:
+        write_atomic(path, b"new\\n")
+    else:
+        (root / f".{rel}.0123abcd.tmp").write_bytes(b"ne")
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _killed_during(root: Path, rel: str, *, renamed: bool) -> None:
+    """Run a process that is SIGKILLed inside `change()`: after the new content was renamed into
+    place (`renamed`), or while it was only half-written to a temp file."""
+    done = subprocess.run(
+        [sys.executable, "-c", _KILLED, str(root), rel, "1" if renamed else "0"], check=False
+    )
+    assert done.returncode == -9
+
+
+def test_change_renamed_but_not_committed_is_completed_on_recovery(tmp_path: Path) -> None:
+    _write(tmp_path, "a.txt", b"old\n")
+    Journal(tmp_path / ".asi").record("a.txt", None, b"old\n", tool="create_file", session_id="s")
+    _killed_during(tmp_path, "a.txt", renamed=True)
+    journal = Journal(tmp_path / ".asi")
+    assert [e.seq for e in journal.entries()] == [1]  # the pending one is not history yet...
+    report = journal.recover()
+    assert report.committed == (2,) and report.aborted == ()
+    assert [e.seq for e in journal.entries()] == [2, 1]  # ...until recovery completes it
+    assert [e.seq for e in journal.undo(tmp_path, 1)] == [2]
+    assert (tmp_path / "a.txt").read_bytes() == b"old\n"
+
+
+def test_change_not_renamed_is_rolled_back_and_its_temp_file_removed(tmp_path: Path) -> None:
+    _write(tmp_path, "a.txt", b"old\n")
+    Journal(tmp_path / ".asi").record("a.txt", None, b"old\n", tool="create_file", session_id="s")
+    _killed_during(tmp_path, "a.txt", renamed=False)
+    assert (tmp_path / ".a.txt.0123abcd.tmp").exists()
+    journal = Journal(tmp_path / ".asi")
+    report = journal.recover()
+    assert report.aborted == (2,) and report.committed == ()
+    assert tmp_path / ".a.txt.0123abcd.tmp" in report.removed
+    assert not (tmp_path / ".a.txt.0123abcd.tmp").exists()
+    assert [e.seq for e in journal.entries()] == [1]
+    assert (tmp_path / "a.txt").read_bytes() == b"old\n"
+
+
+def test_any_first_use_of_the_journal_settles_pending_changes(tmp_path: Path) -> None:
+    _killed_during(tmp_path, "a.txt", renamed=True)
+    journal = Journal(tmp_path / ".asi")
+    journal.record("b.txt", None, b"b", tool="create_file", session_id="s")  # takes the lock first
+    assert [e.path for e in journal.entries()] == ["b.txt", "a.txt"]
+
+
+def test_failed_write_is_aborted_not_history(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / ".asi")
+    (tmp_path / "blocker").write_text("a file, not a folder")
+    target = tmp_path / "blocker" / "x.txt"
+    with (
+        pytest.raises(NotADirectoryError),
+        journal.change(target, "blocker/x.txt", None, b"x", tool="create_file", session_id="s"),
+    ):
+        write_atomic(target, b"x")
+    assert journal.entries() == []
+    assert b'"abort":1' in (tmp_path / ".asi" / "journal" / "entries.jsonl").read_bytes()
+
+
+def test_sigkill_during_edits_leaves_whole_files_undoable_changes_and_no_strays() -> None:
+    """The crash benchmark, shortened: real worker processes killed with SIGKILL mid-edit."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "crash_bench.py"), "--kills", "12", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    result = json.loads(done.stdout)
+    assert result["changes_committed"] > 12
+    assert result["corrupt"] == 0
+    assert result["strays_after_recovery"] == 0
+    assert result["rounds_not_undoable"] == 0

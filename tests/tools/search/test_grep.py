@@ -285,3 +285,13 @@ async def test_file_search_glob_characters_win_over_fuzzy(files: ToolContext) ->
 async def test_file_search_empty_pattern_is_an_error(files: ToolContext) -> None:
     with pytest.raises(ToolError, match="pattern is empty"):
         await _find(files, "  ")
+
+
+async def test_temp_files_of_a_killed_write_are_never_shown(code: ToolContext) -> None:
+    _put(code, "src/.app.py.0123abcd.tmp", "return Needle()  # half-written\n")
+    _put(code, "src/.keep.tmp", "needle in a real dotfile\n")
+    hits = _paths(await _grep(code, "needle", caseSensitive=False))
+    assert "src/app.py" in hits[0] or any("src/app.py" in hit for hit in hits)
+    assert not any("0123abcd" in hit for hit in hits)
+    assert any(".keep.tmp" in hit for hit in hits)  # only write_atomic's own pattern is hidden
+    assert not any("0123abcd" in line for line in await _find(code, "app"))

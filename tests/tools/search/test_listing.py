@@ -214,3 +214,11 @@ async def test_project_structure_of_an_empty_project(ctx: ToolContext) -> None:
     assert "Languages (files): no files" in out
     assert "Key files: none found" in out
     assert "Entry points: none found" in out
+
+
+async def test_temp_files_of_a_killed_write_are_never_listed(sample: ToolContext) -> None:
+    _put(sample, "src/.app.py.0123abcd.tmp", 20)
+    out = await list_directory(ListDirectoryArgs(path="src", recursive=True), sample)
+    assert "0123abcd" not in out
+    tree = await get_project_structure(GetProjectStructureArgs(), sample)
+    assert "0123abcd" not in tree
