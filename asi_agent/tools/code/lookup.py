@@ -2,9 +2,10 @@
 `get_cursor_context`.
 
 The index (`asi_agent.tools.code.index`) is opened on first use and kept in `ctx.state` for the session.
-Before answering, a tool refreshes it: the whole project is rescanned when the last scan is older than
-`RESCAN_SECONDS`, otherwise only the files this session read or wrote are checked, so that a burst of
-calls costs one scan and the agent's own edits are always seen.
+Before answering, a tool refreshes it without rescanning the project: file-system notifications
+(`index.watch`) say which files changed since the last call, and the files this session read or wrote
+are checked too, so the agent's own edits are seen at once. Where notifications are unavailable, the
+whole project is rescanned when the last scan is older than `RESCAN_SECONDS`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from asi_agent.tools.code.index.chunks import query_terms
 from asi_agent.tools.code.index.cursor import number_lines, resolve_cursor
 from asi_agent.tools.code.index.embed import EMBEDDER_KEY, Embedder, reciprocal_rank_fusion, vector_ranking
 from asi_agent.tools.code.index.store import CodeIndex
+from asi_agent.tools.code.index.watch import ChangeFeed
 from asi_agent.tools.files.textio import read_text
 from asi_agent.tools.paths import display_path
 
@@ -62,6 +64,7 @@ class _Session:
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     index: CodeIndex | None = None
+    feed: ChangeFeed | None = None
     scanned_at: float = float("-inf")
 
     async def run(self, function: Callable[[sqlite3.Connection], _T]) -> _T:
@@ -83,16 +86,26 @@ async def open_index(ctx: ToolContext) -> CodeIndex:
         if session.index is None:
             folder = ensure_state_dir(ctx.state_dir, "index")
             session.index = await asyncio.to_thread(CodeIndex, ctx.root, folder / "code.db")
-            ctx.cleanups.append(functools.partial(asyncio.to_thread, session.index.close))
+            session.feed = ChangeFeed.start(session.index.root)
+            ctx.cleanups.append(functools.partial(asyncio.to_thread, _close, session))
         index: CodeIndex = session.index
-        if time.monotonic() - session.scanned_at > RESCAN_SECONDS:
+        changed = session.feed.drain() if session.feed is not None else None
+        never_scanned = session.scanned_at == float("-inf")
+        if never_scanned or (changed is None and time.monotonic() - session.scanned_at > RESCAN_SECONDS):
             await asyncio.to_thread(index.update)
             session.scanned_at = time.monotonic()
         else:
-            touched = [*ctx.stamps, *([ctx.last_location[0]] if ctx.last_location else [])]
+            touched = {*(changed or ()), *ctx.stamps, *([ctx.last_location[0]] if ctx.last_location else [])}
             if touched:
                 await asyncio.to_thread(index.update, touched)
     return index
+
+
+def _close(session: _Session) -> None:
+    if session.feed is not None:
+        session.feed.stop()
+    if session.index is not None:
+        session.index.close()
 
 
 async def _session(ctx: ToolContext) -> _Session:

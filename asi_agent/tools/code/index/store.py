@@ -96,13 +96,10 @@ class CodeIndex:
         with self.lock:
             if only is None:
                 entries = list(self._walk())
-                rows = self.conn.execute("SELECT path, mtime_ns, size, sha256 FROM files")
+                rows = self.conn.execute("SELECT path, mtime_ns, size, sha256 FROM files").fetchall()
             else:
-                entries, rels = self._stat(only)
-                marks = ",".join("?" * len(rels))
-                rows = self.conn.execute(
-                    f"SELECT path, mtime_ns, size, sha256 FROM files WHERE path IN ({marks})", rels
-                )
+                entries, rels, folders = self._stat(only)
+                rows = self._rows_of(rels, folders)
             known = {row[0]: (row[1], row[2], row[3]) for row in rows}
             jobs: list[Job] = []
             seen = 0
@@ -127,9 +124,9 @@ class CodeIndex:
                 self._write(batch, [])
         return UpdateStats(parsed, len(removed), touched, seen, time.perf_counter() - begun)
 
-    def _walk(self) -> Iterator[tuple[str, str, int, int]]:
-        """(absolute path, relative path, mtime_ns, size) of every project file."""
-        for entry in iter_project_entries(self.root):
+    def _walk(self, start: Path | None = None) -> Iterator[tuple[str, str, int, int]]:
+        """(absolute path, relative path, mtime_ns, size) of every project file (under `start`)."""
+        for entry in iter_project_entries(self.root, start=start):
             if entry.is_dir:
                 continue
             try:
@@ -138,23 +135,45 @@ class CodeIndex:
                 continue  # vanished between listing and stat
             yield str(entry.path), entry.rel, info.st_mtime_ns, info.st_size
 
-    def _stat(self, paths: Iterable[Path]) -> tuple[list[tuple[str, str, int, int]], list[str]]:
-        """`_walk`'s rows for the given project files that exist and are not ignored, and all their paths."""
+    def _stat(
+        self, paths: Iterable[Path]
+    ) -> tuple[list[tuple[str, str, int, int]], list[str], list[str]]:
+        """`_walk`'s rows for the given paths that exist and are not ignored (a folder: everything in
+        it), the paths themselves, and which of them are folders or gone (their indexed files below
+        must be checked too: a folder that was moved or deleted takes its files with it)."""
         entries: list[tuple[str, str, int, int]] = []
         rels: list[str] = []
+        folders: list[str] = []
         for path in paths:
             full = path if path.is_absolute() else self.root / path
-            if not full.is_relative_to(self.root):
+            if not full.is_relative_to(self.root) or full == self.root:
                 continue
             rel = full.relative_to(self.root).as_posix()
             rels.append(rel)
             try:
                 info = os.stat(full)
             except OSError:
-                continue  # gone: its row is removed
-            if stat.S_ISREG(info.st_mode) and not is_ignored(self.root, full):
+                folders.append(rel)  # gone: its row, or the rows of the folder it was, are removed
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                folders.append(rel)
+                if not is_ignored(self.root, full):
+                    entries += self._walk(full)
+            elif stat.S_ISREG(info.st_mode) and not is_ignored(self.root, full):
                 entries.append((str(full), rel, info.st_mtime_ns, info.st_size))
-        return entries, rels
+        return entries, rels, folders
+
+    def _rows_of(self, rels: Sequence[str], folders: Sequence[str]) -> list[tuple[str, int, int, str]]:
+        """The indexed rows of these files and of everything below these folders."""
+        found: list[tuple[str, int, int, str]] = []
+        query = "SELECT path, mtime_ns, size, sha256 FROM files WHERE "
+        for start in range(0, len(rels), 500):
+            chunk = rels[start : start + 500]
+            found += self.conn.execute(query + f"path IN ({','.join('?' * len(chunk))})", chunk)
+        for folder in folders:
+            prefix = folder.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
+            found += self.conn.execute(query + "path LIKE ? ESCAPE '\\'", (prefix,))
+        return found
 
     def _parse_all(self, jobs: Sequence[Job]) -> Iterator[Result]:
         """Parse in this process, or in a pool of worker processes when there is much to do."""
