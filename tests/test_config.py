@@ -85,6 +85,12 @@ def test_invalid_toml_is_reported_with_position(user_dir, project):
         load_config(project, env={})
 
 
+def test_config_that_is_not_utf8_is_an_error_not_a_traceback(user_dir, project):
+    (project / ".asi" / "config.toml").write_bytes(b"max_tur\xees = 30\n")  # found by bench/fuzz.py
+    with pytest.raises(ConfigError, match=r"config.toml: not UTF-8 text \(byte 7\)"):
+        load_config(project, env={})
+
+
 def test_bad_environment_value_names_variable(user_dir, project):
     with pytest.raises(ConfigError, match=r"environment: key 'ASI_PROVIDER'"):
         load_config(project, env={"ASI_PROVIDER": "skynet"})

@@ -139,12 +139,21 @@ def _load(spec: str, project: Path, seen: tuple[str, ...]) -> Policy:
         path = next((p for p in (Path(spec).expanduser(), project / spec) if p.is_file()), Path(spec))
         if not path.is_file():
             raise ConfigError(f"--policy {spec}: no such file, and not a preset ({', '.join(PRESETS)})")
-        origin, text = str(path), path.read_text(encoding="utf-8")
+        origin, text = str(path), _read_policy(path)
     policy = _parse(origin, text)
     if policy.extends is None:
         return policy
     base = _load(policy.extends, project, (*seen, spec))
     return _combine(base, policy)
+
+
+def _read_policy(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def preset_text(name: str) -> str:

@@ -57,6 +57,13 @@ def test_errors_name_file_line_and_reason(tmp_path, text, expected):
         load_policy(str(write(tmp_path, text)), tmp_path)
 
 
+def test_policy_that_is_not_utf8_is_an_error_not_a_traceback(tmp_path):
+    path = tmp_path / "policy.toml"
+    path.write_bytes(b'mode = "\xff"\n')
+    with pytest.raises(ConfigError, match=r"policy.toml: not UTF-8 text"):
+        load_policy(str(path), tmp_path)
+
+
 def test_unknown_preset_and_loops(tmp_path):
     with pytest.raises(ConfigError, match="not a preset"):
         load_policy("paranoid", tmp_path)
