@@ -7,7 +7,7 @@ Each target runs in its own processes for `--runs` generated inputs (default 1,0
 real examples: first `--guided` inputs with asi-agent's code instrumented, so that libFuzzer keeps every
 input that reaches new code in the corpus; then the rest without instrumentation (about 10x faster),
 mutating that corpus. A target passes when libFuzzer reaches DONE with no crash; a crash prints the input
-and the traceback, and the input is kept in `bench/results/fuzz-crashes/`. Writes
+and the traceback, and the input is kept in `bench/.cache/fuzz-crashes/`. Writes
 `bench/results/fuzz.json`. Needs the `bench` extra (`pip install -e '.[bench]'`).
 """
 
@@ -28,7 +28,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "results" / "fuzz.json"
-CRASHES = HERE / "results" / "fuzz-crashes"
+CRASHES = HERE / ".cache" / "fuzz-crashes"
 TARGETS = ("parser", "config", "policy", "manifest")
 
 SEEDS: dict[str, list[str]] = {

@@ -1,0 +1,127 @@
+"""Benchmark: what the runtime adds per tool turn, from turn 1 to turn 200.
+
+A headless run (`asi-agent run --output-format stream-json`) makes `--turns` tool turns, each one
+`read_file` of a one-line file (the cheapest real tool), then ends. The model answers instantly:
+
+- `scripted`: the in-process scripted backend (no model time at all);
+- `openai`: the project's local OpenAI-protocol test server (`tests/servers/`), through the real
+  OpenAI backend, streaming;
+
+so the time between two consecutive `tool_result` lines on stdout is the runtime's overhead per turn
+(plus the ~0.1 ms tool and, for `openai`, the local server). Reported: median and p95 over all turns,
+and the medians of the first and last 20 turns (flat means nothing grows with the history). Targets:
+median ≤ 5 ms (scripted), ≤ 10 ms (openai); p95 ≤ 2x median. Writes `bench/results/turns.json`.
+
+    python bench/turn_bench.py [--turns N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from servers.openai_server import Call, OpenAIServer, Reply  # noqa: E402
+
+RESULTS = HERE / "results" / "turns.json"
+TARGETS_MS = {"scripted": 5.0, "openai": 10.0}
+CALL = {"name": "read_file", "arguments": {"path": "one.txt"}}
+
+
+def intervals(command: list[str], cwd: Path, env: dict[str, str]) -> list[float]:
+    """Seconds between consecutive tool results of one streamed run."""
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    stamps: list[float] = []
+    for line in process.stdout:
+        if b'"tool_result"' in line[:40]:
+            stamps.append(time.perf_counter())
+    _, err = process.communicate()
+    if process.returncode not in (0, 3):
+        raise RuntimeError(f"run failed ({process.returncode}): {err.decode()[-500:]}")
+    return [b - a for a, b in itertools.pairwise(stamps)]
+
+
+def scripted(turns: int, project: Path, env: dict[str, str]) -> list[float]:
+    """The run on the scripted backend."""
+    script = project / "script.json"
+    replies: list[Any] = [{"text": "", "tool_calls": [CALL]} for _ in range(turns)]
+    script.write_text(json.dumps({"native": True, "replies": [*replies, "Done.\nAGENT_STATUS: DONE"]}))
+    return intervals(agent_command("scripted", str(script), turns), project, env)
+
+
+def openai(turns: int, project: Path, env: dict[str, str]) -> list[float]:
+    """The run through the local OpenAI-protocol server."""
+    with OpenAIServer() as server:
+        for _ in range(turns):
+            server.reply(Reply(calls=[Call(CALL["name"], CALL["arguments"])]))
+        server.reply("Done.\nAGENT_STATUS: DONE")
+        command = agent_command("openai", "test-model", turns)
+        return intervals([*command[:-1], "--base-url", f"{server.root_url}/v1", command[-1]], project, env)
+
+
+def agent_command(provider: str, model: str, turns: int) -> list[str]:
+    """`asi-agent run` for a run of `turns` tool turns."""
+    agent = str(Path(sys.executable).parent / "asi-agent")
+    return [
+        agent, "run", "--provider", provider, "--model", model, "--approval", "plan",
+        "--max-turns", str(turns + 5), "--output-format", "stream-json", "read one.txt again and again",
+    ]  # fmt: skip
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def summary(gaps: list[float]) -> dict[str, float]:
+    """Median, p95, n, and the medians of the first and last 20 turns, in ms."""
+    ms = [gap * 1000 for gap in gaps]
+    return {
+        "median_ms": statistics.median(ms),
+        "p95_ms": pct(ms, 0.95),
+        "first20_median_ms": statistics.median(ms[:20]),
+        "last20_median_ms": statistics.median(ms[-20:]),
+        "n": len(ms),
+    }
+
+
+def main() -> None:
+    """Parse the options, run both variants, print and save."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=200)
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    env = {**os.environ, "ASI_CONFIG_DIR": tempfile.mkdtemp()}
+    rows = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        (project / "one.txt").write_text("one line\n")
+        rows["scripted"] = summary(scripted(args.turns, project, env))
+        rows["openai"] = summary(openai(args.turns, project, env))
+    print(f"load average at start: {load:.2f}\n")
+    print("| backend | median ms | p95 ms | first 20 turns ms | last 20 turns ms | n | target (median) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, row in rows.items():
+        print(
+            f"| {name} | {row['median_ms']:.1f} | {row['p95_ms']:.1f} | {row['first20_median_ms']:.1f} | "
+            f"{row['last20_median_ms']:.1f} | {row['n']} | ≤ {TARGETS_MS[name]:.0f} |"
+        )
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps({"rows": rows, "load_average": load}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
