@@ -6,12 +6,15 @@
 
 A command line is split into simple commands on `;`, `&&`, `||`, `|`, `&`, newlines and the brackets of
 subshells and groups, respecting quotes, so `echo "rm -rf /"` is only an echo. Each simple command is
-unquoted with `shlex` (POSIX), stripped of assignments and wrappers (`sudo`, `env`, `nohup`, `xargs`, ...)
-and judged by its program's rule in `danger_rules`. Strings run by `sh -c`, command substitutions and
-scripts fed to a shell are judged as command lines of their own. The most severe finding wins.
+unquoted with `shlex` (POSIX), stripped of assignments and wrappers (`sudo`, `env`, `nohup`, `xargs`,
+`uv run`, `npx` …) and judged by its program's rule in `danger_rules`. Strings run by `sh -c`, `eval`,
+command substitutions, here-documents and here-strings fed to a shell are judged as command lines of
+their own; other interpreters' code is scanned (`danger_exec`). The most severe finding wins, and the
+verdict carries the targets of every destructive finding (`CommandRisk.targets`), resolved against any
+`cd` that came before, so that `yolo` can refuse those outside the project.
 
-What cannot be understood asks: unbalanced quotes, `eval`, a program name computed at run time, inline
-interpreter code that deletes files or spawns commands, downloaded content run by an interpreter.
+What cannot be understood asks: unbalanced quotes, `eval`, a program name computed at run time, code
+piped into an interpreter from a download, a decoder or another program, files downloaded and run.
 Unknown programs are safe: the approval mode already decides whether commands run at all, and this
 classifier only singles out the destructive ones.
 """
@@ -21,16 +24,18 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from asi_agent.policy.danger_rules import Finding, Level, RuleContext, rule_for, worst, write_target
-from asi_agent.policy.shell_scan import (
-    Scanner,
-    Simple,
-    Unparsable,
-    dequote,
-    split_words,
+from asi_agent.policy.danger_exec import (
+    downloaded_names,
+    family,
+    judge_feed,
+    judge_interpreter,
+    program_source,
 )
+from asi_agent.policy.danger_paths import UNKNOWN, catastrophic
+from asi_agent.policy.danger_rules import Finding, Level, RuleContext, rule_for, worst, write_target
+from asi_agent.policy.shell_scan import Scanner, Simple, Unparsable, dequote, split_words
 
 __all__ = ["CommandRisk", "RiskLevel", "classify_command"]
 
@@ -48,6 +53,11 @@ class CommandRisk:
     """A short sentence saying why, for the person and the model."""
     matched: str | None
     """The part of the command that decided the level; None when nothing did or it could not be parsed."""
+    targets: tuple[str, ...] = field(default=())
+    """What the destructive parts act on: paths as written (after any `cd`), or `remote:<what>`."""
+
+    def with_targets(self, targets: tuple[str, ...]) -> CommandRisk:
+        return replace(self, targets=targets)
 
 
 _SAFE = CommandRisk("safe", "no destructive command recognised", None)
@@ -59,41 +69,46 @@ _BODY = r"\s*\{\s*(?P=n)\s*\|&?\s*(?P=n)\s*&?\s*;?\s*\}"
 _FORK_BOMBS = (re.compile(_NAME + r"\s*\(\s*\)" + _BODY), re.compile(r"\bfunction\s+" + _NAME + _BODY))
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
-_KEYWORDS = frozenset({"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"})
+_KEYWORDS = frozenset({"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "--"})
+_ELEVATORS = frozenset({"sudo", "doas", "pkexec", "run0", "runuser"})
 # wrapper → (its options that take a value, how many operands come before the wrapped command)
 _WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
     "sudo": (frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group"}), 0),
     "doas": (frozenset({"-u", "-C"}), 0),
-    "env": (frozenset({"-u", "-C", "-S", "--unset", "--chdir"}), 0),
+    "pkexec": (frozenset({"--user"}), 0),
+    "runuser": (frozenset({"-u", "-g", "-G", "--user", "--group"}), 0),
+    "env": (frozenset({"-u", "-C", "--unset", "--chdir"}), 0),
     "xargs": (frozenset({"-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "--max-args", "--delimiter"}), 0),
+    "parallel": (frozenset({"-j", "-S", "--jobs", "--sshlogin"}), 0),
     "nice": (frozenset({"-n", "--adjustment"}), 0),
     "ionice": (frozenset({"-c", "-n", "-p"}), 0),
     "stdbuf": (frozenset({"-i", "-o", "-e"}), 0),
     "timeout": (frozenset({"-s", "-k", "--signal", "--kill-after"}), 1),
+    "gtimeout": (frozenset({"-s", "-k", "--signal", "--kill-after"}), 1),
     "time": (frozenset({"-f", "-o"}), 0),
     "exec": (frozenset({"-a"}), 0),
-    **dict.fromkeys(("command", "builtin", "nohup", "busybox", "nocorrect", "noglob"), (frozenset(), 0)),
+    "watch": (frozenset({"-n", "-d", "--interval"}), 0),
+    "flock": (frozenset({"-w", "-E", "--timeout"}), 1),
+    "chroot": (frozenset({"--userspec", "--groups"}), 1),
+    "taskset": (frozenset(), 1),
+    "chrt": (frozenset(), 1),
+    "npx": (frozenset({"-p", "--package", "-c"}), 0),
+    "bunx": (frozenset({"-p", "--package"}), 0),
+    "cross-env": (frozenset(), 0),
+    "dotenv": (frozenset({"-e", "-c"}), 0),
+    **dict.fromkeys(
+        ("command", "builtin", "nohup", "busybox", "nocorrect", "noglob", "setsid", "unbuffer", "caffeinate",
+         "torsocks", "proxychains", "proxychains4", "firejail", "strace", "ltrace"),
+        (frozenset(), 0),
+    ),  # fmt: skip
 }
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"})
-_PYTHON = re.compile(r"python[\d.]*|pypy3?")
-# interpreter family → (letters of its inline-code flags, options that take a value)
-_INTERPRETERS: dict[str, tuple[str, frozenset[str]]] = {
-    "sh": ("c", frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})),
-    "python": ("c", frozenset({"-W", "-X"})),
-    "perl": ("eE", frozenset({"-I", "-M", "-m"})),
-    "ruby": ("e", frozenset({"-I", "-r"})),
-    "node": ("ep", frozenset({"-r", "--require"})),
-    "php": ("r", frozenset({"-d", "-c"})),
-}
-_FAMILIES = {"perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "php": "php"}
-_CLUSTER = re.compile(r"-[A-Za-z]+")
-_DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c"})
-_DOWNLOAD = re.compile(r"(?<![\w.-])(?:curl|wget|fetch|aria2c)(?![\w.-])")
-_INLINE_DANGER = re.compile(
-    r"rmtree|os\.(?:remove|unlink|rmdir|removedirs|system|popen|exec)|\bsubprocess\b|child_process"
-    r"|\.(?:unlink|rmdir)\(|\bunlink(?:Sync)?\b|\brm(?:dir)?Sync\b|rm_rf|FileUtils\.rm|\bsystem\s*\("
-    r"|shell_exec"
-)
+# tool → its subcommand that runs another program (`uv run pytest`, `bundle exec rake`)
+_RUNNERS = {
+    "uv": "run", "poetry": "run", "pipenv": "run", "pdm": "run", "hatch": "run", "rye": "run",
+    "bundle": "exec", "pnpm": "exec", "yarn": "exec", "conda": "run", "mise": "exec", "asdf": "exec",
+}  # fmt: skip
+_DLX = {"pnpm": "dlx", "yarn": "dlx", "npm": "exec"}
+_PACKAGE_BINS = frozenset({"prisma", "rimraf", "sequelize", "typeorm", "knex", "drizzle-kit", "vercel", "netlify", "cdk"})
 
 
 def classify_command(command: str) -> CommandRisk:
@@ -101,24 +116,55 @@ def classify_command(command: str) -> CommandRisk:
     try:
         return _classify_script(command, 0)
     except RecursionError:
-        return CommandRisk("ask", "the command is nested too deeply to be understood", None)
+        return CommandRisk("ask", "the command is nested too deeply to be understood", None, (UNKNOWN,))
 
 
 def _classify_script(text: str, depth: int) -> CommandRisk:
     if depth > _MAX_DEPTH:
-        return CommandRisk("ask", "the command is nested too deeply to be understood", None)
+        return CommandRisk("ask", "the command is nested too deeply to be understood", None, (UNKNOWN,))
     bomb = _fork_bomb(text)
     if bomb:
         return CommandRisk("refuse", "fork bomb: refused in every mode", bomb)
     try:
         commands = [_command(simple) for simple in Scanner(text).scan()]
     except Unparsable as exc:
-        return CommandRisk("ask", f"the command could not be understood ({exc})", None)
-    return worst([*_judge_pipelines(commands, depth), *(_judge_simple(c, depth) for c in commands)]) or _SAFE
+        return CommandRisk("ask", f"the command could not be understood ({exc})", None, (UNKNOWN,))
+    risks: list[CommandRisk] = []
+    cwd, downloaded = "", set[str]()
+    upstream: list[_Command] = []
+    for command in commands:
+        risk = _judge_simple(command, depth, upstream, downloaded)
+        risks.append(_in_folder(risk, cwd) if cwd else risk)
+        cwd = _cd(command, cwd)
+        downloaded |= downloaded_names(command.program, command.argv, command.redirects)
+        upstream = [*upstream, command] if command.simple.pipe_next else []
+    return worst(risks) or _SAFE
 
 
-def _as_finding(risk: CommandRisk) -> Finding:
-    return Finding(risk.level, risk.reason)
+def _cd(command: _Command, cwd: str) -> str:
+    """The folder later commands run in after `cd`/`pushd` ("" for the project root)."""
+    argv = command.argv
+    if not argv or argv[0] not in ("cd", "pushd"):
+        return cwd
+    dest = next((a for a in argv[1:] if not a.startswith("-")), "~")
+    if "$" in dest and not dest.startswith(("$HOME", "${HOME}")):
+        return UNKNOWN
+    return dest if dest.startswith(("/", "~", "$")) else posixpath.join(cwd, dest) if cwd else dest
+
+
+def _in_folder(risk: CommandRisk, cwd: str) -> CommandRisk:
+    """Targets resolved against an earlier `cd`; a destructive operation on a system place is refused."""
+    targets = tuple(_under(cwd, t) for t in risk.targets)
+    place = next((p for p in map(catastrophic, targets) if p), None)
+    if risk.level == "ask" and place:
+        return CommandRisk("refuse", f"{risk.reason}, in {place}: refused in every mode", risk.matched, targets)
+    return risk.with_targets(targets)
+
+
+def _under(cwd: str, target: str) -> str:
+    if not cwd or target.startswith(("/", "~", "$", "remote:")):
+        return target
+    return posixpath.join(cwd, target)
 
 
 def _fork_bomb(text: str) -> str | None:
@@ -143,6 +189,11 @@ class _Command:
     def program(self) -> str:
         return posixpath.basename(self.argv[0]) if self.argv else ""
 
+    @property
+    def fed(self) -> list[str]:
+        """Texts written into the command's input: here-documents and here-strings."""
+        return [*self.simple.heredocs, *(target for op, target in self.redirects if op == "<<<")]
+
 
 def _command(simple: Simple) -> _Command:
     redirects = [(op, dequote(raw)) for op, raw in simple.redirects]
@@ -150,20 +201,27 @@ def _command(simple: Simple) -> _Command:
 
 
 def _unwrap(tokens: Sequence[str]) -> tuple[list[str], str | None, bool]:
-    """Strip assignments, keywords and wrappers (`sudo`, `env`, `xargs`, ...) down to the real program."""
+    """Strip assignments, keywords and wrappers (`sudo`, `env`, `xargs`, `uv run` …) down to the program."""
     argv, elevated, from_input = list(tokens), None, False
     while argv:
         head = argv[0]
         name = posixpath.basename(head)
         if _ASSIGNMENT.match(head) or head in _KEYWORDS:
             argv = argv[1:]
+        elif len(argv) > 1 and name in ("pnpm", "yarn", "bun") and argv[1] in _PACKAGE_BINS:
+            argv = argv[1:]
+        elif len(argv) > 1 and (_RUNNERS.get(name) == argv[1] or _DLX.get(name) == argv[1]):
+            argv = _skip_options(argv[2:], frozenset({"--with", "-p", "--package", "-e", "--env"}), 0)
+        elif name == "env" and any(a.startswith(("-S", "--split-string")) for a in argv[1:2]):
+            rest = argv[1][2:] or argv[2] if argv[1].startswith("-S") else argv[1].split("=", 1)[-1]
+            argv = [*split_words([rest]), *argv[3 if argv[1] == "-S" else 2 :]]
         elif name not in _WRAPPERS:
             break
         elif name == "command" and {"-v", "-V"} & set(argv[1:2]):
             return [], elevated, from_input  # only looks the program up
         else:
-            elevated = name if name in ("sudo", "doas") else elevated
-            from_input = from_input or name == "xargs"
+            elevated = name if name in _ELEVATORS else elevated
+            from_input = from_input or name in ("xargs", "parallel")
             argv = _skip_options(argv[1:], *_WRAPPERS[name])
     return argv, elevated, from_input
 
@@ -178,13 +236,16 @@ def _skip_options(args: Sequence[str], with_value: frozenset[str], operands: int
     return list(args[index + operands :])
 
 
-def _judge_simple(command: _Command, depth: int) -> CommandRisk:
+def _judge_simple(command: _Command, depth: int, upstream: Sequence[_Command], downloaded: set[str]) -> CommandRisk:
     simple = command.simple
     found = worst([
         *(_judge_redirect(op, target) for op, target in command.redirects),
-        _judge_argv(command.tokens, depth, simple, from_input=False),
+        _judge_argv(command.tokens, depth, command, upstream, from_input=False),
+        _runs_download(command, downloaded),
     ])  # fmt: skip
-    own = CommandRisk(found.level, found.reason, simple.source) if found and found.level != "safe" else _SAFE
+    piped = upstream and family(command.program)
+    source = " | ".join(c.simple.source for c in [*upstream, command]) if piped else simple.source
+    own = CommandRisk(found.level, found.reason, source, found.targets) if found and found.level != "safe" else _SAFE
     return worst([own, *(_classify_script(source, depth + 1) for source in simple.nested)]) or _SAFE
 
 
@@ -194,113 +255,117 @@ def _judge_redirect(op: str, target: str) -> Finding | None:
     return write_target(target)
 
 
+def _runs_download(command: _Command, downloaded: set[str]) -> Finding | None:
+    """A file downloaded earlier in the same command line, now run."""
+    argv = command.argv
+    if not downloaded or not argv:
+        return None
+    fam = family(command.program)
+    runs = [argv[0]] + (argv[1:2] if command.program in ("source", ".") else [])
+    if fam:
+        kind, value = program_source(fam, argv[1:])
+        runs += [value] if kind == "file" else []
+    name = next((posixpath.basename(r) for r in runs if posixpath.basename(r) in downloaded), None)
+    return Finding("ask", f"runs {name}, downloaded in the same command: it cannot be inspected") if name else None
+
+
 def _judge_argv(
-    tokens: Sequence[str], depth: int, simple: Simple | None = None, *, from_input: bool = True
+    tokens: Sequence[str],
+    depth: int,
+    command: _Command | None = None,
+    upstream: Sequence[_Command] = (),
+    *,
+    from_input: bool = True,
 ) -> Finding:
     """Judge one command's words; by default as run on input items (`find -exec`), operands unknown."""
     argv, elevated, via_xargs = _unwrap(tokens)
-    found = _judge_program(argv, from_input or via_xargs, depth, simple) if argv else None
+    found = _judge_program(argv, from_input or via_xargs, depth, command, upstream) if argv else None
     elevation = Finding("ask", f"{elevated} runs the command with root privileges") if elevated else None
     return worst([found, elevation]) or _NOTHING
 
 
-def _judge_program(argv: list[str], from_input: bool, depth: int, simple: Simple | None) -> Finding | None:
+def _judge_program(
+    argv: list[str], from_input: bool, depth: int, command: _Command | None, upstream: Sequence[_Command]
+) -> Finding | None:
     program = posixpath.basename(argv[0])
+    script = lambda text: _as_finding(_classify_script(text, depth + 1))  # noqa: E731
     if "$" in argv[0]:
-        return Finding(
-            "ask", "the program name is computed when the command runs: it could not be understood"
-        )
-    family = _family(program)
-    if family:
-        return _judge_interpreter(program, family, argv[1:], depth, simple)
+        return Finding("ask", "the program name is computed when the command runs: it could not be understood")
+    nested = command.simple.nested if command else []
+    fed = _fed(command, upstream)
+    fam = family(program)
+    if fam:
+        piped = _piped(program, fam, argv, upstream, fed, script)
+        return worst([piped, judge_interpreter(program, fam, argv[1:], fed, nested, script),
+                      _script_file(fam, argv, from_input, depth)])  # fmt: skip
     if program == "eval":
-        script = _as_finding(_classify_script(" ".join(argv[1:]), depth + 1))
-        return worst([Finding("ask", "eval runs text built at run time: it could not be understood"), script])
-    if program in ("source", ".") and simple and any(_DOWNLOAD.search(n) for n in simple.nested):
-        return Finding("ask", f"{program} runs code downloaded from the network, which cannot be inspected")
+        return worst([Finding("ask", "eval runs text built at run time: it could not be understood", (UNKNOWN,)),
+                      script(" ".join(argv[1:]))])  # fmt: skip
+    if program in ("source", ".", "alias", "trap"):
+        return _judge_sourced(program, argv, nested, fed, script)
     check = rule_for(program)
     if check is None:
         return None
     context = RuleContext(
-        program,
-        from_input,
-        script=lambda text: _as_finding(_classify_script(text, depth + 1)),
-        exec_argv=lambda tokens: _judge_argv(tokens, depth + 1),
+        program, from_input, script=script, exec_argv=lambda t: _judge_argv(t, depth + 1), stdin=tuple(fed or ())
     )
     return check(argv[1:], context)
 
 
-def _family(program: str) -> str | None:
-    if program in _SHELLS:
-        return "sh"
-    return "python" if _PYTHON.fullmatch(program) else _FAMILIES.get(program)
+def _script_file(fam: str, argv: list[str], from_input: bool, depth: int) -> Finding | None:
+    """`python manage.py flush`, `php artisan db:wipe`; scripts whose names come from input."""
+    kind, value = program_source(fam, argv[1:])
+    if kind != "file":
+        return None
+    if from_input or value in ("{}", ""):
+        return Finding("ask", f"runs scripts whose names come from input with {argv[0]}", (UNKNOWN,))
+    index = argv.index(value) if value in argv else len(argv)
+    return _judge_argv([posixpath.basename(value), *argv[index + 1 :]], depth + 1, from_input=False)
 
 
-def _program_source(family: str, args: Sequence[str]) -> tuple[str, str]:
-    """Where an interpreter reads its program: ("code", text), ("module"|"file", name) or ("stdin", "")."""
-    letters, with_value = _INTERPRETERS[family]
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        if arg in ("--eval", "--print") or (_CLUSTER.fullmatch(arg) and arg[-1] in letters):
-            return ("code", args[index + 1]) if index + 1 < len(args) else ("stdin", "")
-        if family == "python" and arg.startswith("-m"):
-            return "module", arg[2:] or " ".join(args[index + 1 : index + 2])
-        if arg == "-" or (family == "sh" and arg == "-s"):
-            return "stdin", ""
-        if arg == "--" or not arg.startswith(("-", "+")):
-            index += arg == "--"
-            break
-        index += 2 if arg in with_value else 1
-    return ("file", args[index]) if index < len(args) else ("stdin", "")
-
-
-def _judge_interpreter(
-    program: str, family: str, args: Sequence[str], depth: int, simple: Simple | None
+def _judge_sourced(
+    program: str, argv: list[str], nested: Sequence[str], fed: list[str] | None, script: object
 ) -> Finding | None:
-    kind, value = _program_source(family, args)
-    findings: list[Finding | None] = []
-    if kind == "code" and family == "sh":
-        findings.append(_as_finding(_classify_script(value, depth + 1)))
-    elif kind == "code" and _INLINE_DANGER.search(value):
-        findings.append(
-            Finding("ask", f"inline {program} code deletes files or runs commands: not understood")
-        )
-    elif kind == "module" and value == "pip" and "uninstall" in args:
-        findings.append(Finding("ask", "pip uninstall removes installed packages"))
-    if simple and any(_DOWNLOAD.search(source) for source in simple.nested):
-        findings.append(Finding("ask", f"{program} runs code downloaded from the network, not inspectable"))
-    if simple and simple.heredocs and kind == "stdin":
-        findings.append(_fed_scripts(program, family, simple.heredocs, depth))
-    return worst(findings)
+    judge = script if callable(script) else None
+    if judge is None:
+        return None
+    if program == "alias":
+        return worst(judge(a.split("=", 1)[1]) for a in argv[1:] if "=" in a)
+    if program == "trap":
+        return judge(argv[1]) if len(argv) > 1 else None
+    from asi_agent.policy.danger_exec import DOWNLOADERS
+
+    if any(any(d in source for d in DOWNLOADERS) for source in nested):
+        return Finding("ask", f"{program} runs code downloaded from the network, which cannot be inspected")
+    if argv[1:2] in (["/dev/stdin"], ["-"]) and fed:
+        return worst(judge(text) for text in fed)
+    return None
 
 
-def _fed_scripts(program: str, family: str, scripts: Sequence[str], depth: int) -> Finding:
-    """Scripts written into an interpreter's input: asked, and judged as command lines for a shell."""
-    found = [Finding("ask", f"a script fed to {program} on its input could not be understood")]
-    if family == "sh":
-        found += [_as_finding(_classify_script(script, depth + 1)) for script in scripts]
-    return worst(found) or _NOTHING
+def _fed(command: _Command | None, upstream: Sequence[_Command]) -> list[str] | None:
+    """Texts known to reach the command's input; None when piped input comes from elsewhere."""
+    if command is None:
+        return []
+    own = command.fed
+    if not upstream:
+        return own
+    last = upstream[-1]
+    if last.program in ("echo", "printf"):
+        return [*own, " ".join(a for a in last.argv[1:] if not (last.program == "echo" and a in ("-n", "-E")))]
+    if last.program == "cat" and len(last.argv) == 1 and last.fed:
+        return [*own, *last.fed]
+    return own or None
 
 
-def _judge_pipelines(commands: Sequence[_Command], depth: int) -> list[CommandRisk]:
-    """Risks of what flows down pipes into an interpreter that reads its program from its input."""
-    risks: list[CommandRisk] = []
-    upstream: list[_Command] = []
-    for command in commands:
-        family = _family(command.program)
-        if upstream and family and _program_source(family, command.argv[1:])[0] == "stdin":
-            found = _judge_feed(upstream, command.program, family, depth)
-            source = " | ".join(c.simple.source for c in [*upstream, command])
-            risks += [CommandRisk(found.level, found.reason, source)] if found else []
-        upstream = [*upstream, command] if command.simple.pipe_next else []
-    return risks
+def _piped(
+    program: str, fam: str, argv: list[str], upstream: Sequence[_Command], fed: list[str] | None, script: object
+) -> Finding | None:
+    """An interpreter that reads its program from a pipe."""
+    if not upstream or program_source(fam, argv[1:])[0] != "stdin" or not callable(script):
+        return None
+    pairs = [(c.program, c.argv) for c in upstream]
+    return judge_feed(pairs, [] if fed is None else fed, program, fam, script)
 
 
-def _judge_feed(upstream: Sequence[_Command], program: str, family: str, depth: int) -> Finding | None:
-    if any(c.program in _DOWNLOADERS for c in upstream):
-        return Finding("ask", f"pipes downloaded content into {program}: it cannot be inspected first")
-    scripts = [body for c in upstream for body in c.simple.heredocs]
-    if upstream[-1].program in ("echo", "printf"):
-        scripts.append(" ".join(upstream[-1].argv[1:]))
-    return _fed_scripts(program, family, scripts, depth) if scripts else None
+def _as_finding(risk: CommandRisk) -> Finding:
+    return Finding(risk.level, risk.reason, risk.targets)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
-from typing import Literal, NamedTuple, Protocol, TypeVar
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar
 
 __all__ = [
     "ARTEFACTS",
@@ -19,14 +19,19 @@ __all__ = [
     "GLOB",
     "STARTUP_FILE",
     "SYSTEM_DIRS",
+    "UNKNOWN",
     "Finding",
     "Level",
     "artefact",
     "ask",
     "block_device",
     "catastrophic",
+    "critical_file",
+    "disposable",
+    "scratch",
     "inside",
     "refuse",
+    "remote",
     "worst",
     "write_target",
 ]
@@ -37,35 +42,62 @@ _RANK: dict[Level, int] = {"safe": 0, "ask": 1, "refuse": 2}
 
 
 class Finding(NamedTuple):
-    """One verdict: its level and a short sentence saying why."""
+    """One verdict: its level, a short sentence saying why, and what it destroys (see `targets`)."""
 
     level: Level
     reason: str
+    targets: tuple[str, ...] = ()
+    """Paths as written (`~/x`, `../y`, `$DIR`), or `remote:<what>` for things outside any folder."""
+
+    def with_targets(self, targets: tuple[str, ...]) -> Finding:
+        return self._replace(targets=targets)
 
 
 class _Graded(Protocol):
     @property
     def level(self) -> Level: ...
 
+    @property
+    def targets(self) -> tuple[str, ...]: ...
+
+    def with_targets(self, targets: tuple[str, ...], /) -> Any: ...
+
 
 _G = TypeVar("_G", bound=_Graded)
 
 
 def worst(findings: Iterable[_G | None]) -> _G | None:
-    """The most severe of several findings (the first among equals); None when there is none."""
+    """The most severe of several findings (the first among equals), carrying the targets of all of them."""
     best: _G | None = None
+    targets: dict[str, None] = {}
     for finding in findings:
-        if finding is not None and (best is None or _RANK[finding.level] > _RANK[best.level]):
+        if finding is None:
+            continue
+        if finding.level != "safe":
+            targets.update(dict.fromkeys(finding.targets))
+        if best is None or _RANK[finding.level] > _RANK[best.level]:
             best = finding
-    return best
+    if best is None or tuple(targets) == best.targets:
+        return best
+    result: _G = best.with_targets(tuple(targets))
+    return result
 
 
-def ask(reason: str) -> Finding:
-    return Finding("ask", reason)
+def ask(reason: str, *targets: str) -> Finding:
+    return Finding("ask", reason, targets)
 
 
-def refuse(reason: str) -> Finding:
-    return Finding("refuse", f"{reason}: refused in every mode")
+def refuse(reason: str, *targets: str) -> Finding:
+    return Finding("refuse", f"{reason}: refused in every mode", targets)
+
+
+UNKNOWN = "$(unknown)"
+"""The target of an operation whose operands come from input or run time: it cannot be resolved."""
+
+
+def remote(what: str) -> str:
+    """A target outside any folder: a git remote, a database server, a cloud account."""
+    return f"remote:{what}"
 
 
 # Top-level directories whose loss breaks the machine (Linux and macOS); /tmp is not one: it is scratch.
@@ -77,8 +109,10 @@ SYSTEM_DIRS = frozenset((
 ARTEFACTS = (
     "build", "dist", "target", "_build", "out", "coverage", "htmlcov", ".coverage", "node_modules",
     "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".tox", ".nox",
-    "*.egg-info", ".eggs", ".next", ".nuxt", ".parcel-cache", ".turbo", ".gradle",
+    "*.egg-info", ".eggs", ".next", ".nuxt", ".parcel-cache", ".turbo", ".gradle", ".cache", "cache", "tmp",
+    ".tmp", ".svelte-kit", ".angular", ".expo", ".dart_tool", "DerivedData", "cmake-build-*",
 )  # fmt: skip
+_DISPOSABLE = re.compile(r"^[^/]*\*[^/]*\.(?:log|pyc|pyo|o|a|so|obj|tmp|bak|orig|rej|swp|class|out|pid|sock)$")
 _HOME = re.compile(r"^(?:~[A-Za-z0-9_.-]*|\$HOME|\$\{HOME\})(?=/|$)")
 CONTENTS = frozenset({"*", ".*", "**", "*.*"})
 _BLOCK_DEVICE = re.compile(
@@ -131,7 +165,7 @@ def catastrophic(path: str) -> str | None:
 
 def inside(path: str) -> bool:
     """A plain relative path that stays inside the working folder."""
-    if not path or path.startswith(("/", "~")) or "$" in path:
+    if not path or path.startswith(("/", "~")) or "$" in path or "{}" in path:
         return False
     return _parts(path, clamp=False) is not None
 
@@ -143,25 +177,52 @@ def artefact(path: str) -> bool:
     parts = _parts(path, clamp=False) or []
     if parts and parts[-1] in CONTENTS:
         parts = parts[:-1]
-    if not parts or any(GLOB.search(part) for part in parts[:-1]):
+    if not parts or GLOB.search(parts[-1]) and not parts[-1].endswith("egg-info"):
         return False
     return any(fnmatchcase(parts[-1], pattern) for pattern in ARTEFACTS)
+
+
+def disposable(path: str) -> bool:
+    """A glob of logs, objects and backups inside the project (`*.log`, `build/*.o`): safe to delete."""
+    return inside(path) and _DISPOSABLE.match(path.rsplit("/", 1)[-1]) is not None
+
+
+def scratch(path: str) -> bool:
+    """A path under /tmp or $TMPDIR (not the folder itself)."""
+    return re.match(r"^(?:/tmp|/var/tmp|\$TMPDIR|\$\{TMPDIR\})/[^/*?\[]", path) is not None and ".." not in path
 
 
 def block_device(path: str) -> bool:
     return _BLOCK_DEVICE.match(path) is not None
 
 
+_CRITICAL_FILE = re.compile(
+    r"^/(?:etc/(?:passwd|shadow|group|gshadow|sudoers|fstab|crypttab|inittab|ld\.so\.(?:preload|conf))$"
+    r"|(?:usr/)?s?bin/[^/]+$|boot/.|lib(?:32|64|x32)?/ld-|usr/lib(?:32|64)?/ld-|proc/sysrq-trigger$)"
+)
+
+
+def critical_file(path: str) -> str | None:
+    """A single system file whose loss or overwrite breaks the machine (`/etc/passwd`, `/bin/sh` …)."""
+    if not path.startswith("/"):
+        return None
+    normal = "/" + "/".join(_parts(path, clamp=True) or [])
+    return normal if _CRITICAL_FILE.match(normal) else None
+
+
 def write_target(path: str) -> Finding | None:
     """Judge a file that a redirection, `tee` or `cp` writes to."""
     if block_device(path):
         return refuse(f"writing to the disk device {path}")
+    critical = critical_file(path)
+    if critical:
+        return refuse(f"overwriting the system file {critical}")
     if path.startswith(_HARMLESS_SINKS):
         return None
     if STARTUP_FILE.search(path):
-        return ask(f"writes to the startup or login file {path}")
+        return ask(f"writes to the startup or login file {path}", path)
     if path.startswith("/dev/"):
-        return ask(f"writes to the device {path}")
+        return ask(f"writes to the device {path}", path)
     if "$" in path and not _HOME.match(path):
         return None  # a variable we cannot resolve: writing a file is not destructive in itself
-    return None if inside(path) else ask(f"writes to {path}, outside the project")
+    return None if inside(path) else ask(f"writes to {path}, outside the project", path)

@@ -1,0 +1,155 @@
+"""Rules for the machine: disks, power, processes, firewall, services, users, packages, containers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from asi_agent.policy.danger_common import Checker, RuleContext, always, has_flag, split, subcommands, words
+from asi_agent.policy.danger_paths import Finding, ask, block_device, refuse, remote, worst
+
+__all__ = ["SYSTEM_RULES", "device_tool"]
+
+_MACHINE = remote("this machine")
+_REGISTRY = remote("the package registry")
+
+
+def device_tool(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    """Formatting and partitioning tools: refused on a disk device, asked on anything else."""
+    device = next((a for a in args if block_device(a)), None)
+    listing = {"-l", "--list", "-s", "--help", "--version", "print", "-V"} & set(args)
+    if device and not listing:
+        return refuse(f"{ctx.program} on the disk device {device}")
+    if listing:
+        return None
+    return ask(f"{ctx.program} destroys the contents of what it is given", *split(args)[1][-1:])
+
+
+def _check_kill(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    targets = [a for i, a in enumerate(args) if i > 0 or not (a.startswith("-") and a != "-1")]
+    if "-1" in targets or "1" in targets:
+        return refuse("kill of every process (or of init)")
+    return None
+
+
+def _check_power(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    if {"-c", "--help", "--version", "-k"} & set(args):
+        return None
+    return refuse(f"{ctx.program} stops or restarts the machine")
+
+
+def _check_systemctl(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    verbs = words(args)
+    if verbs[:1] and verbs[0] in ("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "rescue"):
+        return refuse(f"systemctl {verbs[0]} stops or restarts the machine")
+    if verbs[:1] and verbs[0] in ("stop", "disable", "mask", "kill", "isolate"):
+        return ask(f"systemctl {verbs[0]} stops system services", _MACHINE)
+    return None
+
+
+def _check_init(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    return refuse(f"{ctx.program} {args[0]} stops or restarts the machine") if args[:1] in (["0"], ["6"]) else None
+
+
+def _check_crontab(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    options, _ = split(args)
+    if has_flag(options, "r"):
+        return refuse("crontab -r deletes every scheduled job")
+    return None if has_flag(options, "l") else ask("replaces or edits the crontab", _MACHINE)
+
+
+def _check_su(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    script = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "--command")), None)
+    nested = ctx.script(script) if script is not None else None
+    return worst([ask("su runs commands as another user", _MACHINE), nested])
+
+
+def _check_firewall(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    flush = {"-F", "--flush", "-X", "--delete-chain", "-P", "--policy", "flush", "reset", "disable"}
+    if flush & set(args) or "--panic-on" in args:
+        return ask(f"{ctx.program} flushes or replaces the firewall rules", _MACHINE)
+    return None
+
+
+def _check_service(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    verb = next((a for a in args[1:2] if a in ("stop", "disable", "--stop-all")), None) or (
+        "--stop-all" if "--stop-all" in args else None
+    )
+    return ask(f"service {verb} stops system services", _MACHINE) if verb else None
+
+
+def _check_packages(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    verbs = words(args)
+    removal = {"remove", "purge", "autoremove", "erase", "uninstall", "rm", "zap"}
+    if (verbs[:1] and verbs[0] in removal) or (ctx.program == "pacman" and has_flag(split(args)[0], "R")):
+        return ask(f"{ctx.program} removes installed system packages", _MACHINE)
+    return None
+
+
+def _check_ssh(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    """A command run on another machine: judged like a local one, and never allowed without asking."""
+    with_value = {"-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-E", "-S", "-W", "-b", "-c", "-m"}
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        index += 2 if args[index] in with_value else 1
+    remote_command = " ".join(args[index + 1 :])
+    if not remote_command:
+        return None
+    found = ctx.script(remote_command)
+    if found.level == "safe":
+        return None
+    return ask(f"on another machine: {found.reason}", remote(f"the machine {args[index]}"))
+
+
+_PUBLISH = (("publish", "", "publishes to the package registry"), ("unpublish", "", "removes a package"))
+_DOCKER = subcommands(
+    *((f"{kind} prune", "", "deletes unused objects") for kind in ("system", "image", "container", "volume")),
+    ("network prune", "", "deletes unused networks"),
+    ("builder prune", "", "deletes the build cache"),
+    ("volume rm", "", "deletes volumes and their data"),
+    ("compose down", "-v|--volumes|--rmi", "deletes the project's volumes"),
+    ("rm", "-f|--force|-v|--volumes", "kills and deletes running containers"),
+    ("rmi", "-f|--force", "force-deletes images"),
+    target=remote("the container engine"),
+)
+_DEVICE_TOOLS = (
+    "wipefs", "mke2fs", "mkswap", "fdisk", "sfdisk", "gdisk", "sgdisk", "cfdisk", "parted", "blkdiscard",
+    "hdparm", "badblocks", "mdadm",
+)  # fmt: skip
+
+SYSTEM_RULES: dict[str, Checker] = {
+    **dict.fromkeys(_DEVICE_TOOLS, device_tool),
+    "cryptsetup": subcommands(("luksFormat", "", "erases the disk"), ("erase", "", "erases the keys")),
+    **dict.fromkeys(("lvremove", "vgremove", "pvremove"), always("{program} deletes volumes", "remote:disk")),
+    "zpool": subcommands(("destroy", "", "destroys a pool"), ("labelclear", "", "erases a disk label")),
+    "zfs": subcommands(("destroy", "", "destroys datasets and snapshots"), ("rollback", "", "discards data")),
+    "btrfs": subcommands(("subvolume delete", "", "deletes subvolumes")),
+    "kill": _check_kill,
+    "killall": always("{program} kills every process with that name", _MACHINE),
+    "pkill": lambda args, ctx: None if "-0" in args else ask("pkill kills every process that matches", _MACHINE),
+    "killall5": always("{program} kills every process", _MACHINE),
+    **dict.fromkeys(("reboot", "poweroff", "halt", "shutdown", "kexec"), _check_power),
+    "systemctl": _check_systemctl,
+    "service": _check_service,
+    "init": _check_init,
+    "telinit": _check_init,
+    "crontab": _check_crontab,
+    "su": _check_su,
+    "ssh": _check_ssh,
+    **dict.fromkeys(("iptables", "ip6tables", "nft", "ufw", "firewall-cmd", "pfctl"), _check_firewall),
+    **dict.fromkeys(("userdel", "deluser", "groupdel", "delgroup"), always("{program} deletes accounts", _MACHINE)),
+    "swapoff": always("{program} disables swap", _MACHINE),
+    "chattr": always("{program} changes file attributes (immutable flags)", _MACHINE),
+    **dict.fromkeys(("apt", "apt-get", "dnf", "yum", "zypper", "pacman", "snap", "brew", "port"), _check_packages),
+    "conda": subcommands(("remove", "", "removes packages"), ("env remove", "", "deletes an environment")),
+    "npm": subcommands(*_PUBLISH, target=_REGISTRY),
+    "pnpm": subcommands(*_PUBLISH, target=_REGISTRY),
+    "yarn": subcommands(*_PUBLISH, ("npm publish", "", "publishes to the registry"), target=_REGISTRY),
+    **dict.fromkeys(("cargo", "poetry", "hatch", "flit", "uv"), subcommands(_PUBLISH[0], target=_REGISTRY)),
+    "twine": subcommands(("upload", "", "publishes to the package registry"), target=_REGISTRY),
+    "gem": subcommands(("push", "", "publishes to the package registry"), ("yank", "", "removes a published version"), target=_REGISTRY),
+    "pip": subcommands(("uninstall", "", "removes installed packages")),
+    "pip3": subcommands(("uninstall", "", "removes installed packages")),
+    "docker": _DOCKER,
+    "podman": _DOCKER,
+    "docker-compose": subcommands(("down", "-v|--volumes|--rmi", "deletes the project's volumes")),
+}

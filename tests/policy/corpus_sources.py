@@ -1,0 +1,37 @@
+"""Where the commands of the classifier corpus come from: public test suites, guards and incident reports.
+
+Keys are used by the corpus modules; every entry names one. "variant" entries are spellings of a listed
+command that the same source's rule is meant to catch (another wrapper, quoting or target).
+"""
+
+SOURCES: dict[str, str] = {
+    "asi-v0": "this repository's first classifier corpus (tests/policy/danger_corpus.py, before the graded corpus)",
+    "dcg-git": "https://github.com/Dicklesworthstone/destructive_command_guard/blob/main/crates/dcg-cli/src/packs/core/git.rs",
+    "dcg-packs": "https://github.com/Dicklesworthstone/destructive_command_guard/tree/main/crates/dcg-cli/src/packs",
+    "dcg-readme": "https://github.com/Dicklesworthstone/destructive_command_guard/blob/main/README.md",
+    "safety-net": "https://github.com/kenryu42/claude-code-safety-net/tree/main/tests",
+    "goose": "https://github.com/block-open-source/goose/blob/main/tests/utils/test_check_shell_command.py",
+    "codex-safe": "https://github.com/openai/codex/blob/main/codex-rs/core/src/command_safety/is_safe_command.rs",
+    "codex-win": "https://github.com/openai/codex/blob/main/codex-rs/core/src/command_safety/windows_safe_commands.rs",
+    "sah-safe": "https://github.com/swissarmyhammer/swissarmyhammer/blob/main/builtin/validators/safe-commands.md",
+    "git-guardrails": "https://github.com/simo97/claude-skills/blob/main/git-guardrails-claude-code/scripts/block-dangerous-git.sh",
+    "gemini-acl": "https://github.com/google-gemini/gemini-cli/blob/main/docs/command-access-control.md",
+    "gemini-shell": "https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/shell.md",
+    "safe-skill": "https://github.com/gnuton/CardCraftStudio/blob/main/.agent/skills/command-safety/SKILL.md",
+    "cc-10077": "https://github.com/anthropics/claude-code/issues/10077 (rm -rf from / deleted a home folder)",
+    "cc-12637": "https://github.com/anthropics/claude-code/issues/12637 (rm -rf * next to a folder named ~)",
+    "cc-93099": "https://github.com/anthropics/claude-code/issues/93099 (rm -rf \"$HOME\" during test cleanup)",
+    "cc-21217": "https://github.com/anthropics/claude-code/issues/21217 (rm -rf of a folder under ~)",
+    "cc-10978": "https://github.com/anthropics/claude-code/issues/10978 (rm -rf of an absolute project path)",
+    "cc-80830": "https://github.com/anthropics/claude-code/issues/80830 (rm -rf of a checkout before cloning)",
+    "cc-34729": "https://github.com/anthropics/claude-code/issues/34729 (prisma migrate reset --force)",
+    "cc-36183": "https://github.com/anthropics/claude-code/issues/36183 (prisma db push --force-reset)",
+    "prisma-27948": "https://github.com/prisma/orm/pull/27948 (AI-agent checks for destructive migrate commands)",
+    "prisma-29713": "https://github.com/prisma/orm/pull/29713 (db push --accept-data-loss guard)",
+    "amazonq-wiper": "https://www.pillar.security/blog/analyzing-the-amazon-q-incident-using-the-sail-framework",
+    "replit-db": "https://securie.ai/scenarios/ai-agent-deleted-production-database (Replit, PocketOS)",
+    "pocketos": "https://infraveil.com/ai-agent-deleted-production-database",
+    "aws-guardrails": "https://lillytechsystems.com/ai-school/ai-agent-aws-guardrails/introduction.html",
+    "gemini-move": "https://3idata.com/blog/security-in-the-age-of-ai/ (Gemini CLI wildcard move incident)",
+    "amazonq-docs": "https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/command-line-chat-security.html",
+}
