@@ -1,7 +1,10 @@
 """The gate in front of execution: repetition check, then the policy; an "ask" goes to the person.
 
 The person is reached through an `ApprovalRequested` event whose future the active UI resolves; with
-nobody to ask (no terminal), the ask is a refusal that goes back to the model.
+nobody to ask (no terminal), the ask is a refusal that goes back to the model. "Always" remembers the
+tool for the session, but it answers only the mode's own questions (`rule` "mode …"): a destructive
+command, a secret or a policy rule that asks keeps asking every time. Every question and refusal
+names what caused it (the rule or the classifier's finding) in one line.
 """
 
 from __future__ import annotations
@@ -19,8 +22,6 @@ from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files.preview import preview_change
 
 __all__ = ["Gate", "GateConfig"]
-
-CLASSIFIER = "destructive-command classifier"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,7 +70,7 @@ class Gate:
             root=self.ctx.root,
         )
         action, reason, by = decision.action, decision.reason, "policy"
-        if action == "ask" and decision.rule != CLASSIFIER and item.spec.name in self._always:
+        if action == "ask" and decision.rule.startswith("mode ") and item.spec.name in self._always:
             action, reason, by = "allow", "always allowed earlier in this session", "session"
         elif action == "ask" and not config.interactive:
             action, reason = "deny", f"{reason}, but nobody can answer (no terminal)"
@@ -87,4 +88,4 @@ class Gate:
             "decision", call=item.call.to_dict(), action=action, reason=reason, by=by, rule=decision.rule
         )
         yield DecisionMade(item.call, action, reason, by, decision.rule)  # type: ignore[arg-type]
-        yield item if action == "allow" else refused(item.call, reason)
+        yield item if action == "allow" else refused(item.call, f"{reason} [{decision.rule}]")

@@ -3,11 +3,17 @@
 Order of precedence, first match wins:
 1. catastrophic commands (`rm -rf /`, `~`, fork bombs, writing to devices …) → deny, in every mode;
 2. paths outside the project (unless the policy lists the folder), writes into `.git/` or `.asi/` → deny;
-3. a matching `deny` rule → deny;
-4. `plan` mode: anything that is not a read → deny;
-5. matching rules (ask > allow), else the mode's table entry for the call's class;
-6. reading a secret (`.env`, `*.pem` …) or a destructive command (`git reset --hard` …) makes "allow" ask;
-7. `yolo`: nothing asks — "ask" becomes "allow".
+3. `yolo`: a destructive command whose target resolves outside the project (after `~`, `$HOME`, `..`,
+   globs and symlinks; scratch folders and `allow_dirs` excepted) or is remote (a git remote, a
+   database, a cloud account) → deny;
+4. a matching `deny` rule → deny;
+5. `plan` mode: anything that is not a read → deny;
+6. matching rules (ask > allow), else the mode's table entry for the call's class; an allow rule with
+   command prefixes does not match a command given a writing option (`find -delete`, `sort -o` …);
+7. a destructive command (`git reset --hard` …) asks, whatever the rules and the mode said, and the
+   question is the classifier's (an earlier "always" does not answer it); reading a secret (`.env`,
+   `*.pem` …) makes "allow" ask unless a rule explicitly allowed it;
+8. `yolo`: nothing else asks — "ask" becomes "allow".
 """
 
 from __future__ import annotations
@@ -22,12 +28,16 @@ from typing import Any
 from asi_agent.config import Approval
 from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.policy.approval import mode_action
-from asi_agent.policy.danger import classify_command
+from asi_agent.policy.danger import CommandRisk, classify_command
 from asi_agent.policy.model import Action, Policy, Rule
+from asi_agent.policy.readonly import writing_option
+from asi_agent.policy.scope import outside_target
 from asi_agent.tools.base import Risk
 from asi_agent.tools.paths import resolve_in_project
 
-__all__ = ["Decision", "classify", "decide"]
+__all__ = ["CLASSIFIER", "Decision", "classify", "decide"]
+
+CLASSIFIER = "destructive-command classifier"
 
 PATH_ARGUMENTS = ("path", "cwd", "testFile", "filePath", "file_path", "file")
 NETWORK_PROGRAMS = frozenset(
@@ -61,12 +71,20 @@ def decide(
     command = arguments.get("command") if tool == "run_terminal_cmd" else None
     danger = classify_command(command) if isinstance(command, str) else None
     if danger and danger.level == "refuse":
-        return Decision("deny", f"{danger.reason} (refused in every mode)", "destructive-command classifier")
+        return Decision("deny", _line(f"{danger.reason} ({_quote(danger.matched)})"), CLASSIFIER)
     refusal = _path_refusal(arguments, risk, policy, root)
     if refusal:
-        return Decision("deny", refusal, "project boundary")
+        return Decision("deny", _line(refusal), "project boundary")
+    if danger and danger.level == "ask" and mode == "yolo":
+        outside = outside_target(danger.targets, root, [Path(d).expanduser() for d in policy.allow_dirs])
+        if outside:
+            return Decision("deny", _line(f"yolo mode refuses {danger.reason}: it acts on {outside}, outside the project"), CLASSIFIER)
     words = command_words(command) if isinstance(command, str) else None
-    matched = [(i, r) for i, r in enumerate(policy.rules) if r.matches(tool, risk, dict(arguments), words)]
+    matched = [
+        (i, r)
+        for i, r in enumerate(policy.rules)
+        if r.matches(tool, risk, dict(arguments), words) and not _writes_past_allow(r, words)
+    ]
     for index, rule in matched:
         if rule.action == "deny":
             return Decision(
@@ -75,7 +93,7 @@ def decide(
     if mode == "plan" and risk != "read":
         return Decision("deny", f"plan mode is read-only: {risk} calls are refused", "mode plan")
     decision = _base(tool, risk, mode, policy, matched)
-    if decision.action == "allow" and mode != "yolo":
+    if mode != "yolo" and decision.action != "deny":
         decision = _raise_to_ask(decision, risk, arguments, policy, danger)
     if decision.action == "ask" and mode == "yolo":
         return Decision("allow", f"yolo mode: nothing asks ({decision.reason})", decision.rule)
@@ -105,13 +123,20 @@ def _base(tool: str, risk: Risk, mode: Approval, policy: Policy, matched: list[t
     return Decision(action, f"{mode} mode: {risk} calls {verb}", f"mode {mode}")
 
 
+def _writes_past_allow(rule: Rule, words: list[str] | None) -> bool:
+    """An allow rule with command prefixes does not cover the command once it has a writing option."""
+    return rule.action == "allow" and bool(rule.command) and words is not None and writing_option(words) is not None
+
+
 def _raise_to_ask(
-    decision: Decision, risk: Risk, arguments: Mapping[str, Any], policy: Policy, danger: Any
+    decision: Decision, risk: Risk, arguments: Mapping[str, Any], policy: Policy, danger: CommandRisk | None
 ) -> Decision:
-    """Reading a secret or running a destructive command asks, unless a rule explicitly allowed it."""
+    """A destructive command always asks, as the classifier's question; reading a secret asks unless allowed."""
     explicit = decision.rule.startswith("policy")
     if danger is not None and danger.level == "ask":
-        return Decision("ask", f"destructive command: {danger.reason}", "destructive-command classifier")
+        return Decision("ask", _line(f"destructive command: {danger.reason} ({_quote(danger.matched)})"), CLASSIFIER)
+    if decision.action != "allow":
+        return decision
     if risk == "read" and not explicit and (secret := _secret(arguments, policy)):
         return Decision("ask", f"{secret} may hold secrets; reading it asks first", "secrets")
     return decision
@@ -140,6 +165,16 @@ def _path_refusal(arguments: Mapping[str, Any], risk: Risk, policy: Policy, root
 
 def _paths(arguments: Mapping[str, Any]) -> list[str]:
     return [v for k, v in arguments.items() if k in PATH_ARGUMENTS and isinstance(v, str) and v.strip()]
+
+
+def _quote(matched: str | None) -> str:
+    return f"`{matched}`" if matched else "the command as a whole"
+
+
+def _line(text: str) -> str:
+    """One line, short enough to read: reasons name their rule or finding and nothing more."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 240 else flat[:237] + "..."
 
 
 def _name(policy: Policy, index: int) -> str:

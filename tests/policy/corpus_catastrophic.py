@@ -50,6 +50,6 @@ CATASTROPHIC = (
     ),
     *_g(
         "amazonq-wiper",
-        "rm -rf ~/", "find ~ -type f -exec rm -f {} +", "find $HOME -delete",
+        "rm -rf ~/ --verbose", "find ~ -type f -exec rm -f {} +", "find $HOME -delete",
     ),
 )

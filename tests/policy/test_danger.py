@@ -3,7 +3,7 @@
 import dataclasses
 
 import pytest
-from danger_corpus import DANGEROUS, HARMLESS
+from danger_corpus import CATASTROPHIC, CORPUS, DESTRUCTIVE, EVERYDAY, SOURCES, UNCLEAR
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,27 +12,44 @@ from asi_agent.policy.danger import CommandRisk, classify_command
 LEVELS = {"safe", "ask", "refuse"}
 
 
-def test_corpus_is_large_and_covers_both_levels():
-    """At least 70 commands each way, refusals and asks both represented, no command listed twice."""
-    assert len(DANGEROUS) >= 70
-    assert len(HARMLESS) >= 70
-    assert {level for _, level in DANGEROUS} == {"ask", "refuse"}
-    commands = [command for command, _ in DANGEROUS] + list(HARMLESS)
+def test_corpus_is_large_graded_sourced_and_unique():
+    """>= 300 destructive and >= 300 everyday commands, each graded and naming a known source."""
+    assert len(DESTRUCTIVE) >= 300
+    assert len(EVERYDAY) >= 300
+    assert len(CATASTROPHIC) >= 100
+    assert {grade for _, grade, _ in CORPUS} == {"catastrophic", "destructive", "everyday"}
+    assert all(source in SOURCES for _, _, source in CORPUS)
+    commands = [command for command, _, _ in CORPUS]
     assert len(commands) == len(set(commands))
 
 
-@pytest.mark.parametrize(("command", "expected"), DANGEROUS, ids=[c for c, _ in DANGEROUS])
-def test_dangerous_command_gets_its_level(command, expected):
+@pytest.mark.parametrize("command", [c for c, _, _ in CATASTROPHIC])
+def test_catastrophic_command_is_refused(command):
     risk = classify_command(command)
-    assert risk.level == expected, risk
-    assert risk.reason
+    assert risk.level == "refuse", risk
+    assert "refused in every mode" in risk.reason
 
 
-@pytest.mark.parametrize("command", HARMLESS)
-def test_harmless_command_is_safe(command):
+@pytest.mark.parametrize("command", [c for c, _, _ in DESTRUCTIVE])
+def test_destructive_command_asks_or_is_refused(command):
     risk = classify_command(command)
-    assert risk.level == "safe", risk
-    assert risk.matched is None
+    assert risk.level in ("ask", "refuse"), risk
+    assert risk.reason and "\n" not in risk.reason
+
+
+@pytest.mark.parametrize("command", [c for c, _, _ in EVERYDAY])
+def test_everyday_command_is_never_refused(command):
+    assert classify_command(command).level != "refuse"
+
+
+def test_at_most_three_percent_of_everyday_commands_ask():
+    asked = [c for c, _, _ in EVERYDAY if classify_command(c).level == "ask"]
+    assert len(asked) <= 0.03 * len(EVERYDAY), asked
+
+
+@pytest.mark.parametrize("command", UNCLEAR)
+def test_what_cannot_be_understood_asks(command):
+    assert classify_command(command).level == "ask"
 
 
 def test_refusal_reason_names_the_target_and_the_mode():
