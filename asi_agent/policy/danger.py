@@ -27,6 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from asi_agent.policy.danger_exec import (
+    DOWNLOAD_WORD as _DOWNLOAD,
+)
+from asi_agent.policy.danger_exec import (
     downloaded_names,
     family,
     judge_feed,
@@ -69,7 +72,9 @@ _BODY = r"\s*\{\s*(?P=n)\s*\|&?\s*(?P=n)\s*&?\s*;?\s*\}"
 _FORK_BOMBS = (re.compile(_NAME + r"\s*\(\s*\)" + _BODY), re.compile(r"\bfunction\s+" + _NAME + _BODY))
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
-_KEYWORDS = frozenset({"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "--"})
+_KEYWORDS = frozenset(
+    {"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "--"}
+)
 _ELEVATORS = frozenset({"sudo", "doas", "pkexec", "run0", "runuser"})
 # wrapper → (its options that take a value, how many operands come before the wrapped command)
 _WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
@@ -97,10 +102,25 @@ _WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
     "cross-env": (frozenset(), 0),
     "dotenv": (frozenset({"-e", "-c"}), 0),
     **dict.fromkeys(
-        ("command", "builtin", "nohup", "busybox", "nocorrect", "noglob", "setsid", "unbuffer", "caffeinate",
-         "torsocks", "proxychains", "proxychains4", "firejail", "strace", "ltrace"),
+        (
+            "command",
+            "builtin",
+            "nohup",
+            "busybox",
+            "nocorrect",
+            "noglob",
+            "setsid",
+            "unbuffer",
+            "caffeinate",
+            "torsocks",
+            "proxychains",
+            "proxychains4",
+            "firejail",
+            "strace",
+            "ltrace",
+        ),
         (frozenset(), 0),
-    ),  # fmt: skip
+    ),
 }
 # tool → its subcommand that runs another program (`uv run pytest`, `bundle exec rake`)
 _RUNNERS = {
@@ -108,7 +128,9 @@ _RUNNERS = {
     "bundle": "exec", "pnpm": "exec", "yarn": "exec", "conda": "run", "mise": "exec", "asdf": "exec",
 }  # fmt: skip
 _DLX = {"pnpm": "dlx", "yarn": "dlx", "npm": "exec"}
-_PACKAGE_BINS = frozenset({"prisma", "rimraf", "sequelize", "typeorm", "knex", "drizzle-kit", "vercel", "netlify", "cdk"})
+_PACKAGE_BINS = frozenset(
+    {"prisma", "rimraf", "sequelize", "typeorm", "knex", "drizzle-kit", "vercel", "netlify", "cdk"}
+)
 
 
 def classify_command(command: str) -> CommandRisk:
@@ -157,7 +179,9 @@ def _in_folder(risk: CommandRisk, cwd: str) -> CommandRisk:
     targets = tuple(_under(cwd, t) for t in risk.targets)
     place = next((p for p in map(catastrophic, targets) if p), None)
     if risk.level == "ask" and place:
-        return CommandRisk("refuse", f"{risk.reason}, in {place}: refused in every mode", risk.matched, targets)
+        return CommandRisk(
+            "refuse", f"{risk.reason}, in {place}: refused in every mode", risk.matched, targets
+        )
     return risk.with_targets(targets)
 
 
@@ -206,9 +230,7 @@ def _unwrap(tokens: Sequence[str]) -> tuple[list[str], str | None, bool]:
     while argv:
         head = argv[0]
         name = posixpath.basename(head)
-        if _ASSIGNMENT.match(head) or head in _KEYWORDS:
-            argv = argv[1:]
-        elif len(argv) > 1 and name in ("pnpm", "yarn", "bun") and argv[1] in _PACKAGE_BINS:
+        if _ASSIGNMENT.match(head) or head in _KEYWORDS or _package_bin(name, argv):
             argv = argv[1:]
         elif len(argv) > 1 and (_RUNNERS.get(name) == argv[1] or _DLX.get(name) == argv[1]):
             argv = _skip_options(argv[2:], frozenset({"--with", "-p", "--package", "-e", "--env"}), 0)
@@ -226,6 +248,11 @@ def _unwrap(tokens: Sequence[str]) -> tuple[list[str], str | None, bool]:
     return argv, elevated, from_input
 
 
+def _package_bin(name: str, argv: Sequence[str]) -> bool:
+    """`pnpm prisma …`, `yarn rimraf …`: a package manager running a package's program by name."""
+    return len(argv) > 1 and name in ("pnpm", "yarn", "bun") and argv[1] in _PACKAGE_BINS
+
+
 def _skip_options(args: Sequence[str], with_value: frozenset[str], operands: int) -> list[str]:
     index = 0
     while index < len(args) and args[index].startswith("-") and args[index] != "-":
@@ -236,16 +263,22 @@ def _skip_options(args: Sequence[str], with_value: frozenset[str], operands: int
     return list(args[index + operands :])
 
 
-def _judge_simple(command: _Command, depth: int, upstream: Sequence[_Command], downloaded: set[str]) -> CommandRisk:
+def _judge_simple(
+    command: _Command, depth: int, upstream: Sequence[_Command], downloaded: set[str]
+) -> CommandRisk:
     simple = command.simple
     found = worst([
         *(_judge_redirect(op, target) for op, target in command.redirects),
-        _judge_argv(command.tokens, depth, command, upstream, from_input=False),
+        _judge_argv(command.tokens, depth, command, upstream),
         _runs_download(command, downloaded),
     ])  # fmt: skip
     piped = upstream and family(command.program)
     source = " | ".join(c.simple.source for c in [*upstream, command]) if piped else simple.source
-    own = CommandRisk(found.level, found.reason, source, found.targets) if found and found.level != "safe" else _SAFE
+    own = (
+        CommandRisk(found.level, found.reason, source, found.targets)
+        if found and found.level != "safe"
+        else _SAFE
+    )
     return worst([own, *(_classify_script(source, depth + 1) for source in simple.nested)]) or _SAFE
 
 
@@ -266,105 +299,110 @@ def _runs_download(command: _Command, downloaded: set[str]) -> Finding | None:
         kind, value = program_source(fam, argv[1:])
         runs += [value] if kind == "file" else []
     name = next((posixpath.basename(r) for r in runs if posixpath.basename(r) in downloaded), None)
-    return Finding("ask", f"runs {name}, downloaded in the same command: it cannot be inspected") if name else None
+    return (
+        Finding("ask", f"runs {name}, downloaded in the same command: it cannot be inspected")
+        if name
+        else None
+    )
 
 
 def _judge_argv(
-    tokens: Sequence[str],
-    depth: int,
-    command: _Command | None = None,
-    upstream: Sequence[_Command] = (),
-    *,
-    from_input: bool = True,
+    tokens: Sequence[str], depth: int, command: _Command | None = None, upstream: Sequence[_Command] = ()
 ) -> Finding:
-    """Judge one command's words; by default as run on input items (`find -exec`), operands unknown."""
+    """Judge one command's words; without `command`: as run on input items (`find -exec`)."""
     argv, elevated, via_xargs = _unwrap(tokens)
-    found = _judge_program(argv, from_input or via_xargs, depth, command, upstream) if argv else None
+    here = _Here(depth, command, tuple(upstream), from_input=command is None or via_xargs)
+    found = here.judge(argv) if argv else None
     elevation = Finding("ask", f"{elevated} runs the command with root privileges") if elevated else None
     return worst([found, elevation]) or _NOTHING
 
 
-def _judge_program(
-    argv: list[str], from_input: bool, depth: int, command: _Command | None, upstream: Sequence[_Command]
-) -> Finding | None:
-    program = posixpath.basename(argv[0])
-    script = lambda text: _as_finding(_classify_script(text, depth + 1))  # noqa: E731
-    if "$" in argv[0]:
-        return Finding("ask", "the program name is computed when the command runs: it could not be understood")
-    nested = command.simple.nested if command else []
-    fed = _fed(command, upstream)
-    fam = family(program)
-    if fam:
-        piped = _piped(program, fam, argv, upstream, fed, script)
-        return worst([piped, judge_interpreter(program, fam, argv[1:], fed, nested, script),
-                      _script_file(fam, argv, from_input, depth)])  # fmt: skip
-    if program == "eval":
-        return worst([Finding("ask", "eval runs text built at run time: it could not be understood", (UNKNOWN,)),
-                      script(" ".join(argv[1:]))])  # fmt: skip
-    if program in ("source", ".", "alias", "trap"):
-        return _judge_sourced(program, argv, nested, fed, script)
-    check = rule_for(program)
-    if check is None:
+@dataclass(frozen=True, slots=True)
+class _Here:
+    """Where a program runs: nesting depth, its simple command and what pipes into it."""
+
+    depth: int
+    command: _Command | None
+    upstream: tuple[_Command, ...]
+    from_input: bool
+
+    def script(self, text: str) -> Finding:
+        return _as_finding(_classify_script(text, self.depth + 1))
+
+    def judge(self, argv: list[str]) -> Finding | None:
+        program = posixpath.basename(argv[0])
+        if "$" in argv[0]:
+            return Finding(
+                "ask", "the program name is computed when the command runs: it could not be understood"
+            )
+        fam = family(program)
+        if fam:
+            return self._interpreter(program, fam, argv)
+        if program == "eval":
+            found = Finding("ask", "eval runs text built at run time: it could not be understood", (UNKNOWN,))
+            return worst([found, self.script(" ".join(argv[1:]))])
+        if program in ("source", ".", "alias", "trap"):
+            return self._sourced(program, argv)
+        check = rule_for(program)
+        if check is None:
+            return None
+        context = RuleContext(
+            program,
+            self.from_input,
+            script=self.script,
+            exec_argv=lambda tokens: _judge_argv(tokens, self.depth + 1),
+            stdin=tuple(self.fed() or ()),
+        )
+        return check(argv[1:], context)
+
+    def fed(self) -> list[str] | None:
+        """Texts known to reach the command's input; None when piped input comes from elsewhere."""
+        own = self.command.fed if self.command else []
+        if not self.upstream:
+            return own
+        last = self.upstream[-1]
+        if last.program in ("echo", "printf"):
+            words = [a for a in last.argv[1:] if not (last.program == "echo" and a in ("-n", "-E"))]
+            return [*own, " ".join(words)]
+        if last.program == "cat" and len(last.argv) == 1 and last.fed:
+            return [*own, *last.fed]
+        return own or None
+
+    def _interpreter(self, program: str, fam: str, argv: list[str]) -> Finding | None:
+        fed = self.fed()
+        nested = self.command.simple.nested if self.command else []
+        kind, value = program_source(fam, argv[1:])
+        piped = None
+        if self.upstream and kind == "stdin":
+            pairs = [(c.program, c.argv) for c in self.upstream]
+            piped = judge_feed(pairs, fed or [], program, fam, self.script)
+        inline = judge_interpreter(program, fam, argv[1:], fed, nested=nested, script=self.script)
+        return worst([piped, inline, self._script_file(argv, kind, value)])
+
+    def _script_file(self, argv: list[str], kind: str, value: str) -> Finding | None:
+        """`python manage.py flush`, `php artisan db:wipe`; scripts whose names come from input."""
+        if kind != "file":
+            return None
+        if self.from_input or value in ("{}", ""):
+            return Finding("ask", f"runs scripts whose names come from input with {argv[0]}", (UNKNOWN,))
+        index = argv.index(value) if value in argv else len(argv)
+        return _judge_argv([posixpath.basename(value), *argv[index + 1 :]], self.depth + 1, self.command)
+
+    def _sourced(self, program: str, argv: list[str]) -> Finding | None:
+        """`alias x='…'` and `trap '…' EXIT` hold scripts; `source <(curl …)` runs downloaded code."""
+        if program == "alias":
+            return worst(self.script(a.split("=", 1)[1]) for a in argv[1:] if "=" in a)
+        if program == "trap":
+            return self.script(argv[1]) if len(argv) > 1 else None
+        nested = self.command.simple.nested if self.command else []
+        if any(_DOWNLOAD.search(source) for source in nested):
+            return Finding(
+                "ask", f"{program} runs code downloaded from the network, which cannot be inspected"
+            )
+        fed = self.fed()
+        if argv[1:2] in (["/dev/stdin"], ["-"]) and fed:
+            return worst(self.script(text) for text in fed)
         return None
-    context = RuleContext(
-        program, from_input, script=script, exec_argv=lambda t: _judge_argv(t, depth + 1), stdin=tuple(fed or ())
-    )
-    return check(argv[1:], context)
-
-
-def _script_file(fam: str, argv: list[str], from_input: bool, depth: int) -> Finding | None:
-    """`python manage.py flush`, `php artisan db:wipe`; scripts whose names come from input."""
-    kind, value = program_source(fam, argv[1:])
-    if kind != "file":
-        return None
-    if from_input or value in ("{}", ""):
-        return Finding("ask", f"runs scripts whose names come from input with {argv[0]}", (UNKNOWN,))
-    index = argv.index(value) if value in argv else len(argv)
-    return _judge_argv([posixpath.basename(value), *argv[index + 1 :]], depth + 1, from_input=False)
-
-
-def _judge_sourced(
-    program: str, argv: list[str], nested: Sequence[str], fed: list[str] | None, script: object
-) -> Finding | None:
-    judge = script if callable(script) else None
-    if judge is None:
-        return None
-    if program == "alias":
-        return worst(judge(a.split("=", 1)[1]) for a in argv[1:] if "=" in a)
-    if program == "trap":
-        return judge(argv[1]) if len(argv) > 1 else None
-    from asi_agent.policy.danger_exec import DOWNLOADERS
-
-    if any(any(d in source for d in DOWNLOADERS) for source in nested):
-        return Finding("ask", f"{program} runs code downloaded from the network, which cannot be inspected")
-    if argv[1:2] in (["/dev/stdin"], ["-"]) and fed:
-        return worst(judge(text) for text in fed)
-    return None
-
-
-def _fed(command: _Command | None, upstream: Sequence[_Command]) -> list[str] | None:
-    """Texts known to reach the command's input; None when piped input comes from elsewhere."""
-    if command is None:
-        return []
-    own = command.fed
-    if not upstream:
-        return own
-    last = upstream[-1]
-    if last.program in ("echo", "printf"):
-        return [*own, " ".join(a for a in last.argv[1:] if not (last.program == "echo" and a in ("-n", "-E")))]
-    if last.program == "cat" and len(last.argv) == 1 and last.fed:
-        return [*own, *last.fed]
-    return own or None
-
-
-def _piped(
-    program: str, fam: str, argv: list[str], upstream: Sequence[_Command], fed: list[str] | None, script: object
-) -> Finding | None:
-    """An interpreter that reads its program from a pipe."""
-    if not upstream or program_source(fam, argv[1:])[0] != "stdin" or not callable(script):
-        return None
-    pairs = [(c.program, c.argv) for c in upstream]
-    return judge_feed(pairs, [] if fed is None else fed, program, fam, script)
 
 
 def _as_finding(risk: CommandRisk) -> Finding:

@@ -17,6 +17,7 @@ from asi_agent.policy.danger_paths import UNKNOWN, Finding, ask, catastrophic, r
 
 __all__ = [
     "DOWNLOADERS",
+    "DOWNLOAD_WORD",
     "Script",
     "downloaded_names",
     "family",
@@ -30,9 +31,13 @@ __all__ = [
 Script = Callable[[str], Finding]
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox-sh"})
-DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "iwr", "Invoke-WebRequest"})
-DECODERS = frozenset({"base64", "base32", "xxd", "uudecode", "openssl", "gunzip", "zcat", "gzip", "rev", "tr"})
-_DOWNLOAD = re.compile(r"(?<![\w.-])(?:curl|wget|fetch|aria2c|xh)(?![\w.-])")
+DOWNLOADERS = frozenset(
+    {"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "iwr", "Invoke-WebRequest"}
+)
+DECODERS = frozenset(
+    {"base64", "base32", "xxd", "uudecode", "openssl", "gunzip", "zcat", "gzip", "rev", "tr"}
+)
+DOWNLOAD_WORD = re.compile(r"(?<![\w.-])(?:curl|wget|fetch|aria2c|xh)(?![\w.-])")
 _PYTHON = re.compile(r"python[\d.]*|pypy3?")
 _FAMILIES = {
     "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "bun": "node", "deno": "node",
@@ -53,10 +58,12 @@ _INTERPRETERS: dict[str, tuple[str, frozenset[str]]] = {
     "osa": ("e", frozenset({"-l"})),
 }
 _RUNS = {
-    "python": r"\bos\.(?:system|popen|exec\w*|spawn\w*|posix_spawn\w*)|\bsubprocess\b|\bpty\.spawn|\bcommands\.",
+    "python": r"\bos\.(?:system|popen|exec\w*|spawn\w*|posix_spawn\w*)|\bsubprocess\b|\bpty\.spawn"
+    r"|\bcommands\.",
     "perl": r"\bsystem\b|\bexec\b|`|\bqx\b|\bopen\s*\(?[^;]*\|",
     "ruby": r"\bsystem\b|\bexec\b|`|%x|\bspawn\b|IO\.popen|Open3",
-    "node": r"child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bexec\s*\(|\bspawn\s*\(|Bun\.spawn|Deno\.(?:run|Command)",
+    "node": r"child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bexec\s*\(|\bspawn\s*\("
+    r"|Bun\.spawn|Deno\.(?:run|Command)",
     "php": r"\b(?:shell_exec|exec|system|passthru|popen|proc_open)\s*\(|`",
     "awk": r"\bsystem\s*\(|\|\s*getline|print[^;}]*\|",
     "pwsh": r"Invoke-Expression|\biex\b|Start-Process|cmd(?:\.exe)?\s*/c",
@@ -85,7 +92,9 @@ _FETCHES = re.compile(
     r"urlopen|urllib|requests\.|httpx\.|http\.client|\bfetch\s*\(|https?\.get|LWP|Net::HTTP|open-uri"
     r"|file_get_contents\s*\(\s*['\"]https?|Invoke-WebRequest|\biwr\b|DownloadString"
 )
-_FORKS = re.compile(r"os\.fork\s*\(|fork\s+while|while\s*\(?\s*(?:1|true|True)\s*\)?\s*:?\s*\{?\s*(?:os\.)?fork")
+_FORKS = re.compile(
+    r"os\.fork\s*\(|fork\s+while|while\s*\(?\s*(?:1|true|True)\s*\)?\s*:?\s*\{?\s*(?:os\.)?fork"
+)
 _LITERAL = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|`([^`]*)`")
 _AWK_WRITE = re.compile(r">>?\s*\"([^\"]+)\"")
 _CLUSTER = re.compile(r"-[A-Za-z]+")
@@ -131,7 +140,13 @@ def _awk_source(args: Sequence[str]) -> tuple[str, str]:
 
 
 def judge_interpreter(
-    program: str, fam: str, args: Sequence[str], fed: Sequence[str] | None, nested: Sequence[str], script: Script
+    program: str,
+    fam: str,
+    args: Sequence[str],
+    fed: Sequence[str] | None,
+    *,
+    nested: Sequence[str],
+    script: Script,
 ) -> Finding | None:
     """An interpreter's run: its inline code, code fed on its input (`fed`; None: unreadable input)."""
     kind, value = program_source(fam, args)
@@ -140,7 +155,7 @@ def judge_interpreter(
         findings.append(judge_inline(program, fam, value, script))
     elif kind == "module" and value == "pip" and "uninstall" in args:
         findings.append(ask("pip uninstall removes installed packages"))
-    if any(_DOWNLOAD.search(source) for source in nested):
+    if any(DOWNLOAD_WORD.search(source) for source in nested):
         findings.append(ask(f"{program} runs code downloaded from the network: it cannot be inspected"))
     if kind == "stdin" and fed:
         findings += [judge_inline(program, fam, text, script) for text in fed]
@@ -170,7 +185,9 @@ def judge_inline(program: str, fam: str, code: str, script: Script) -> Finding |
     if _FORKS.search(code):
         findings.append(ask(f"inline {program} code forks processes in a loop"))
     sql = next((s for s in map(destructive_sql, literals) if s), None)
-    findings.append(ask(f"inline {program} code runs `{sql}`, which deletes data", "remote:a database") if sql else None)
+    findings.append(
+        ask(f"inline {program} code runs `{sql}`, which deletes data", "remote:a database") if sql else None
+    )
     return worst(findings)
 
 
@@ -205,7 +222,9 @@ def _escapes(program: str, argv: Sequence[str]) -> bool:
     """`echo -e` and `printf` with escapes turn text into other text before it runs."""
     if program == "printf":
         return any("\\" in a or "%b" in a for a in argv[1:2])
-    return program == "echo" and any(a.startswith("-") and "e" in a for a in argv[1:]) and "\\" in " ".join(argv)
+    return (
+        program == "echo" and any(a.startswith("-") and "e" in a for a in argv[1:]) and "\\" in " ".join(argv)
+    )
 
 
 def downloaded_names(program: str, argv: Sequence[str], redirects: Sequence[tuple[str, str]]) -> set[str]:
@@ -216,9 +235,9 @@ def downloaded_names(program: str, argv: Sequence[str], redirects: Sequence[tupl
     urls = [a for a in argv if "://" in a]
     for index, arg in enumerate(argv):
         value = argv[index + 1] if index + 1 < len(argv) else ""
-        if arg in ("-o", "--output", "-O", "--output-document") and value and not value.startswith("-"):
-            if not (program == "curl" and arg == "-O") and value != "-":
-                names.add(posixpath.basename(value))
-        if arg in ("-O", "--remote-name") and program == "curl" or (program == "wget" and "-O" not in argv):
+        named = arg in ("-o", "--output", "--output-document") or (arg == "-O" and program != "curl")
+        if named and value and not value.startswith("-"):
+            names.add(posixpath.basename(value))
+        if (arg in ("-O", "--remote-name") and program == "curl") or (program == "wget" and "-O" not in argv):
             names.update(posixpath.basename(u.split("?")[0]) for u in urls)
     return {n for n in names if n}

@@ -22,9 +22,9 @@ from asi_agent.policy.danger_paths import (
     catastrophic,
     critical_file,
     disposable,
-    scratch,
     inside,
     refuse,
+    scratch,
     worst,
     write_target,
 )
@@ -72,8 +72,8 @@ def _check_find(args: Sequence[str], ctx: RuleContext) -> Finding | None:
         if arg in _FIND_ACTIONS:
             command = args[index + 1 :]
             stop = next((i for i, a in enumerate(command) if a in (";", "+")), len(command))
-            found = ctx.exec_argv(command[:stop])
-            findings.append(found.with_targets(tuple(starts)) if found.level != "safe" else None)
+            run = ctx.exec_argv(command[:stop])
+            findings.append(run.with_targets(tuple(starts)) if run.level != "safe" else None)
         elif arg in _FIND_WRITES and index + 1 < len(args):
             findings.append(write_target(args[index + 1]))
     found = worst(findings)
@@ -160,7 +160,9 @@ def _check_chown(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     if not has_flag(options, "R", "--recursive"):
         return critical
     findings = [_recursive_on_system(f"{ctx.program} -R", t) for t in operands[1:]]
-    return worst([*findings, critical, ask(f"{ctx.program} -R changes the owner of a whole tree", *operands[1:])])
+    return worst(
+        [*findings, critical, ask(f"{ctx.program} -R changes the owner of a whole tree", *operands[1:])]
+    )
 
 
 def _recursive_on_system(what: str, target: str) -> Finding | None:
@@ -208,6 +210,13 @@ def _check_rsync(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     return ask("rsync --delete removes files at the destination that the source lacks", dest)
 
 
+def _rclone(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    words = [a for a in args if not a.startswith("-")]
+    if words[:1] and words[0] in ("purge", "delete", "deletefile", "sync", "rmdirs", "cleanup"):
+        return always(f"rclone {words[0]} deletes files at the destination", *words[-1:])(args, ctx)
+    return None
+
+
 FILE_RULES: dict[str, Checker] = {
     "rm": _check_rm,
     "rimraf": _check_rm,
@@ -230,12 +239,5 @@ FILE_RULES: dict[str, Checker] = {
     "rsync": _check_rsync,
     "unlink": lambda args, ctx: worst(_rm_target(a, False) for a in split(args)[1]),
     "rmdir": lambda args, ctx: worst(_rm_target(a, False) for a in split(args)[1] if not inside(a)),
-    "rclone": lambda args, ctx: _rclone(args, ctx),
+    "rclone": _rclone,
 }
-
-
-def _rclone(args: Sequence[str], ctx: RuleContext) -> Finding | None:
-    words = [a for a in args if not a.startswith("-")]
-    if words[:1] and words[0] in ("purge", "delete", "deletefile", "sync", "rmdirs", "cleanup"):
-        return always(f"rclone {words[0]} deletes files at the destination", *words[-1:])(args, ctx)
-    return None

@@ -13,7 +13,9 @@ from asi_agent.policy.danger_paths import Finding, ask, remote
 __all__ = ["GIT_RULES"]
 
 _OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
-_FORCE_PUSH = frozenset({"--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune"})
+_FORCE_PUSH = frozenset(
+    {"--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune"}
+)
 _REMOTE = remote("the git remote")
 _HERE = "."
 

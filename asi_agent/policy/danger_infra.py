@@ -17,7 +17,9 @@ _CLOUD = remote("cloud resources")
 _CLUSTER = remote("the cluster")
 _DATABASE = remote("a database")
 _DESTROY_VERBS = frozenset({"delete", "destroy", "rm", "rb", "remove", "purge", "terminate", "reset", "wipe"})
-_VERB_PREFIX = re.compile(r"^(?:batch-)?(?:delete|terminate|remove|purge|deregister|destroy|drop|disable|revoke)-")
+_VERB_PREFIX = re.compile(
+    r"^(?:batch-)?(?:delete|terminate|remove|purge|deregister|destroy|drop|disable|revoke)-"
+)
 _SQL = re.compile(
     r"\b(?:drop\s+(?:database|schema|table|view|index|user|role|keyspace|collection|owned)\b"
     r"|truncate\b|delete\s+from\s+[\w.\"`\[\]]+\s*(?:;|$)|update\s+[\w.\"`]+\s+set\b"
@@ -31,7 +33,9 @@ def destructive_sql(text: str) -> str | None:
     """The first statement in `text` that drops, truncates or empties data, if any."""
     for statement in re.split(r";\s*", text):
         match = _SQL.search(statement + ";")
-        if match and not (match.group(0).lower().startswith("update") and re.search(r"\bwhere\b", statement, re.I)):
+        if match and not (
+            match.group(0).lower().startswith("update") and re.search(r"\bwhere\b", statement, re.I)
+        ):
             return " ".join(statement.split())[:80]
     return None
 
@@ -48,7 +52,7 @@ def _cloud_verbs(args: Sequence[str], ctx: RuleContext) -> Finding | None:
 
 def _check_gsutil(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     verbs = words(args)
-    if verbs[:1] and verbs[0] in ("rm", "rb") or (verbs[:1] == ["rsync"] and "-d" in args):
+    if (verbs[:1] and verbs[0] in ("rm", "rb")) or (verbs[:1] == ["rsync"] and "-d" in args):
         return ask(f"gsutil {verbs[0]} deletes bucket contents", _CLOUD)
     return None
 
@@ -133,7 +137,9 @@ _HOSTING = (
 )  # fmt: skip
 
 INFRA_RULES: dict[str, Checker] = {
-    **dict.fromkeys(("aws", "gcloud", "az", "doctl", "linode-cli", "hcloud", "scw", "oci", "ibmcloud"), _cloud_verbs),
+    **dict.fromkeys(
+        ("aws", "gcloud", "az", "doctl", "linode-cli", "hcloud", "scw", "oci", "ibmcloud"), _cloud_verbs
+    ),
     "gsutil": _check_gsutil,
     **dict.fromkeys(("kubectl", "oc", "k3s", "microk8s"), _check_kubectl),
     "helm": subcommands(
@@ -151,18 +157,40 @@ INFRA_RULES: dict[str, Checker] = {
         subcommands(*_HOSTING, target=_CLOUD),
     ),
     **dict.fromkeys(("dropdb", "dropuser"), always("{program} deletes a database or its owner", _DATABASE)),
-    "mysqladmin": lambda args, ctx: ask("mysqladmin drop drops a database", _DATABASE) if "drop" in args else None,
+    "mysqladmin": lambda args, ctx: (
+        ask("mysqladmin drop drops a database", _DATABASE) if "drop" in args else None
+    ),
     **dict.fromkeys(
-        ("psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongosh", "mongo", "redis-cli", "cqlsh",
-         "clickhouse-client", "clickhouse", "sqlcmd", "cockroach"),
+        (
+            "psql",
+            "mysql",
+            "mariadb",
+            "sqlite3",
+            "duckdb",
+            "mongosh",
+            "mongo",
+            "redis-cli",
+            "cqlsh",
+            "clickhouse-client",
+            "clickhouse",
+            "sqlcmd",
+            "cockroach",
+        ),
         _check_sql_client,
-    ),  # fmt: skip
-    **dict.fromkeys(("rails", "rake", "artisan", "mix", "manage.py", "sequelize", "typeorm", "knex"), _check_task_runner),
+    ),
+    **dict.fromkeys(
+        ("rails", "rake", "artisan", "mix", "manage.py", "sequelize", "typeorm", "knex"), _check_task_runner
+    ),
     "prisma": _check_prisma,
     "drizzle-kit": subcommands(("drop", "", "drops migrations"), target=_DATABASE),
-    "alembic": lambda args, ctx: ask("alembic downgrade base drops every table", _DATABASE) if "base" in args and "downgrade" in args else None,
+    "alembic": lambda args, ctx: (
+        ask("alembic downgrade base drops every table", _DATABASE)
+        if "base" in args and "downgrade" in args
+        else None
+    ),
     "flyway": subcommands(("clean", "", "drops every object in the schema"), target=_DATABASE),
-    "liquibase": subcommands(("drop-all", "", "drops every object"), ("dropAll", "", "drops every object"), target=_DATABASE),
+    "liquibase": subcommands(
+        ("drop-all", "", "drops every object"), ("dropAll", "", "drops every object"), target=_DATABASE
+    ),
     "dotnet": subcommands(("ef database drop", "", "drops the database"), target=_DATABASE),
 }
-

@@ -28,10 +28,10 @@ __all__ = [
     "catastrophic",
     "critical_file",
     "disposable",
-    "scratch",
     "inside",
     "refuse",
     "remote",
+    "scratch",
     "worst",
     "write_target",
 ]
@@ -112,7 +112,9 @@ ARTEFACTS = (
     "*.egg-info", ".eggs", ".next", ".nuxt", ".parcel-cache", ".turbo", ".gradle", ".cache", "cache", "tmp",
     ".tmp", ".svelte-kit", ".angular", ".expo", ".dart_tool", "DerivedData", "cmake-build-*",
 )  # fmt: skip
-_DISPOSABLE = re.compile(r"^[^/]*\*[^/]*\.(?:log|pyc|pyo|o|a|so|obj|tmp|bak|orig|rej|swp|class|out|pid|sock)$")
+_DISPOSABLE = re.compile(
+    r"^[^/]*\*[^/]*\.(?:log|pyc|pyo|o|a|so|obj|tmp|bak|orig|rej|swp|class|out|pid|sock)$"
+)
 _HOME = re.compile(r"^(?:~[A-Za-z0-9_.-]*|\$HOME|\$\{HOME\})(?=/|$)")
 CONTENTS = frozenset({"*", ".*", "**", "*.*"})
 _BLOCK_DEVICE = re.compile(
@@ -177,7 +179,7 @@ def artefact(path: str) -> bool:
     parts = _parts(path, clamp=False) or []
     if parts and parts[-1] in CONTENTS:
         parts = parts[:-1]
-    if not parts or GLOB.search(parts[-1]) and not parts[-1].endswith("egg-info"):
+    if not parts or (GLOB.search(parts[-1]) and not parts[-1].endswith("egg-info")):
         return False
     return any(fnmatchcase(parts[-1], pattern) for pattern in ARTEFACTS)
 
@@ -189,7 +191,9 @@ def disposable(path: str) -> bool:
 
 def scratch(path: str) -> bool:
     """A path under /tmp or $TMPDIR (not the folder itself)."""
-    return re.match(r"^(?:/tmp|/var/tmp|\$TMPDIR|\$\{TMPDIR\})/[^/*?\[]", path) is not None and ".." not in path
+    return (
+        re.match(r"^(?:/tmp|/var/tmp|\$TMPDIR|\$\{TMPDIR\})/[^/*?\[]", path) is not None and ".." not in path
+    )
 
 
 def block_device(path: str) -> bool:
@@ -219,10 +223,9 @@ def write_target(path: str) -> Finding | None:
         return refuse(f"overwriting the system file {critical}")
     if path.startswith(_HARMLESS_SINKS):
         return None
-    if STARTUP_FILE.search(path):
-        return ask(f"writes to the startup or login file {path}", path)
-    if path.startswith("/dev/"):
-        return ask(f"writes to the device {path}", path)
+    if STARTUP_FILE.search(path) or path.startswith("/dev/"):
+        what = "device" if path.startswith("/dev/") else "startup or login file"
+        return ask(f"writes to the {what} {path}", path)
     if "$" in path and not _HOME.match(path):
         return None  # a variable we cannot resolve: writing a file is not destructive in itself
     return None if inside(path) else ask(f"writes to {path}, outside the project", path)

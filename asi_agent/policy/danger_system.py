@@ -47,7 +47,11 @@ def _check_systemctl(args: Sequence[str], ctx: RuleContext) -> Finding | None:
 
 
 def _check_init(args: Sequence[str], ctx: RuleContext) -> Finding | None:
-    return refuse(f"{ctx.program} {args[0]} stops or restarts the machine") if args[:1] in (["0"], ["6"]) else None
+    return (
+        refuse(f"{ctx.program} {args[0]} stops or restarts the machine")
+        if args[:1] in (["0"], ["6"])
+        else None
+    )
 
 
 def _check_crontab(args: Sequence[str], ctx: RuleContext) -> Finding | None:
@@ -125,7 +129,9 @@ SYSTEM_RULES: dict[str, Checker] = {
     "btrfs": subcommands(("subvolume delete", "", "deletes subvolumes")),
     "kill": _check_kill,
     "killall": always("{program} kills every process with that name", _MACHINE),
-    "pkill": lambda args, ctx: None if "-0" in args else ask("pkill kills every process that matches", _MACHINE),
+    "pkill": lambda args, ctx: (
+        None if "-0" in args else ask("pkill kills every process that matches", _MACHINE)
+    ),
     "killall5": always("{program} kills every process", _MACHINE),
     **dict.fromkeys(("reboot", "poweroff", "halt", "shutdown", "kexec"), _check_power),
     "systemctl": _check_systemctl,
@@ -136,17 +142,25 @@ SYSTEM_RULES: dict[str, Checker] = {
     "su": _check_su,
     "ssh": _check_ssh,
     **dict.fromkeys(("iptables", "ip6tables", "nft", "ufw", "firewall-cmd", "pfctl"), _check_firewall),
-    **dict.fromkeys(("userdel", "deluser", "groupdel", "delgroup"), always("{program} deletes accounts", _MACHINE)),
+    **dict.fromkeys(
+        ("userdel", "deluser", "groupdel", "delgroup"), always("{program} deletes accounts", _MACHINE)
+    ),
     "swapoff": always("{program} disables swap", _MACHINE),
     "chattr": always("{program} changes file attributes (immutable flags)", _MACHINE),
-    **dict.fromkeys(("apt", "apt-get", "dnf", "yum", "zypper", "pacman", "snap", "brew", "port"), _check_packages),
+    **dict.fromkeys(
+        ("apt", "apt-get", "dnf", "yum", "zypper", "pacman", "snap", "brew", "port"), _check_packages
+    ),
     "conda": subcommands(("remove", "", "removes packages"), ("env remove", "", "deletes an environment")),
     "npm": subcommands(*_PUBLISH, target=_REGISTRY),
     "pnpm": subcommands(*_PUBLISH, target=_REGISTRY),
     "yarn": subcommands(*_PUBLISH, ("npm publish", "", "publishes to the registry"), target=_REGISTRY),
     **dict.fromkeys(("cargo", "poetry", "hatch", "flit", "uv"), subcommands(_PUBLISH[0], target=_REGISTRY)),
     "twine": subcommands(("upload", "", "publishes to the package registry"), target=_REGISTRY),
-    "gem": subcommands(("push", "", "publishes to the package registry"), ("yank", "", "removes a published version"), target=_REGISTRY),
+    "gem": subcommands(
+        ("push", "", "publishes to the package registry"),
+        ("yank", "", "removes a published version"),
+        target=_REGISTRY,
+    ),
     "pip": subcommands(("uninstall", "", "removes installed packages")),
     "pip3": subcommands(("uninstall", "", "removes installed packages")),
     "docker": _DOCKER,

@@ -70,15 +70,12 @@ def decide(
     risk = classify(tool, risk, arguments)
     command = arguments.get("command") if tool == "run_terminal_cmd" else None
     danger = classify_command(command) if isinstance(command, str) else None
-    if danger and danger.level == "refuse":
-        return Decision("deny", _line(f"{danger.reason} ({_quote(danger.matched)})"), CLASSIFIER)
-    refusal = _path_refusal(arguments, risk, policy, root)
+    refusal = _classifier_refusal(danger, mode, policy, root)
     if refusal:
-        return Decision("deny", _line(refusal), "project boundary")
-    if danger and danger.level == "ask" and mode == "yolo":
-        outside = outside_target(danger.targets, root, [Path(d).expanduser() for d in policy.allow_dirs])
-        if outside:
-            return Decision("deny", _line(f"yolo mode refuses {danger.reason}: it acts on {outside}, outside the project"), CLASSIFIER)
+        return refusal
+    boundary = _path_refusal(arguments, risk, policy, root)
+    if boundary:
+        return Decision("deny", _line(boundary), "project boundary")
     words = command_words(command) if isinstance(command, str) else None
     matched = [
         (i, r)
@@ -123,18 +120,39 @@ def _base(tool: str, risk: Risk, mode: Approval, policy: Policy, matched: list[t
     return Decision(action, f"{mode} mode: {risk} calls {verb}", f"mode {mode}")
 
 
+def _classifier_refusal(
+    danger: CommandRisk | None, mode: Approval, policy: Policy, root: Path
+) -> Decision | None:
+    """Catastrophic commands in every mode; in yolo, destructive ones acting outside the project."""
+    if danger and danger.level == "refuse":
+        return Decision("deny", _line(f"{danger.reason} ({_quote(danger.matched)})"), CLASSIFIER)
+    if danger and danger.level == "ask" and mode == "yolo":
+        outside = outside_target(danger.targets, root, [Path(d).expanduser() for d in policy.allow_dirs])
+        if outside:
+            reason = f"yolo mode refuses {danger.reason} ({_quote(danger.matched)}): it acts on {outside}"
+            return Decision("deny", _line(f"{reason}, outside the project"), CLASSIFIER)
+    return None
+
+
 def _writes_past_allow(rule: Rule, words: list[str] | None) -> bool:
     """An allow rule with command prefixes does not cover the command once it has a writing option."""
-    return rule.action == "allow" and bool(rule.command) and words is not None and writing_option(words) is not None
+    return (
+        rule.action == "allow"
+        and bool(rule.command)
+        and words is not None
+        and writing_option(words) is not None
+    )
 
 
 def _raise_to_ask(
     decision: Decision, risk: Risk, arguments: Mapping[str, Any], policy: Policy, danger: CommandRisk | None
 ) -> Decision:
-    """A destructive command always asks, as the classifier's question; reading a secret asks unless allowed."""
+    """A destructive command always asks, as the classifier's question; a secret asks unless allowed."""
     explicit = decision.rule.startswith("policy")
     if danger is not None and danger.level == "ask":
-        return Decision("ask", _line(f"destructive command: {danger.reason} ({_quote(danger.matched)})"), CLASSIFIER)
+        return Decision(
+            "ask", _line(f"destructive command: {danger.reason} ({_quote(danger.matched)})"), CLASSIFIER
+        )
     if decision.action != "allow":
         return decision
     if risk == "read" and not explicit and (secret := _secret(arguments, policy)):

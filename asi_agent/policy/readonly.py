@@ -14,8 +14,12 @@ __all__ = ["writing_option"]
 
 _FIND = ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls")
 _GIT_OUTPUT = ("diff", "log", "show", "format-patch", "whatchanged", "range-diff")
-_BRANCH_WRITES = re.compile(r"^-[a-zA-Z]*[dDmMcCfut]|^--(?:delete|move|copy|force|set-upstream|unset-upstream|edit-description|track|no-track)")
-_BRANCH_LISTS = re.compile(r"^-[a-zA-Z]*[alrv]|^--(?:list|all|remotes|contains|no-contains|merged|no-merged|points-at|show-current|format|sort|column|verbose)")
+_BRANCH_WRITES = re.compile(
+    r"^-[a-zA-Z]*[dDmMcCfut]|^--(?:delete|move|copy|force|set-upstream|unset-upstream|edit-description|track|no-track)"
+)
+_BRANCH_LISTS = re.compile(
+    r"^-[a-zA-Z]*[alrv]|^--(?:list|all|remotes|contains|no-contains|merged|no-merged|points-at|show-current|format|sort|column|verbose)"
+)
 
 
 def writing_option(words: Sequence[str]) -> str | None:
@@ -57,7 +61,11 @@ def _sed(args: Sequence[str]) -> str | None:
         if arg.startswith("--in-place") or (re.match(r"^-[a-zA-Z]*i", arg) and not arg.startswith("--")):
             return arg
     script = " ".join(a for a in args if not a.startswith("-"))
-    return "w or e commands in the script" if re.search(r"(?:^|[;/}\s])(?:w|e)\s+\S|/[gpI0-9]*[we](?:\s|$|;)", script) else None
+    return (
+        "w or e commands in the script"
+        if re.search(r"(?:^|[;/}\s])(?:w|e)\s+\S|/[gpI0-9]*[we](?:\s|$|;)", script)
+        else None
+    )
 
 
 _CHECKS: dict[str, Callable[[Sequence[str]], str | None]] = {

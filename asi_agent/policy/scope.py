@@ -62,7 +62,9 @@ def _expand(target: str) -> str | None:
     match = _VARIABLE.match(target)
     if match:
         name = match["braced"] or match["plain"]
-        value = {"HOME": str(Path.home()), "TMPDIR": os.environ.get("TMPDIR") or tempfile.gettempdir()}.get(name)
+        value = {"HOME": str(Path.home()), "TMPDIR": os.environ.get("TMPDIR") or tempfile.gettempdir()}.get(
+            name
+        )
         if value is None:
             return None
         target = value + target[match.end() :]

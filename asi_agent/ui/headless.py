@@ -59,7 +59,9 @@ def _task(args: argparse.Namespace) -> str:
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:
     if args.yes and args.approval not in (None, "yolo"):
-        raise UserError(f"--yes means --approval yolo and conflicts with --approval {args.approval}: give one of them")
+        raise UserError(
+            f"--yes means --approval yolo and conflicts with --approval {args.approval}: give one of them"
+        )
     return {
         "policy": args.policy,
         "provider": args.provider,

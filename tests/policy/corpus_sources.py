@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - data: one entry per line reads better than wrapped strings
 """Where the commands of the classifier corpus come from: public test suites, guards and incident reports.
 
 Keys are used by the corpus modules; every entry names one. "variant" entries are spellings of a listed
@@ -20,7 +21,7 @@ SOURCES: dict[str, str] = {
     "safe-skill": "https://github.com/gnuton/CardCraftStudio/blob/main/.agent/skills/command-safety/SKILL.md",
     "cc-10077": "https://github.com/anthropics/claude-code/issues/10077 (rm -rf from / deleted a home folder)",
     "cc-12637": "https://github.com/anthropics/claude-code/issues/12637 (rm -rf * next to a folder named ~)",
-    "cc-93099": "https://github.com/anthropics/claude-code/issues/93099 (rm -rf \"$HOME\" during test cleanup)",
+    "cc-93099": 'https://github.com/anthropics/claude-code/issues/93099 (rm -rf "$HOME" during test cleanup)',
     "cc-21217": "https://github.com/anthropics/claude-code/issues/21217 (rm -rf of a folder under ~)",
     "cc-10978": "https://github.com/anthropics/claude-code/issues/10978 (rm -rf of an absolute project path)",
     "cc-80830": "https://github.com/anthropics/claude-code/issues/80830 (rm -rf of a checkout before cloning)",

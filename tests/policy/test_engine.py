@@ -110,7 +110,10 @@ def test_destructive_commands_ask_in_auto_edit_and_with_allow_rules(root):
             )
             assert decision.action == "ask", (command, policy)
     # yolo: local destroyers run; a forced push acts on the remote, outside the project: refused
-    assert run("run_terminal_cmd", "execute", {"command": "git reset --hard"}, mode="yolo", root=root).action == "allow"
+    assert (
+        run("run_terminal_cmd", "execute", {"command": "git reset --hard"}, mode="yolo", root=root).action
+        == "allow"
+    )
     decision = run("run_terminal_cmd", "execute", {"command": "git push --force"}, mode="yolo", root=root)
     assert decision.action == "deny" and "the git remote" in decision.reason
 

@@ -33,7 +33,9 @@ def agent(root: Path, replies: list[ScriptedReply], approval: str, policy: Polic
     return Agent(backend, ToolRunner(default_registry(), ctx), session, "system", AgentConfig(gate=gate))
 
 
-async def run(root: Path, replies: list[ScriptedReply], answers: list[str], approval: str = "ask", policy=None):
+async def run(
+    root: Path, replies: list[ScriptedReply], answers: list[str], approval: str = "ask", policy=None
+):
     events = []
     async for event in agent(root, replies, approval, policy).run("task"):
         if isinstance(event, ApprovalRequested):

@@ -61,7 +61,13 @@ def test_yolo_refuses_destructive_targets_outside_the_project(tmp_path):
         decision = decide_command(command, "yolo", tmp_path, Policy())
         assert decision.action == "deny", command
         assert decision.rule == CLASSIFIER and "outside the project" in decision.reason
-    allowed = ["rm -rf src", "git reset --hard", "git clean -fdx", "rm -rf /tmp/scratch-dir", "rm -rf ./src/*"]
+    allowed = [
+        "rm -rf src",
+        "git reset --hard",
+        "git clean -fdx",
+        "rm -rf /tmp/scratch-dir",
+        "rm -rf ./src/*",
+    ]
     for command in allowed:
         assert decide_command(command, "yolo", tmp_path, Policy()).action == "allow", command
 
@@ -75,11 +81,19 @@ def test_yolo_allow_dirs_count_as_inside(tmp_path, tmp_path_factory):
 
 WRITING = [
     "find . -name x -delete", "find . -name '*.py' -exec wc -l {} +", "find . -name x -fprint out.txt",
-    "git diff --output=patch.diff", "git log --output=../x", "rg --pre ./decode.sh secret", "tree -o tree.txt",
+    "git diff --output=patch.diff", "git log --output=../x", "rg --pre ./decode.sh secret",
+    "tree -o tree.txt",
     "sort -o data.txt data.txt", "sed -i s/a/b/ file", "git branch -f main HEAD~1", "git branch -D old",
     "git branch -M main", "git branch --force main", "git branch newname",
 ]  # fmt: skip
-READING = ["find . -name '*.py'", "git diff HEAD~1", "git log -n 3", "git branch -a", "rg -n TODO src", "tree src"]
+READING = [
+    "find . -name '*.py'",
+    "git diff HEAD~1",
+    "git log -n 3",
+    "git branch -a",
+    "rg -n TODO src",
+    "tree src",
+]
 
 
 def test_read_only_allow_list_loses_commands_with_writing_options(tmp_path):

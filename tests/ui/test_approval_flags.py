@@ -8,7 +8,12 @@ import pytest
 
 def run_cli(*args: str, cwd) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *args], cwd=cwd, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "asi_agent", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
