@@ -121,6 +121,9 @@ CATASTROPHIC = (
         "rm -f /bin/sh",
         "sudo mv /usr/bin/python3 /tmp/",
         "rsync -a --delete empty/ /",
+        "chgrp -R staff ~",
+        "mdadm --zero-superblock /dev/sdb",
+        "blkdiscard /dev/nvme1n1",
     ),
     *_g(
         "safety-net",
