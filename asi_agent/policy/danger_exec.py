@@ -59,7 +59,7 @@ _INTERPRETERS: dict[str, tuple[str, frozenset[str]]] = {
 }
 _RUNS = {
     "python": r"\bos\.(?:system|popen|exec\w*|spawn\w*|posix_spawn\w*)|\bsubprocess\b|\bpty\.spawn"
-    r"|\bcommands\.",
+    r"|\bcommands\.|__import__|from\s+(?:os|subprocess|pty)\s+import",
     "perl": r"\bsystem\b|\bexec\b|`|\bqx\b|\bopen\s*\(?[^;]*\|",
     "ruby": r"\bsystem\b|\bexec\b|`|%x|\bspawn\b|IO\.popen|Open3",
     "node": r"child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bexec\s*\(|\bspawn\s*\("
@@ -75,7 +75,7 @@ _DELETES = {
     "python": r"rmtree|os\.(?:remove|unlink|rmdir|removedirs)|\.unlink\(|\.rmdir\(|send2trash",
     "perl": r"\bunlink\b|\brmtree\b|\brmdir\b|remove_tree",
     "ruby": r"FileUtils\.(?:rm|remove)\w*|File\.(?:delete|unlink)|Dir\.(?:rmdir|delete|unlink)",
-    "node": r"\b(?:rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink)\s*\(|rimraf",
+    "node": r"\b(?:rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink|removeSync|remove)\s*\(|rimraf",
     "php": r"\b(?:unlink|rmdir)\s*\(",
     "pwsh": r"Remove-Item|\brm\s+-r|\bdel\b|Clear-Content|Format-Volume",
     "r": r"unlink\s*\(|file\.remove\s*\(",

@@ -100,6 +100,8 @@ def _check_mv(args: Sequence[str], ctx: RuleContext) -> Finding | None:
         place = catastrophic(source) or critical_file(source)
         if place:
             return refuse(f"moving {place} away")
+        if source.rstrip("/").rsplit("/", 1)[-1] == ".git":
+            return ask("moving .git away takes the project's history with it", source)
     dest = operands[-1]
     if dest == "/dev/null" or catastrophic(dest) in ("/", "your home folder"):
         return ask(f"mv onto {dest} can destroy what it moves", *operands)

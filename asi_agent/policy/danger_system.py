@@ -24,6 +24,21 @@ def device_tool(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     return ask(f"{ctx.program} destroys the contents of what it is given", *split(args)[1][-1:])
 
 
+def _check_diskutil(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    verb = next(
+        (a for a in args if a.lower().startswith(("erase", "zero", "secureerase", "partition", "reformat"))),
+        None,
+    )
+    if verb is None:
+        return None
+    device = next((a for a in args if block_device(a) or a.startswith("disk")), None)
+    return (
+        refuse(f"diskutil {verb} on the disk {device}")
+        if device
+        else ask(f"diskutil {verb} erases a disk", _MACHINE)
+    )
+
+
 def _check_kill(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     targets = [a for i, a in enumerate(args) if i > 0 or not (a.startswith("-") and a != "-1")]
     if "-1" in targets or "1" in targets:
@@ -127,6 +142,7 @@ SYSTEM_RULES: dict[str, Checker] = {
     "zpool": subcommands(("destroy", "", "destroys a pool"), ("labelclear", "", "erases a disk label")),
     "zfs": subcommands(("destroy", "", "destroys datasets and snapshots"), ("rollback", "", "discards data")),
     "btrfs": subcommands(("subvolume delete", "", "deletes subvolumes")),
+    "diskutil": _check_diskutil,
     "kill": _check_kill,
     "killall": always("{program} kills every process with that name", _MACHINE),
     "pkill": lambda args, ctx: (

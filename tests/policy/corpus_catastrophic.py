@@ -124,6 +124,13 @@ CATASTROPHIC = (
         "chgrp -R staff ~",
         "mdadm --zero-superblock /dev/sdb",
         "blkdiscard /dev/nvme1n1",
+        "diskutil eraseDisk JHFS+ x /dev/disk2",
+        "python3 -c \"__import__('os').system('rm -rf /')\"",
+        "python -c 'from os import system; system(\"rm -rf ~\")'",
+        "deno eval 'Deno.removeSync(\"/\", {recursive: true})'",
+        "sudo -- rm -rf /",
+        "env -S 'rm -rf /'",
+        "yes | rm -ri ~",
     ),
     *_g(
         "safety-net",

@@ -265,6 +265,9 @@ GIT = (
         "git switch -C main origin/main",
         "git checkout -B main origin/main",
         "git lfs prune",
+        "mv .git /tmp/x",
+        "git push origin +HEAD:main",
+        "find . -name x | xargs -I{} rm -rf {}",
     ),
     *_g(
         "git-guardrails",

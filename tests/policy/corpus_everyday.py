@@ -483,5 +483,8 @@ EVERYDAY = (
         "sha256sum dist/*.whl",
         "gzip -k big.log",
         "zcat logs.gz | grep error",
+        "python -c 'import platform; print(platform.system())'",
+        "python -c 'import json; print(json.dumps({}))'",
+        "node -e 'const m = new Map(); m.delete(1)'",
     ),
 )
