@@ -109,7 +109,9 @@ def _cd(command: _Command, cwd: str) -> str:
     argv = command.argv
     if not argv or argv[0] not in ("cd", "pushd"):
         return cwd
-    dest = next((a for a in argv[1:] if not a.startswith("-")), "~")
+    dest = next((a for a in argv[1:] if a == "-" or not a.startswith("-")), "~")
+    if dest == "-":
+        return UNKNOWN
     if "$" in dest and not dest.startswith(("$HOME", "${HOME}")):
         return UNKNOWN
     return dest if dest.startswith(("/", "~", "$")) else posixpath.join(cwd, dest) if cwd else dest
@@ -214,6 +216,14 @@ def _judge_argv(
     """Judge one command's words; without `command`: as run on input items (`find -exec`)."""
     argv, elevated, via_xargs = unwrap(tokens)
     here = _Here(depth, command, tuple(upstream), from_input=command is None or via_xargs)
+    placed = any("{}" in word for word in argv)
+    items = here.fed_items(lines=placed) if via_xargs and command is not None else None
+    if items and argv:
+        runs = [[w.replace("{}", i) for w in argv] for i in items] if placed else [[*argv, *items]]
+        known = _Here(depth, command, (), from_input=False)
+        found = worst(known.judge(words) for words in runs)
+        elevation = Finding("ask", f"{elevated} runs the command with root privileges") if elevated else None
+        return worst([found, elevation]) or _NOTHING
     found = here.judge(argv) if argv else None
     elevation = Finding("ask", f"{elevated} runs the command with root privileges") if elevated else None
     return worst([found, elevation]) or _NOTHING
@@ -253,6 +263,7 @@ class _Here:
             self.from_input,
             script=self.script,
             exec_argv=lambda tokens: _judge_argv(tokens, self.depth + 1),
+            command=lambda tokens: _judge_argv(tokens, self.depth + 1, self.command),
             stdin=tuple(self.fed() or ()),
         )
         return check(argv[1:], context)
@@ -270,10 +281,19 @@ class _Here:
             return [*own, *last.fed]
         return own or None
 
+    def fed_items(self, *, lines: bool) -> list[str] | None:
+        """The items fed on input when all are known (`echo a b | xargs rm`): words, or lines for `-I`."""
+        fed = self.fed() if self.upstream else None
+        if not fed:
+            return None
+        return [ln.strip() for t in fed for ln in t.splitlines() if ln.strip()] if lines else split_words(fed)
+
     def _interpreter(self, program: str, fam: str, argv: list[str]) -> Finding | None:
         fed = self.fed()
         nested = self.command.simple.nested if self.command else []
         kind, value = program_source(fam, argv[1:])
+        if self.from_input and fam == "sh" and (kind == "stdin" or "{}" in value):
+            return Finding("ask", f"{program} runs code read from input: it cannot be inspected", (UNKNOWN,))
         piped = None
         if self.upstream and kind == "stdin":
             pairs = [(c.program, c.argv) for c in self.upstream]

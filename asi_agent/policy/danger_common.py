@@ -22,6 +22,8 @@ class RuleContext:
     """Classifies a nested shell script (the string of `su -c`)."""
     exec_argv: Callable[[Sequence[str]], Finding]
     """Classifies a command run once per input item (the command of `find -exec`)."""
+    command: Callable[[Sequence[str]], Finding] | None = None
+    """Classifies a command whose words are all known (the command of `parallel … ::: a b`)."""
     stdin: tuple[str, ...] = field(default=())
     """Texts fed to the program on its input that can be read: here-documents, here-strings, `echo … |`."""
 

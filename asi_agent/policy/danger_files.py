@@ -212,6 +212,32 @@ def _check_rsync(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     return ask("rsync --delete removes files at the destination that the source lacks", dest)
 
 
+_PARALLEL_OPTIONS = frozenset(
+    {"-j", "-S", "--jobs", "--sshlogin", "--results", "--joblog", "-a", "--arg-file"}
+)
+
+
+def _check_parallel(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    """GNU parallel: a template run for every input after `:::` (or read from input), or the inputs as commands."""
+    marker = args.index(":::") if ":::" in args else len(args)
+    index = 0
+    while index < marker and args[index].startswith("-"):
+        index += 2 if args[index] in _PARALLEL_OPTIONS else 1
+    template, inputs = list(args[index:marker]), [a for a in args[marker + 1 :] if a not in (":::", "::::")]
+    if not inputs and ctx.stdin:
+        inputs = [line.strip() for text in ctx.stdin for line in text.splitlines() if line.strip()]
+    if not template:
+        return worst(ctx.script(command) for command in inputs)
+    if not inputs or ctx.command is None:
+        found = ctx.exec_argv(template)
+        return found if found.level != "safe" else None
+    run = ctx.command
+    placed = any("{}" in word for word in template)
+    commands = [[w.replace("{}", item) for w in template] if placed else [*template, item] for item in inputs]
+    found = worst(run(words) for words in commands)
+    return found if found and found.level != "safe" else None
+
+
 def _rclone(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     words = [a for a in args if not a.startswith("-")]
     if words[:1] and words[0] in ("purge", "delete", "deletefile", "sync", "rmdirs", "cleanup"):
@@ -242,4 +268,5 @@ FILE_RULES: dict[str, Checker] = {
     "unlink": lambda args, ctx: worst(_rm_target(a, False) for a in split(args)[1]),
     "rmdir": lambda args, ctx: worst(_rm_target(a, False) for a in split(args)[1] if not inside(a)),
     "rclone": _rclone,
+    "parallel": _check_parallel,
 }

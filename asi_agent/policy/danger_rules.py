@@ -22,6 +22,7 @@ RULES: dict[str, Checker] = {**FILE_RULES, **GIT_RULES, **SYSTEM_RULES, **INFRA_
 
 def rule_for(program: str) -> Checker | None:
     """The checker of `program`, if it has one (`mkfs.ext4` uses the `mkfs` family's)."""
-    if program.startswith("mkfs"):
+    name = program.lower()  # case-insensitive file systems run `RM` as `rm`
+    if name.startswith("mkfs"):
         return device_tool
-    return RULES.get(program)
+    return RULES.get(name)

@@ -22,9 +22,13 @@ _WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
     "doas": (frozenset({"-u", "-C"}), 0),
     "pkexec": (frozenset({"--user"}), 0),
     "runuser": (frozenset({"-u", "-g", "-G", "--user", "--group"}), 0),
-    "env": (frozenset({"-u", "-C", "--unset", "--chdir"}), 0),
-    "xargs": (frozenset({"-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "--max-args", "--delimiter"}), 0),
-    "parallel": (frozenset({"-j", "-S", "--jobs", "--sshlogin"}), 0),
+    "env": (frozenset({"-u", "-C", "-P", "--unset", "--chdir"}), 0),
+    "xargs": (
+        frozenset(
+            {"-I", "-J", "-R", "-S", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "--max-args", "--delimiter"}
+        ),
+        0,
+    ),
     "nice": (frozenset({"-n", "--adjustment"}), 0),
     "ionice": (frozenset({"-c", "-n", "-p"}), 0),
     "stdbuf": (frozenset({"-i", "-o", "-e"}), 0),
@@ -88,11 +92,13 @@ def unwrap(tokens: Sequence[str]) -> tuple[list[str], str | None, bool]:
             argv = [*split_words([rest]), *argv[3 if argv[1] == "-S" else 2 :]]
         elif name not in _WRAPPERS:
             break
+        elif name == "env" and argv[1:2] == ["-"]:
+            argv = argv[2:]
         elif name == "command" and {"-v", "-V"} & set(argv[1:2]):
             return [], elevated, from_input  # only looks the program up
         else:
             elevated = name if name in _ELEVATORS else elevated
-            from_input = from_input or name in ("xargs", "parallel")
+            from_input = from_input or name == "xargs"
             argv = skip_options(argv[1:], *_WRAPPERS[name])
     return argv, elevated, from_input
 

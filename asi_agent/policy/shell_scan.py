@@ -106,6 +106,11 @@ class Scanner:
         elif char == "`":
             end = _closing(text, pos)
             self._nest(text[pos + 1 : end], end + 1)
+        elif text.startswith("$((", pos):
+            end, nested = _arithmetic(text, pos)
+            self.current.nested.extend(nested)
+            self.word.append("0")  # an arithmetic value: a number, never a command
+            self.pos = end + 1
         elif text.startswith("$(", pos):
             self._substitution(pos + 1)
         else:
@@ -182,7 +187,12 @@ def _read_double(text: str, pos: int) -> tuple[int, str, list[str]]:
         char = text[index]
         if char == '"':
             return index, "".join([*out, '"']), nested
-        if char == "`" or text.startswith("$(", index):
+        if text.startswith("$((", index):
+            index, inner = _arithmetic(text, index)
+            nested.extend(inner)
+            out.append("0")
+            index += 1
+        elif char == "`" or text.startswith("$(", index):
             end = _closing(text, index) if char == "`" else _closing_paren(text, index + 1)
             nested.append(text[index + 1 : end] if char == "`" else text[index + 2 : end])
             out.append(PLACEHOLDER)
@@ -191,6 +201,32 @@ def _read_double(text: str, pos: int) -> tuple[int, str, list[str]]:
             out.append(text[index : index + 2] if char == "\\" else char)
             index += 2 if char == "\\" else 1
     raise Unparsable("a double quote is never closed")
+
+
+def _arithmetic(text: str, pos: int) -> tuple[int, list[str]]:
+    """`$(( … ))` at `pos`: the index of its last `)` and the substitutions inside it."""
+    close = _closing_paren(text, pos + 1)
+    return close, _substitutions_in(text[pos + 3 : close - 1])
+
+
+def _substitutions_in(body: str) -> list[str]:
+    """The scripts of `$(…)` and backticks inside an arithmetic expression."""
+    found: list[str] = []
+    index = 0
+    while index < len(body):
+        if body.startswith("$((", index):
+            index, inner = _arithmetic(body, index)
+            found += inner
+        elif body.startswith("$(", index):
+            end = _closing_paren(body, index + 1)
+            found.append(body[index + 2 : end])
+            index = end
+        elif body[index] == "`":
+            end = _closing(body, index)
+            found.append(body[index + 1 : end])
+            index = end
+        index += 1
+    return found
 
 
 def _closing_paren(text: str, pos: int) -> int:

@@ -11,6 +11,7 @@ SOURCES: dict[str, str] = {
     "dcg-packs": "https://github.com/Dicklesworthstone/destructive_command_guard/tree/main/crates/dcg-cli/src/packs",
     "dcg-readme": "https://github.com/Dicklesworthstone/destructive_command_guard/blob/main/README.md",
     "safety-net": "https://github.com/kenryu42/claude-code-safety-net/tree/main/tests",
+    "safety-net-edge": "https://github.com/kenryu42/claude-code-safety-net/blob/main/tests/core/analyze/edge-cases.test.ts",
     "goose": "https://github.com/block-open-source/goose/blob/main/tests/utils/test_check_shell_command.py",
     "codex-safe": "https://github.com/openai/codex/blob/main/codex-rs/core/src/command_safety/is_safe_command.rs",
     "codex-win": "https://github.com/openai/codex/blob/main/codex-rs/core/src/command_safety/windows_safe_commands.rs",

@@ -9,13 +9,17 @@ Every entry is (command, grade, source key); `corpus_sources.SOURCES` says where
 root: they ask.
 """
 
-from corpus_catastrophic import CATASTROPHIC
-from corpus_destructive import DESTRUCTIVE
-from corpus_everyday import EVERYDAY
+from corpus_catastrophic import CATASTROPHIC as OWN_CATASTROPHIC
+from corpus_destructive import DESTRUCTIVE as OWN_DESTRUCTIVE
+from corpus_everyday import EVERYDAY as OWN_EVERYDAY
+from corpus_guards import GUARD_CATASTROPHIC, GUARD_DESTRUCTIVE, GUARD_EVERYDAY
 from corpus_sources import SOURCES
 
 __all__ = ["CATASTROPHIC", "CORPUS", "DESTRUCTIVE", "EVERYDAY", "SOURCES", "UNCLEAR"]
 
+CATASTROPHIC = (*OWN_CATASTROPHIC, *GUARD_CATASTROPHIC)
+DESTRUCTIVE = (*OWN_DESTRUCTIVE, *GUARD_DESTRUCTIVE)
+EVERYDAY = (*OWN_EVERYDAY, *GUARD_EVERYDAY)
 CORPUS = (*CATASTROPHIC, *DESTRUCTIVE, *EVERYDAY)
 
 UNCLEAR: tuple[str, ...] = (

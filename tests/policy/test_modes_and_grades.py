@@ -23,7 +23,7 @@ def test_catastrophic_is_refused_in_every_mode_naming_the_classifier(tmp_path, m
     for command, _, _ in CATASTROPHIC:
         decision = decide_command(command, mode, tmp_path)
         assert decision.action == "deny", (mode, command)
-        assert decision.rule == CLASSIFIER and "\\n" not in decision.reason
+        assert decision.rule == CLASSIFIER and "\n" not in decision.reason
 
 
 @pytest.mark.parametrize("mode", ["ask", "auto-edit"])
