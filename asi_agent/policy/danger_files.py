@@ -218,7 +218,7 @@ _PARALLEL_OPTIONS = frozenset(
 
 
 def _check_parallel(args: Sequence[str], ctx: RuleContext) -> Finding | None:
-    """GNU parallel: a template run for every input after `:::` (or read from input), or the inputs as commands."""
+    """GNU parallel: a template run for each input after `:::` (or read from input), or inputs as commands."""
     marker = args.index(":::") if ":::" in args else len(args)
     index = 0
     while index < marker and args[index].startswith("-"):
@@ -229,8 +229,8 @@ def _check_parallel(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     if not template:
         return worst(ctx.script(command) for command in inputs)
     if not inputs or ctx.command is None:
-        found = ctx.exec_argv(template)
-        return found if found.level != "safe" else None
+        unknown = ctx.exec_argv(template)
+        return unknown if unknown.level != "safe" else None
     run = ctx.command
     placed = any("{}" in word for word in template)
     commands = [[w.replace("{}", item) for w in template] if placed else [*template, item] for item in inputs]
