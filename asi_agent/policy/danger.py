@@ -96,7 +96,7 @@ def _classify_script(text: str, depth: int) -> CommandRisk:
     cwd, downloaded = "", set[str]()
     upstream: list[_Command] = []
     for command in commands:
-        risk = _judge_simple(command, depth, upstream, downloaded)
+        risk = _judge_simple(_rebased(command, cwd), depth, upstream, downloaded)
         risks.append(_in_folder(risk, cwd) if cwd else risk)
         cwd = _cd(command, cwd)
         downloaded |= downloaded_names(command.program, command.argv, command.redirects)
@@ -115,6 +115,20 @@ def _cd(command: _Command, cwd: str) -> str:
     if "$" in dest and not dest.startswith(("$HOME", "${HOME}")):
         return UNKNOWN
     return dest if dest.startswith(("/", "~", "$")) else posixpath.join(cwd, dest) if cwd else dest
+
+
+_FILE_OPERANDS = frozenset({"rm", "unlink", "shred", "truncate", "tee", "rmdir"})
+
+
+def _rebased(command: _Command, cwd: str) -> _Command:
+    """After `cd` out of the project, relative files of deletes and redirections are judged where they are."""
+    if not cwd or not cwd.startswith(("/", "~", "$", "..")):
+        return command
+    redirects = [(op, _under(cwd, t) if op in _WRITES else t) for op, t in command.redirects]
+    tokens = command.tokens
+    if command.program in _FILE_OPERANDS:
+        tokens = [t if t.startswith("-") or i == 0 else _under(cwd, t) for i, t in enumerate(tokens)]
+    return _Command(command.simple, tokens, redirects)
 
 
 def _in_folder(risk: CommandRisk, cwd: str) -> CommandRisk:

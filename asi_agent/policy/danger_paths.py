@@ -190,10 +190,8 @@ def disposable(path: str) -> bool:
 
 
 def scratch(path: str) -> bool:
-    """A path under /tmp or $TMPDIR (not the folder itself)."""
-    return (
-        re.match(r"^(?:/tmp|/var/tmp|\$TMPDIR|\$\{TMPDIR\})/[^/*?\[]", path) is not None and ".." not in path
-    )
+    """A path under /tmp or /var/tmp (not the folder itself, not a glob of its contents)."""
+    return re.match(r"^(?:/tmp|/var/tmp)/[^/*?\[]", path) is not None and ".." not in path
 
 
 def block_device(path: str) -> bool:
@@ -219,13 +217,15 @@ def write_target(path: str) -> Finding | None:
     if block_device(path):
         return refuse(f"writing to the disk device {path}")
     critical = critical_file(path)
-    if critical:
-        return refuse(f"overwriting the system file {critical}")
-    if path.startswith(_HARMLESS_SINKS):
-        return None
+    return refuse(f"overwriting the system file {critical}") if critical else _risky_write(path)
+
+
+def _risky_write(path: str) -> Finding | None:
+    if path.startswith(_HARMLESS_SINKS) or ("$" in path and not _HOME.match(path)):
+        return None  # scratch, or a variable we cannot resolve: writing a file is not destructive in itself
     if STARTUP_FILE.search(path) or path.startswith("/dev/"):
         what = "device" if path.startswith("/dev/") else "startup or login file"
         return ask(f"writes to the {what} {path}", path)
-    if "$" in path and not _HOME.match(path):
-        return None  # a variable we cannot resolve: writing a file is not destructive in itself
+    if ".git" in (_parts(path, clamp=True) or []):
+        return ask(f"writes into the git internals {path}", path)
     return None if inside(path) else ask(f"writes to {path}, outside the project", path)

@@ -22,7 +22,7 @@ FILES = (
         "rm -rf .git",
         "rm -rf .venv",
         "rm -rf ~/projects/old",
-        "rm -rf /tmp/work",
+        "rm -rf /tmp/*/",
         "rm -rf /tmp/*",
         "rm -rf $BUILD_DIR",
         "rm -rf $(pwd)",

@@ -9,6 +9,7 @@ SOURCES: dict[str, str] = {
     "asi-v0": "this repository's first classifier corpus (tests/policy/danger_corpus.py, before the graded corpus)",
     "dcg-git": "https://github.com/Dicklesworthstone/destructive_command_guard/blob/main/crates/dcg-cli/src/packs/core/git.rs",
     "dcg-packs": "https://github.com/Dicklesworthstone/destructive_command_guard/tree/main/crates/dcg-cli/src/packs",
+    "dcg-corpus": "https://github.com/Dicklesworthstone/destructive_command_guard/tree/main/tests/corpus",
     "dcg-readme": "https://github.com/Dicklesworthstone/destructive_command_guard/blob/main/README.md",
     "safety-net": "https://github.com/kenryu42/claude-code-safety-net/tree/main/tests",
     "safety-net-edge": "https://github.com/kenryu42/claude-code-safety-net/blob/main/tests/core/analyze/edge-cases.test.ts",
