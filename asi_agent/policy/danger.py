@@ -91,7 +91,7 @@ def _classify_script(text: str, depth: int) -> CommandRisk:
     try:
         commands = [_command(simple) for simple in Scanner(text).scan()]
     except Unparsable as exc:
-        return CommandRisk("ask", f"the command could not be understood ({exc})", None, (UNKNOWN,))
+        return CommandRisk("ask", f"the command could not be understood ({exc})", None)
     risks: list[CommandRisk] = []
     cwd, downloaded = "", set[str]()
     upstream: list[_Command] = []
@@ -265,7 +265,7 @@ class _Here:
         if fam:
             return self._interpreter(program, fam, argv)
         if program == "eval":
-            found = Finding("ask", "eval runs text built at run time: it could not be understood", (UNKNOWN,))
+            found = Finding("ask", "eval runs text built at run time: it could not be understood")
             return worst([found, self.script(" ".join(argv[1:]))])
         if program in ("source", ".", "alias", "trap"):
             return self._sourced(program, argv)

@@ -84,9 +84,8 @@ def decide(
     ]
     for index, rule in matched:
         if rule.action == "deny":
-            return Decision(
-                "deny", rule.reason or f"denied by a rule of policy '{policy.name}'", _name(policy, index)
-            )
+            reason = rule.reason or f"denied by a rule of policy '{policy.name}'"
+            return Decision("deny", _line(reason), _name(policy, index))
     if mode == "plan" and risk != "read":
         return Decision("deny", f"plan mode is read-only: {risk} calls are refused", "mode plan")
     decision = _base(tool, risk, mode, policy, matched)
@@ -110,11 +109,8 @@ def command_words(command: object) -> list[str] | None:
 def _base(tool: str, risk: Risk, mode: Approval, policy: Policy, matched: list[tuple[int, Rule]]) -> Decision:
     if matched:
         index, rule = min(matched, key=lambda pair: pair[1].action != "ask")  # ask outranks allow
-        return Decision(
-            rule.action,
-            rule.reason or f"{rule.action} by a rule of policy '{policy.name}'",
-            _name(policy, index),
-        )
+        reason = rule.reason or f"{rule.action} by a rule of policy '{policy.name}'"
+        return Decision(rule.action, _line(reason), _name(policy, index))
     action = mode_action(mode, risk)
     verb = {"allow": "run", "ask": "ask first", "deny": "are refused"}[action]
     return Decision(action, f"{mode} mode: {risk} calls {verb}", f"mode {mode}")
@@ -130,7 +126,7 @@ def _classifier_refusal(
         outside = outside_target(danger.targets, root, [Path(d).expanduser() for d in policy.allow_dirs])
         if outside:
             reason = f"yolo mode refuses {danger.reason} ({_quote(danger.matched)}): it acts on {outside}"
-            return Decision("deny", _line(f"{reason}, outside the project"), CLASSIFIER)
+            return Decision("deny", _line(f"{reason}, not inside the project"), CLASSIFIER)
     return None
 
 

@@ -14,6 +14,8 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from asi_agent.policy.danger_paths import UNKNOWN
+
 __all__ = ["outside_target"]
 
 _GLOB = re.compile(r"[*?\[]")
@@ -28,7 +30,13 @@ def outside_target(targets: Iterable[str], root: Path, allowed: Sequence[Path] =
         if target.startswith("remote:"):
             return target.removeprefix("remote:")
         path = _resolve(target, base)
-        if path is None or not any(path == place or place in path.parents for place in inside):
+        if path is None:
+            return (
+                f"{target} (known only when it runs)"
+                if target != UNKNOWN
+                else "paths known only when it runs"
+            )
+        if not any(path == place or place in path.parents for place in inside):
             return target
         if path in inside[len(allowed) + 1 :] and not _GLOB.search(target):
             return target  # the scratch folder itself, not something in it

@@ -83,4 +83,4 @@ async def test_refusal_tells_the_model_the_rule_in_one_line(tmp_path):
 async def test_yolo_refuses_a_destructive_command_outside_the_project(tmp_path):
     events = await run(tmp_path, [command("rm -rf ~/old-projects")], [], approval="yolo")
     decision = next(e for e in events if isinstance(e, DecisionMade))
-    assert decision.action == "deny" and "outside the project" in decision.reason
+    assert decision.action == "deny" and "not inside the project" in decision.reason

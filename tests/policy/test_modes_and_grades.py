@@ -60,7 +60,7 @@ def test_yolo_refuses_destructive_targets_outside_the_project(tmp_path):
     for command in refused:
         decision = decide_command(command, "yolo", tmp_path, Policy())
         assert decision.action == "deny", command
-        assert decision.rule == CLASSIFIER and "outside the project" in decision.reason
+        assert decision.rule == CLASSIFIER and "not inside the project" in decision.reason
     allowed = [
         "rm -rf src",
         "git reset --hard",
