@@ -27,9 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from asi_agent.policy.danger_exec import (
-    DOWNLOAD_WORD as _DOWNLOAD,
-)
-from asi_agent.policy.danger_exec import (
+    DOWNLOAD_WORD,
     downloaded_names,
     family,
     judge_feed,
@@ -127,7 +125,8 @@ def _rebased(command: _Command, cwd: str) -> _Command:
     redirects = [(op, _under(cwd, t) if op in _WRITES else t) for op, t in command.redirects]
     tokens = command.tokens
     if command.program in _FILE_OPERANDS:
-        tokens = [t if t.startswith("-") or i == 0 else _under(cwd, t) for i, t in enumerate(tokens)]
+        start = len(tokens) - len(command.argv) + 1  # the program's operands, after any wrapper
+        tokens = [*tokens[:start], *(t if t.startswith("-") else _under(cwd, t) for t in tokens[start:])]
     return _Command(command.simple, tokens, redirects)
 
 
@@ -331,7 +330,7 @@ class _Here:
         if program == "trap":
             return self.script(argv[1]) if len(argv) > 1 else None
         nested = self.command.simple.nested if self.command else []
-        if any(_DOWNLOAD.search(source) for source in nested):
+        if any(DOWNLOAD_WORD.search(source) for source in nested):
             return Finding(
                 "ask", f"{program} runs code downloaded from the network, which cannot be inspected"
             )
