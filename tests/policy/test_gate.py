@@ -16,7 +16,7 @@ from asi_agent.policy import Policy, Rule
 from asi_agent.session import SessionStore
 from asi_agent.toolrun import ToolRunner
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import default_registry
 
 
