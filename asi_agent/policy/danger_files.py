@@ -22,6 +22,7 @@ from asi_agent.policy.danger_paths import (
     catastrophic,
     critical_file,
     disposable,
+    disposable_name,
     inside,
     refuse,
     scratch,
@@ -66,11 +67,14 @@ def _check_find(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     end = next((i for i, a in enumerate(args) if a[:1] in "-(!"), len(args))
     starts = list(args[:end]) or ["."]
     findings: list[Finding | None] = []
-    if "-delete" in args:
+    cleanup = _finds_only_artefacts(args, starts)
+    if "-delete" in args and not cleanup:
         findings.append(ask("find -delete deletes every file it matches", *starts))
     for index, arg in enumerate(args):
         if arg in _FIND_ACTIONS:
             command = args[index + 1 :]
+            if cleanup and command[:1] and command[0].rsplit("/", 1)[-1] in ("rm", "rmdir", "unlink"):
+                continue
             stop = next((i for i, a in enumerate(command) if a in (";", "+")), len(command))
             run = ctx.exec_argv(command[:stop])
             findings.append(run.with_targets(tuple(starts)) if run.level != "safe" else None)
@@ -81,6 +85,16 @@ def _check_find(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     if found and found.level == "ask" and place:
         return refuse(f"find from {place} that deletes or rewrites what it finds")
     return found
+
+
+def _finds_only_artefacts(args: Sequence[str], starts: Sequence[str]) -> bool:
+    """`find . -name '*.pyc' -delete`, `find build -delete`: only build artefacts or logs are deleted."""
+    if all(artefact(s) for s in starts):
+        return True  # everything under `build/` or `node_modules/` is rebuilt
+    names = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-name", "-iname")]
+    if not names or {"-o", "-or", "-not", "!"} & set(args) or not all(inside(s) for s in starts):
+        return False
+    return all(disposable_name(name) for name in names)
 
 
 def _check_fd(args: Sequence[str], ctx: RuleContext) -> Finding | None:

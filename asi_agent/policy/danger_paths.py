@@ -28,6 +28,7 @@ __all__ = [
     "catastrophic",
     "critical_file",
     "disposable",
+    "disposable_name",
     "inside",
     "refuse",
     "remote",
@@ -181,7 +182,12 @@ def artefact(path: str) -> bool:
         parts = parts[:-1]
     if not parts or (GLOB.search(parts[-1]) and not parts[-1].endswith("egg-info")):
         return False
-    return any(fnmatchcase(parts[-1], pattern) for pattern in ARTEFACTS)
+    return any(fnmatchcase(part, pattern) for part in parts for pattern in ARTEFACTS)
+
+
+def disposable_name(name: str) -> bool:
+    """A file name pattern of build artefacts or logs (`__pycache__`, `*.pyc`), as `find -name` takes it."""
+    return _DISPOSABLE.match(name) is not None or any(fnmatchcase(name, p) or name == p for p in ARTEFACTS)
 
 
 def disposable(path: str) -> bool:

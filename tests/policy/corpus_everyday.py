@@ -144,6 +144,8 @@ EVERYDAY = (
         "wc -l < input.txt",
         "diff a.txt b.txt",
         "fdisk --help",
+        "find . -name '*.pyc' -delete",
+        "find . -name '*.tmp' -exec rm {} \\;",
     ),
     *_g(
         "codex-safe",
@@ -294,6 +296,10 @@ EVERYDAY = (
         "rm -f *.log",
         "rm -f coverage.xml",
         "rm -rf tmp/cache",
+        "find . -type d -name __pycache__ -exec rm -rf {} +",
+        "rm -rf build/lib",
+        "rm -rf target/debug",
+        "find build -type f -exec rm -f {} +",
     ),
     *_g(
         "dcg-readme",
