@@ -122,7 +122,7 @@ def _rebased(command: _Command, cwd: str) -> _Command:
     """After `cd` out of the project, relative files of deletes and redirections are judged where they are."""
     if not cwd or not cwd.startswith(("/", "~", "$", "..")):
         return command
-    redirects = [(op, _under(cwd, t) if op in _WRITES else t) for op, t in command.redirects]
+    redirects = [(op, _under(cwd, t) if _file_redirect(op, t) else t) for op, t in command.redirects]
     tokens = command.tokens
     if command.program in _FILE_OPERANDS:
         start = len(tokens) - len(command.argv) + 1  # the program's operands, after any wrapper
@@ -199,10 +199,13 @@ def _judge_simple(
     return worst([own, *(_classify_script(source, depth + 1) for source in simple.nested)]) or _SAFE
 
 
+def _file_redirect(op: str, target: str) -> bool:
+    """A redirection that writes a file (`> f`, `&> f`), not a duplication of a descriptor (`2>&1`)."""
+    return op in _WRITES and not (op == ">&" and (target.isdigit() or target == "-"))
+
+
 def _judge_redirect(op: str, target: str) -> Finding | None:
-    if op not in _WRITES or (op == ">&" and (target.isdigit() or target == "-")):
-        return None
-    return write_target(target)
+    return write_target(target) if _file_redirect(op, target) else None
 
 
 def _runs_download(command: _Command, downloaded: set[str]) -> Finding | None:

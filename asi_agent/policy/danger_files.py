@@ -56,7 +56,8 @@ def _rm_target(target: str, recursive: bool) -> Finding | None:
         if (inside(target) and not GLOB.search(target)) or disposable(target) or scratch(target):
             return None
         return ask(f"deletes {target}: a glob or a path outside the project", target)
-    return None if artefact(target) or scratch(target) else ask(f"recursive delete of {target}", target)
+    safe = artefact(target) or scratch(target) or disposable(target)
+    return None if safe else ask(f"recursive delete of {target}", target)
 
 
 _FIND_ACTIONS = ("-exec", "-execdir", "-ok", "-okdir")

@@ -113,6 +113,10 @@ ARTEFACTS = (
     "*.egg-info", ".eggs", ".next", ".nuxt", ".parcel-cache", ".turbo", ".gradle", ".cache", "cache", "tmp",
     ".tmp", ".svelte-kit", ".angular", ".expo", ".dart_tool", "DerivedData", "cmake-build-*",
 )  # fmt: skip
+_LOCK_FILES = frozenset({
+    "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "Pipfile.lock", "uv.lock",
+    "Cargo.lock", "Gemfile.lock", "composer.lock", "bun.lockb", "npm-shrinkwrap.json",
+})  # fmt: skip
 _DISPOSABLE = re.compile(
     r"^[^/]*\*[^/]*\.(?:log|pyc|pyo|o|a|so|obj|tmp|bak|orig|rej|swp|class|out|pid|sock)$"
 )
@@ -191,8 +195,9 @@ def disposable_name(name: str) -> bool:
 
 
 def disposable(path: str) -> bool:
-    """A glob of logs, objects and backups inside the project (`*.log`, `build/*.o`): safe to delete."""
-    return inside(path) and _DISPOSABLE.match(path.rsplit("/", 1)[-1]) is not None
+    """Logs, objects, backups (`*.log`, `build/*.o`) or a lock file inside the project: safe to delete."""
+    name = path.rsplit("/", 1)[-1]
+    return inside(path) and (_DISPOSABLE.match(name) is not None or name in _LOCK_FILES)
 
 
 def scratch(path: str) -> bool:

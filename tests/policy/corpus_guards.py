@@ -1,4 +1,3 @@
-
 """Commands from claude-code-safety-net's edge-case tests (wrappers, substitutions, xargs, parallel),
 graded here: catastrophic, destructive, everyday. Data only: classified, never run.
 
