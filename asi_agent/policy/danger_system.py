@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from asi_agent.policy.danger_common import Checker, RuleContext, always, has_flag, split, subcommands, words
-from asi_agent.policy.danger_paths import Finding, ask, block_device, refuse, remote, worst
+from asi_agent.policy.danger_paths import Finding, ask, block_device, catastrophic, refuse, remote, worst
 
 __all__ = ["SYSTEM_RULES", "device_tool"]
 
@@ -130,6 +130,24 @@ _DOCKER = subcommands(
     ("rmi", "-f|--force", "force-deletes images"),
     target=remote("the container engine"),
 )
+
+
+def _check_docker(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    """`docker run -v /:/host …` or `--privileged` hands the host to the container; else the prune rules."""
+    verbs = words(args)
+    if verbs[:1] not in (["run"], ["create"]):
+        return _DOCKER(args, ctx)
+    if "--privileged" in args:
+        return ask(f"{ctx.program} run --privileged can change the host", _MACHINE)
+    for index, arg in enumerate(args):
+        value = args[index + 1] if arg in ("-v", "--volume") and index + 1 < len(args) else ""
+        value = arg.split("=", 1)[1] if arg.startswith(("--volume=", "-v=")) else value
+        place = catastrophic(value.split(":", 1)[0]) if value else None
+        if place:
+            return ask(f"{ctx.program} run mounts {place} of the host into the container", _MACHINE)
+    return None
+
+
 _DEVICE_TOOLS = (
     "wipefs", "mke2fs", "mkswap", "fdisk", "sfdisk", "gdisk", "sgdisk", "cfdisk", "parted", "blkdiscard",
     "hdparm", "badblocks", "mdadm",
@@ -179,7 +197,7 @@ SYSTEM_RULES: dict[str, Checker] = {
     ),
     "pip": subcommands(("uninstall", "", "removes installed packages")),
     "pip3": subcommands(("uninstall", "", "removes installed packages")),
-    "docker": _DOCKER,
-    "podman": _DOCKER,
+    "docker": _check_docker,
+    "podman": _check_docker,
     "docker-compose": subcommands(("down", "-v|--volumes|--rmi", "deletes the project's volumes")),
 }

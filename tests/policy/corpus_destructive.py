@@ -533,6 +533,14 @@ SYSTEM = (
         "yarn npm publish",
         "pnpm publish --access public",
         "killall5 -9",
+        "docker run --privileged -v /:/host alpine chroot /host rm -rf /",
+        "docker run --volume=/etc:/etc img",
+        "docker run -v /:/mnt --rm alpine sh",
+        "git branch | grep -v main | xargs git branch -D",
+        "git tag -l | xargs git tag -d",
+        "RAILS_ENV=production rails db:drop DISABLE_DATABASE_ENVIRONMENT_CHECK=1",
+        "redis-cli -n 0 flushall",
+        "sudo rm -rf /var/lib/docker",
     ),
 )
 
