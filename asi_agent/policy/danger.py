@@ -59,6 +59,7 @@ class CommandRisk:
     """What the destructive parts act on: paths as written (after any `cd`), or `remote:<what>`."""
 
     def with_targets(self, targets: tuple[str, ...]) -> CommandRisk:
+        """The same verdict acting on other targets."""
         return replace(self, targets=targets)
 
 
@@ -163,10 +164,12 @@ class _Command:
 
     @property
     def argv(self) -> list[str]:
+        """The words from the program on, wrappers and assignments removed."""
         return unwrap(self.tokens)[0]
 
     @property
     def program(self) -> str:
+        """The program's name without its directory."""
         return posixpath.basename(self.argv[0]) if self.argv else ""
 
     @property
@@ -255,9 +258,11 @@ class _Here:
     from_input: bool
 
     def script(self, text: str) -> Finding:
+        """Classify a nested command line one level deeper."""
         return _as_finding(_classify_script(text, self.depth + 1))
 
     def judge(self, argv: list[str]) -> Finding | None:
+        """Judge one program's words by its family or rule."""
         program = posixpath.basename(argv[0])
         if "$" in argv[0]:
             return Finding(

@@ -51,6 +51,7 @@ class Finding(NamedTuple):
     """Paths as written (`~/x`, `../y`, `$DIR`), or `remote:<what>` for things outside any folder."""
 
     def with_targets(self, targets: tuple[str, ...]) -> Finding:
+        """The same finding acting on other targets."""
         return self._replace(targets=targets)
 
 
@@ -85,10 +86,12 @@ def worst(findings: Iterable[_G | None]) -> _G | None:
 
 
 def ask(reason: str, *targets: str) -> Finding:
+    """A finding that asks first, in every mode but yolo."""
     return Finding("ask", reason, targets)
 
 
 def refuse(reason: str, *targets: str) -> Finding:
+    """A finding refused in every mode."""
     return Finding("refuse", f"{reason}: refused in every mode", targets)
 
 
@@ -206,6 +209,7 @@ def scratch(path: str) -> bool:
 
 
 def block_device(path: str) -> bool:
+    """A disk or partition device (`/dev/sda`, `/dev/nvme0n1p2`, `/dev/disk2`)."""
     return _BLOCK_DEVICE.match(path) is not None
 
 

@@ -109,6 +109,7 @@ def _package_bin(name: str, argv: Sequence[str]) -> bool:
 
 
 def skip_options(args: Sequence[str], with_value: frozenset[str], operands: int) -> list[str]:
+    """The words after a wrapper's options (and its own operands, such as `timeout`'s duration)."""
     index = 0
     while index < len(args) and args[index].startswith("-") and args[index] != "-":
         if args[index] == "--":

@@ -51,6 +51,7 @@ class Scanner:
         self.heredocs: list[tuple[str, bool, Simple]] = []
 
     def scan(self) -> list[Simple]:
+        """The simple commands of the whole text, here-document bodies attached to their owners."""
         while self.pos < len(self.text):
             self._step(self.text[self.pos])
         self._end_command(pipe=False)
@@ -252,6 +253,7 @@ def _closing_paren(text: str, pos: int) -> int:
 
 
 def split_words(words: Sequence[str]) -> list[str]:
+    """Raw words unquoted as the shell would (POSIX `shlex`); unbalanced quotes are `Unparsable`."""
     try:
         return shlex.split(" ".join(words))
     except ValueError as exc:
@@ -259,4 +261,5 @@ def split_words(words: Sequence[str]) -> list[str]:
 
 
 def dequote(raw: str) -> str:
+    """One raw word unquoted."""
     return "".join(split_words([raw]))
