@@ -59,7 +59,10 @@ def _resolve(target: str, base: Path) -> Path | None:
         return None
     prefix = "/".join(parts[:cut]) or ("/" if text.startswith("/") else ".")
     path = Path(prefix) if prefix.startswith("/") else base / prefix
-    return Path(os.path.realpath(path))
+    try:
+        return Path(os.path.realpath(path))
+    except (ValueError, OSError):  # a NUL byte, a symlink loop: no path the command could act on safely
+        return None
 
 
 def _expand(target: str) -> str | None:

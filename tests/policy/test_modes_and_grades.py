@@ -56,6 +56,7 @@ def test_yolo_refuses_destructive_targets_outside_the_project(tmp_path):
         "rm -rf ~/projects/old", "rm -rf $HOME/.cache", "rm -rf /opt/app/data", "rm -rf link/",
         "rm -rf $BUILD_DIR", "cd ~/work && rm -rf src", "git push --force", "terraform destroy",
         "psql -c 'DROP TABLE users'", "find ~/notes -delete", "ls | xargs rm", "kubectl delete ns prod",
+        'rm -rf "a\x00b/x"',
     ]  # fmt: skip
     for command in refused:
         decision = decide_command(command, "yolo", tmp_path, Policy())
