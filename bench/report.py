@@ -51,6 +51,8 @@ BENCHES: tuple[Bench, ...] = (
           ("bench/fuzz.py", "--runs", "100000", "--guided", "5000"), 300,
           ("--runs", "20000", "--guided", "2000")),
     Bench("routing", "Tool routing with 100+ plugin tools", ("bench/routing_bench.py",), 120),
+    Bench("safety", "Command safety: the graded corpus through classifier and engine, per mode",
+          ("bench/safety_bench.py",), 120),
     Bench("local", "Embedded model: constrained vs free tool calls", ("bench/local_constrained.py",), 300,
           ("--limit", "8")),
 )  # fmt: skip
