@@ -24,8 +24,8 @@ from asi_agent.calls.textmode import (
 __all__ = [
     "REFUSAL_PATTERNS",
     "STATUS_RE",
-    "ReasoningSplitter",
     "ParsedReply",
+    "ReasoningSplitter",
     "decode_arguments",
     "detect_refusal",
     "new_call_id",

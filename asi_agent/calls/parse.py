@@ -36,7 +36,9 @@ _MAX_SPANS = 64
 _MAX_LEAKS = 4
 _EMPTY_FENCE_RE = re.compile(r"^[ \t]*```[^`\n]*\n(?:[ \t]*\n)*[ \t]*```[ \t]*$", re.M)
 _EMPTY_CODE_RE = re.compile(r"(?<!`)``(?!`)")
-_MARKERS = tuple(sorted({marker for dialect in DIALECTS for marker in dialect.markers}, key=len, reverse=True))
+_MARKERS = tuple(
+    sorted({marker for dialect in DIALECTS for marker in dialect.markers}, key=len, reverse=True)
+)
 _MARKER_RE = re.compile("|".join(re.escape(marker) for marker in _MARKERS))
 
 STATUS_RE = re.compile(
@@ -119,7 +121,9 @@ def parse_reply(
     problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx)
     dialect = next((span.dialect for span in spans if span.calls), "")
     reasoning = "\n\n".join(
-        text[r.inner_start : r.inner_end].strip() for r in regions if text[r.inner_start : r.inner_end].strip()
+        text[r.inner_start : r.inner_end].strip()
+        for r in regions
+        if text[r.inner_start : r.inner_end].strip()
     )
     return ParsedReply(_tidy(rest), calls, tuple(problems), _tidy(reasoning), dialect)
 

@@ -12,6 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from asi_agent.events import ReasoningStreamed, TextStreamed
+
 __all__ = ["ReasoningSplitter", "Region", "reasoning_regions", "split_reasoning"]
 
 _BLOCKS: tuple[tuple[str, str], ...] = (
@@ -99,9 +101,7 @@ def split_reasoning(text: str) -> tuple[str, str]:
     return "\n\n".join(thought for thought in thoughts if thought), "".join(pieces)
 
 
-_STREAM_BLOCKS = tuple(pair for pair in _BLOCKS if "channel" not in pair[0]) + (
-    ("<|channel|>analysis<|message|>", "<|end|>"),
-)
+_STREAM_BLOCKS = _BLOCKS
 
 
 @dataclass
@@ -147,6 +147,13 @@ class ReasoningSplitter:
         """Whatever was held back, at the end of the stream."""
         pending, self._pending = self._pending, ""
         return [("reasoning" if self._closer else "text", pending)] if pending else []
+
+    def events(self, delta: str | None) -> list[TextStreamed | ReasoningStreamed]:
+        """`feed` (or, for None at the end of the stream, `flush`) as stream events."""
+        parts = self.feed(delta) if delta is not None else self.flush()
+        return [
+            ReasoningStreamed(piece) if kind == "reasoning" else TextStreamed(piece) for kind, piece in parts
+        ]
 
 
 def _first_opener(text: str) -> tuple[int, str]:

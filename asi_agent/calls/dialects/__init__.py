@@ -11,8 +11,8 @@ from asi_agent.calls.dialects.base import Dialect, ReadContext, Span
 from asi_agent.calls.dialects.command_r import COMMAND_R
 from asi_agent.calls.dialects.deepseek import DEEPSEEK
 from asi_agent.calls.dialects.function_tag import FUNCTION_TAG
-from asi_agent.calls.dialects.functiongemma import FUNCTIONGEMMA
 from asi_agent.calls.dialects.functionary import FUNCTIONARY
+from asi_agent.calls.dialects.functiongemma import FUNCTIONGEMMA
 from asi_agent.calls.dialects.glm import GLM
 from asi_agent.calls.dialects.harmony import HARMONY
 from asi_agent.calls.dialects.hermes import HERMES

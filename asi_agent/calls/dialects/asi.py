@@ -51,10 +51,8 @@ def tagged_body(text: str, start: int, close_tag: str, open_tag: str) -> tuple[s
     close = text.find(close_tag, body_start)
     if close >= 0 and open_tag not in text[body_start:close]:
         return text[body_start:close], close + len(close_tag)
-    if text.startswith(("{", "["), body_start):
-        end = object_end(text, body_start)
-    else:
-        end = line_end(text, start)
+    is_json = text.startswith(("{", "["), body_start)
+    end = object_end(text, body_start) if is_json else line_end(text, start)
     return text[body_start:end], end
 
 
@@ -124,7 +122,6 @@ def render_call_line(call: ToolCall) -> str:
 
 def _render(calls: Sequence[ToolCall]) -> str:
     return "\n".join(render_call_line(call) for call in calls)
-
 
 
 ASI = Dialect(

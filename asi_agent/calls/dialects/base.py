@@ -186,7 +186,9 @@ def named_span(
     """A span for the forms that give the name outside the arguments."""
     name = clean_name(name)
     if not name:
-        return Span(start, end, problems=(problem(fragment, "the tool name is missing", ctx),), dialect=dialect)
+        return Span(
+            start, end, problems=(problem(fragment, "the tool name is missing", ctx),), dialect=dialect
+        )
     try:
         arguments = decode_arguments(body, name)
     except CallFormatError as exc:
@@ -194,29 +196,40 @@ def named_span(
     return Span(start, end, (ToolCall(new_call_id(), name, arguments),), dialect=dialect)
 
 
+def _number(raw: str) -> Any:
+    try:
+        number = float(raw)
+    except ValueError:
+        return raw
+    return int(number) if number.is_integer() and "." not in raw.strip() else number
+
+
+def _structured(raw: str) -> Any:
+    """JSON text; a model that escaped its quotes (`[{\\"id\\": 1}]`) is read as meant."""
+    for candidate in (raw, raw.replace('\\"', '"')):
+        try:
+            value = lenient_json(candidate)
+        except ValueError:
+            continue
+        if not isinstance(value, str):
+            return value
+    return raw
+
+
 def typed_value(raw: str, tool: str, param: str, ctx: ReadContext) -> Any:
     """A parameter value written as text, typed from the tool's schema (else: JSON if it reads as JSON)."""
     kind = ctx.types.get(tool, {}).get(param, "")
-    if kind == "string":
-        return raw
-    if kind in ("integer", "number", "float", "int"):
-        try:
-            number = float(raw)
-        except ValueError:
-            return raw
-        return int(number) if number.is_integer() and "." not in raw.strip() else number
-    if kind == "boolean" and raw.strip().lower() in ("true", "false"):
-        return raw.strip().lower() == "true"
     stripped = raw.strip()
-    if kind in ("object", "array") or stripped[:1] in ("{", "[") or stripped in ("true", "false", "null"):
-        try:
-            return lenient_json(stripped)
-        except ValueError:
-            return raw
+    if kind in ("integer", "number", "float", "int"):
+        return _number(stripped)
+    if kind == "boolean" and stripped.lower() in ("true", "false"):
+        return stripped.lower() == "true"
+    if kind in ("object", "array") or (not kind and stripped[:1] in ("{", "[")):
+        return _structured(stripped)
     if kind:
         return raw
     try:
         value = json.loads(stripped)
     except ValueError:
         return raw
-    return value if not isinstance(value, str) else raw
+    return raw if isinstance(value, str) else value

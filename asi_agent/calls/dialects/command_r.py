@@ -13,7 +13,9 @@ from asi_agent.messages import ToolCall
 
 __all__ = ["COMMAND_R"]
 
-_ACTION_RE = re.compile(r"^[ \t]*Action:[ \t]*\n?[ \t]*```[ \t]*(?:json)?[ \t]*\n(?P<body>.*?)\n?[ \t]*```", re.M | re.S)
+_ACTION_RE = re.compile(
+    r"^[ \t]*Action:[ \t]*\n?[ \t]*```[ \t]*(?:json)?[ \t]*\n(?P<body>.*?)\n?[ \t]*```", re.M | re.S
+)
 _R7B_RE = re.compile(r"<\|START_ACTION\|>(?P<body>.*?)(?:<\|END_ACTION\|>|$)", re.S)
 _MARKUP_RE = re.compile(r"<\|(?:START|END)_RESPONSE\|>|<\|CHATBOT_TOKEN\|>|<\|END_OF_TURN_TOKEN\|>")
 
@@ -22,9 +24,18 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
     for pattern in (_ACTION_RE, _R7B_RE):
         for match in pattern.finditer(text):
             fragment = match.group()
-            span = value_span(match.start(), match.end(), fragment, match.group("body").strip(), strict=True,
-                              dialect="command-r", ctx=ctx)
-            yield span or Span(match.start(), match.end(), problems=(problem(fragment, "no call inside", ctx),))
+            span = value_span(
+                match.start(),
+                match.end(),
+                fragment,
+                match.group("body").strip(),
+                strict=True,
+                dialect="command-r",
+                ctx=ctx,
+            )
+            yield span or Span(
+                match.start(), match.end(), problems=(problem(fragment, "no call inside", ctx),)
+            )
     for match in _MARKUP_RE.finditer(text):
         yield Span(match.start(), match.end(), dialect="command-r")
 

@@ -1,7 +1,8 @@
 """DeepSeek tool-call tokens.
 
-V3 / R1:  <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…
-V3.1:     <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>
+V3 / R1:  <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME
+          ```json {…} ```<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>
+V3.1:     <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…
 The tokens are also accepted with ASCII `|` and `_` (as some servers detokenize them).
 """
 
@@ -33,7 +34,9 @@ _FENCE_RE = re.compile(r"^\s*(?P<name>[^\n`]*?)\s*\n?\s*```(?:json)?\s*\n?(?P<bo
 def _read(body: str, start: int, end: int, ctx: ReadContext) -> Span:
     sep = _SEP.search(body)
     if sep is None:
-        return Span(start, end, problems=(problem(body, "<｜tool▁sep｜> is missing", ctx),), dialect="deepseek")
+        return Span(
+            start, end, problems=(problem(body, "<｜tool▁sep｜> is missing", ctx),), dialect="deepseek"
+        )
     head, rest = body[: sep.start()].strip(), body[sep.end() :]
     fenced = _FENCE_RE.match(rest)
     if head in ("function", "") and fenced is not None:  # V3 / R1: type, sep, name, fenced JSON

@@ -29,8 +29,9 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
         if text.startswith(_CLOSE, close):
             end = close + len(_CLOSE)
         name = match.group("name") if match.group("name") is not None else match.group("attr")
-        yield named_span(match.start(), end, text[match.start() : end], name or "", body, dialect="function-tag",
-                         ctx=ctx)
+        yield named_span(
+            match.start(), end, text[match.start() : end], name or "", body, dialect="function-tag", ctx=ctx
+        )
 
 
 def _render(calls: Sequence[ToolCall]) -> str:

@@ -16,7 +16,9 @@ from asi_agent.messages import ToolCall
 
 __all__ = ["FUNCTIONARY"]
 
-_HEAD_RE = re.compile(r">>>[ \t]*(?P<name>[A-Za-z_][\w.\-]*)[ \t]*\n|\A[ \t]*(?P<first>[A-Za-z_][\w.\-]*)\n(?=\s*\{)")
+_HEAD_RE = re.compile(
+    r">>>[ \t]*(?P<name>[A-Za-z_][\w.\-]*)[ \t]*\n|\A[ \t]*(?P<first>[A-Za-z_][\w.\-]*)\n(?=\s*\{)"
+)
 _FIRST_ALL_RE = re.compile(r"\A[ \t]*(?:>>>)?all\n")
 
 
@@ -41,13 +43,20 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             end = object_end(text, body_start)
             if head.group("first") and _is_call_object(text[body_start:end]):
                 continue  # "Sure\n{"name": …}" is a JSON call after a word, not a recipient
-            yield named_span(head.start(), end, text[head.start() : end], name, text[body_start:end],
-                             dialect="functionary", ctx=ctx)
+            yield named_span(
+                head.start(),
+                end,
+                text[head.start() : end],
+                name,
+                text[body_start:end],
+                dialect="functionary",
+                ctx=ctx,
+            )
         elif name == "python":
             following = text.find(">>>", head.end())
             end = len(text) if following < 0 else following
             code = text[head.end() : end].rstrip("\n")
-            yield Span(head.start(), end, (ToolCall(new_call_id(), "python", {"code": code}),), "functionary")
+            yield Span(head.start(), end, (ToolCall(new_call_id(), "python", {"code": code}),), dialect="functionary")
 
 
 def _render(calls: Sequence[ToolCall]) -> str:

@@ -101,7 +101,9 @@ def _read(body: str, start: int, end: int, ctx: ReadContext) -> Span:
         arguments = reader.object()
     except (ValueError, IndexError, RecursionError) as exc:
         return Span(start, end, problems=(problem(body, str(exc), ctx),))
-    return Span(start, end, (ToolCall(new_call_id(), head.group("name"), arguments),), dialect="functiongemma")
+    return Span(
+        start, end, (ToolCall(new_call_id(), head.group("name"), arguments),), dialect="functiongemma"
+    )
 
 
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:

@@ -27,8 +27,11 @@ _MARKUP_RE = re.compile(
 
 def _header_start(text: str, to: re.Match[str]) -> int:
     """Where the header holding `to=` begins: its `<|start|>` or `<|channel|>`, else `to=` itself."""
-    floor = max(text.rfind("<|message|>", 0, to.start()), text.rfind("<|call|>", 0, to.start()),
-                text.rfind("<|end|>", 0, to.start()))
+    floor = max(
+        text.rfind("<|message|>", 0, to.start()),
+        text.rfind("<|call|>", 0, to.start()),
+        text.rfind("<|end|>", 0, to.start()),
+    )
     floor = 0 if floor < 0 else floor
     for token in ("<|start|>", "<|channel|>"):
         found = text.rfind(token, floor, to.start())
@@ -70,7 +73,7 @@ HARMONY = Dialect(
     render=_render,
     rules=(
         "To call a tool, write a commentary message addressed to it, with its JSON arguments:",
-        '<|start|>assistant<|channel|>commentary to=functions.tool_name <|constrain|>json<|message|>'
+        "<|start|>assistant<|channel|>commentary to=functions.tool_name <|constrain|>json<|message|>"
         '{"param": "value"}<|call|>',
     ),
     models=("gpt-oss", "gpt_oss", "gptoss"),

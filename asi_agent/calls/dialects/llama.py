@@ -55,7 +55,9 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             continue
         fragment = text[start:end_with_token]
         span = value_span(start, end_with_token, fragment, body, strict=True, dialect="llama", ctx=ctx)
-        yield span or Span(start, end_with_token, problems=(problem(fragment, "no call follows the tag", ctx),))
+        yield span or Span(
+            start, end_with_token, problems=(problem(fragment, "no call follows the tag", ctx),)
+        )
 
 
 def _render(calls: Sequence[ToolCall]) -> str:

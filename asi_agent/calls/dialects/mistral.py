@@ -26,7 +26,8 @@ __all__ = ["MISTRAL"]
 
 _MARK_RE = re.compile(r"\[TOOL_CALLS\]")
 _NAMED_RE = re.compile(
-    r"[ \t]*(?P<name>[A-Za-z_][\w.\-]*)[ \t]*(?:\[CALL_ID\][ \t]*(?P<id>[^\[\s]*)[ \t]*)?(?:\[ARGS\])?[ \t]*(?=\{)"
+    r"[ \t]*(?P<name>[A-Za-z_][\w.\-]*)[ \t]*"
+    r"(?:\[CALL_ID\][ \t]*(?P<id>[^\[\s]*)[ \t]*)?(?:\[ARGS\])?[ \t]*(?=\{)"
 )
 
 
@@ -41,7 +42,9 @@ def _array(text: str, start: int, ctx: ReadContext) -> Span | None:
     end = balanced_end(text, body_start)
     if end is None:
         end = len(text)
-    return value_span(start, end, text[start:end], text[body_start:end], strict=True, dialect="mistral", ctx=ctx)
+    return value_span(
+        start, end, text[start:end], text[body_start:end], strict=True, dialect="mistral", ctx=ctx
+    )
 
 
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
@@ -51,16 +54,19 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
         if named is not None:
             end = object_end(text, named.end())
             fragment = text[start:end]
-            span = named_span(start, end, fragment, named.group("name"), text[named.end() : end], dialect="mistral",
-                              ctx=ctx)
+            span = named_span(
+                start, end, fragment, named.group("name"), text[named.end() : end], dialect="mistral", ctx=ctx
+            )
             if named.group("id") and span.calls:
                 call = span.calls[0]
-                span = Span(start, end, (ToolCall(named.group("id"), call.name, call.arguments),), dialect="mistral")
+                span = Span(
+                    start, end, (ToolCall(named.group("id"), call.name, call.arguments),), dialect="mistral"
+                )
             yield span
             continue
-        span = _array(text, match.end(), ctx)
-        if span is not None:
-            yield Span(start, span.end, span.calls, span.problems, "mistral")
+        array = _array(text, match.end(), ctx)
+        if array is not None:
+            yield Span(start, array.end, array.calls, array.problems, "mistral")
             continue
         end = text.find("\n", start)
         end = len(text) if end < 0 else end

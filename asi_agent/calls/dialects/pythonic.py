@@ -111,10 +111,11 @@ def _read(source: str, ctx: ReadContext) -> tuple[list[ToolCall], list[str]]:
     nodes, problems = _nodes(source.strip(), ctx)
     calls = []
     for node in nodes:
-        if isinstance(node, ast.Call) and ast.unparse(node.func) == "print" and len(node.args) == 1:
-            node = node.args[0]  # Gemma's tool_code: print(get_weather(...))
+        printed = isinstance(node, ast.Call) and ast.unparse(node.func) == "print" and len(node.args) == 1
+        # Gemma's tool_code wraps the call: print(get_weather(...))
+        call_node = node.args[0] if printed and isinstance(node, ast.Call) else node
         try:
-            calls.append(_call(node))
+            calls.append(_call(call_node))
         except CallFormatError as exc:
             problems.append(problem(source, str(exc), ctx))
     return calls, problems

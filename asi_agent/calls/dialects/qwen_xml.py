@@ -100,7 +100,8 @@ def _render(calls: Sequence[ToolCall]) -> str:
     blocks = []
     for call in calls:
         params = "".join(
-            f"<parameter={key}>\n{_value_text(value)}\n</parameter>\n" for key, value in call.arguments.items()
+            f"<parameter={key}>\n{_value_text(value)}\n</parameter>\n"
+            for key, value in call.arguments.items()
         )
         blocks.append(f"<tool_call>\n<function={call.name}>\n{params}</function>\n</tool_call>")
     return "\n".join(blocks)

@@ -13,8 +13,11 @@ CallReader = Callable[[str, int, int, ReadContext], Span]
 """Reads the text of one call (between its begin and end tokens) into a span covering [start, end)."""
 
 
-def _calls(text: str, start: int, stop: int, call_begin: re.Pattern[str], call_end: re.Pattern[str],
-           read: CallReader, ctx: ReadContext) -> Iterator[Span]:
+def _calls(
+    text: str, bounds: tuple[int, int], call: tuple[re.Pattern[str], re.Pattern[str]], read: CallReader,
+    ctx: ReadContext,
+) -> Iterator[Span]:
+    (start, stop), (call_begin, call_end) = bounds, call
     position = start
     while (begin := call_begin.search(text, position, stop)) is not None:
         end_token = call_end.search(text, begin.end(), stop)
@@ -44,7 +47,7 @@ def section_spans(
         closed = section_end.search(text, opened.end())
         stop = closed.start() if closed is not None else len(text)
         end = closed.end() if closed is not None else len(text)
-        spans = list(_calls(text, opened.end(), stop, call[0], call[1], read, ctx))
+        spans = list(_calls(text, (opened.end(), stop), call, read, ctx))
         calls = tuple(item for span in spans for item in span.calls)
         problems = tuple(item for span in spans for item in span.problems)
         if not spans:
@@ -52,6 +55,6 @@ def section_spans(
         yield Span(opened.start(), end, calls, problems, dialect)
         covered.append((opened.start(), end))
         position = end
-    for span in _calls(text, 0, len(text), call[0], call[1], read, ctx):
+    for span in _calls(text, (0, len(text)), call, read, ctx):
         if not any(a <= span.start < b for a, b in covered):
             yield span

@@ -39,8 +39,10 @@ _OBJECT_RE = re.compile(r"\{\s*\"tool_calls\"\s*:\s*\[")
 def _name_as_key(value: Any) -> Any:
     """Apertus writes `{"NAME": {arguments}}`: turn it into a call object."""
     items = value if isinstance(value, list) else [value]
-    if all(isinstance(item, dict) and len(item) == 1 and isinstance(next(iter(item.values())), dict)
-           for item in items) and not any("name" in item for item in items):
+    if all(
+        isinstance(item, dict) and len(item) == 1 and isinstance(next(iter(item.values())), dict)
+        for item in items
+    ) and not any("name" in item for item in items):
         return [{"name": key, "arguments": args} for item in items for key, args in item.items()]
     return value
 
@@ -100,7 +102,7 @@ def _render(calls: Sequence[ToolCall]) -> str:
 WRAPPERS = Dialect(
     name="tool-calls",
     scan=_scan,
-    markers=tuple(opener for opener, _ in _PAIRS if opener != "functools") + ("functools[", '{"tool_calls"'),
+    markers=(*(opener for opener, _ in _PAIRS if opener != "functools"), "functools[", '{"tool_calls"'),
     render=_render,
     rules=(
         "To call tools, write <tool_calls> followed by a JSON array of call objects, each with the tool's "
