@@ -21,6 +21,7 @@ __all__ = [
     "NAME_KEYS",
     "call_from_object",
     "clean_name",
+    "damage",
     "decode_arguments",
     "json_values",
     "lenient_json",
@@ -43,14 +44,53 @@ def new_call_id() -> str:
     return "call_" + secrets.token_hex(6)
 
 
+def damage(text: str) -> str | None:
+    """Why broken JSON must not be repaired: it was cut off, or its brackets do not match. Repairing
+    those would invent values (a half-written path, a missing number); quotes and commas are fine to fix."""
+    stack: list[str] = []
+    in_string = escaped = False
+    last = ""
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append("}" if char == "{" else "]")
+        elif char in "}]":
+            if not stack:  # a stray closer after the value: trailing junk, safe to drop
+                return None
+            if stack.pop() != char:
+                return "its brackets do not match"
+            if last == ":":
+                return "a value is missing"
+        if not char.isspace():
+            last = char
+    if in_string:
+        return "it was cut off inside a string"
+    if stack and last not in ('"', "}", "]"):
+        return "it was cut off"
+    return None
+
+
 def lenient_json(text: str) -> Any:
-    """Strict JSON first, then json_repair; raises ValueError when nothing JSON-like is there."""
+    """Strict JSON first, then json_repair; raises ValueError when nothing JSON-like is there or when
+    the JSON was cut off (see `damage`)."""
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
         pass
     if len(text) > _REPAIR_LIMIT:
         raise ValueError("too long to repair")
+    reason = damage(text)
+    if reason is not None:
+        raise ValueError(reason)
     try:
         value = json_repair.loads(text.translate(_SMART_SINGLE))
     except (ValueError, RecursionError, IndexError, TypeError) as exc:
@@ -104,8 +144,8 @@ def decode_arguments(value: object, tool: str = "") -> dict[str, Any]:
             return {}
         try:
             value = lenient_json(value)
-        except ValueError:
-            raise CallFormatError(f"The arguments {who}are not valid JSON; use {ARGS_HINT}.") from None
+        except ValueError as exc:
+            raise CallFormatError(f"The arguments {who}are not valid JSON ({exc}); use {ARGS_HINT}.") from None
     raise CallFormatError(f"The arguments {who}must be {ARGS_HINT}; got {_describe(value)}.")
 
 

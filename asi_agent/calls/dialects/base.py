@@ -175,9 +175,38 @@ def value_span(
     """A span for JSON text holding call objects (see `calls_span`)."""
     try:
         value = json_values(body)
-    except ValueError:
-        value = None
+    except ValueError as exc:
+        items, rest = salvage_array(body)
+        if items and any(looks_like_call(item) for item in items):
+            span = calls_span(start, end, fragment, items, strict=strict, dialect=dialect, ctx=ctx)
+            if span is not None:
+                reason = problem(rest, f"this part of the calls could not be read ({exc})", ctx)
+                return Span(span.start, span.end, span.calls, (*span.problems, reason), dialect)
+        if not strict:
+            return None
+        reason = f"its JSON could not be read ({exc})"
+        return Span(start, end, problems=(problem(fragment, reason, ctx),), dialect=dialect)
     return calls_span(start, end, fragment, value, strict=strict, dialect=dialect, ctx=ctx)
+
+
+def salvage_array(body: str) -> tuple[list[Any], str]:
+    """The leading items of a broken JSON array that read on their own, and the text after them."""
+    text = body.lstrip()
+    if not text.startswith("["):
+        return [], body
+    decoder = json.JSONDecoder()
+    items: list[Any] = []
+    index = 1
+    while True:
+        index = next_non_space(text, index)
+        if text.startswith(",", index):
+            index += 1
+            continue
+        try:
+            item, index = decoder.raw_decode(text, index)
+        except (ValueError, RecursionError):
+            return items, text[index:]
+        items.append(item)
 
 
 def named_span(
@@ -208,12 +237,14 @@ def _structured(raw: str) -> Any:
     """JSON text; a model that escaped its quotes (`[{\\"id\\": 1}]`) is read as meant."""
     for candidate in (raw, raw.replace('\\"', '"')):
         try:
-            value = lenient_json(candidate)
-        except ValueError:
+            return json.loads(candidate)
+        except (ValueError, RecursionError):
             continue
-        if not isinstance(value, str):
-            return value
-    return raw
+    try:
+        value = lenient_json(raw)
+    except ValueError:
+        return raw
+    return raw if isinstance(value, str) else value
 
 
 def typed_value(raw: str, tool: str, param: str, ctx: ReadContext) -> Any:

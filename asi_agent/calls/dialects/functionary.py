@@ -17,7 +17,9 @@ from asi_agent.messages import ToolCall
 __all__ = ["FUNCTIONARY"]
 
 _HEAD_RE = re.compile(
-    r">>>[ \t]*(?P<name>[A-Za-z_][\w.\-]*)[ \t]*\n|\A[ \t]*(?P<first>[A-Za-z_][\w.\-]*)\n(?=\s*\{)"
+    r">>>[ \t]*(?P<name>[A-Za-z_][\w.\-]*)[ \t]*\n"
+    r"|\A[ \t]*(?P<first>[A-Za-z_][\w.\-]*)\n(?=\s*\{)"
+    r"|\A(?P<name_py>python)\n"
 )
 _FIRST_ALL_RE = re.compile(r"\A[ \t]*(?:>>>)?all\n")
 
@@ -34,7 +36,7 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
     if first_all is not None:
         yield Span(0, first_all.end(), dialect="functionary")
     for head in _HEAD_RE.finditer(text):
-        name = head.group("name") or head.group("first") or ""
+        name = head.group("name") or head.group("first") or head.group("name_py") or ""
         if name == "all":
             yield Span(head.start(), head.end(), dialect="functionary")
             continue

@@ -8,7 +8,14 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 
-from asi_agent.calls.dialects.base import Dialect, ReadContext, Span, balanced_end, line_end, value_span
+from asi_agent.calls.dialects.base import (
+    Dialect,
+    ReadContext,
+    Span,
+    balanced_end,
+    line_end,
+    value_span,
+)
 from asi_agent.messages import ToolCall
 
 __all__ = ["JSON_PROSE"]
@@ -17,6 +24,7 @@ _KEY = r"[\"“](?:name|tool_name|tool|function|arguments|parameters)[\"”]\s*:
 _START_RE = re.compile(r"\{\s*" + _KEY)
 _ARGS_KEY_RE = re.compile(r"[\"“](?:arguments|parameters)[\"”]\s*:")
 _DESCRIPTION_RE = re.compile(r"[\"“]description[\"”]\s*:")
+_SEPARATOR_RE = re.compile(r"\s*;\s*(?=\{)")
 _FENCE_RE = re.compile(r"^[ \t]*```[ \t]*(?P<info>[^`\n]*)$", re.M)
 
 
@@ -55,8 +63,9 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
         strict = _ARGS_KEY_RE.search(fragment) is not None and _DESCRIPTION_RE.search(fragment) is None
         span = value_span(start, end, fragment, fragment, strict=strict, dialect="json", ctx=ctx)
         if span is not None:
-            position = end
-            yield span
+            separator = _SEPARATOR_RE.match(text, end)  # Llama joins calls with "; "
+            position = separator.end() if separator is not None else end
+            yield Span(span.start, position, span.calls, span.problems, span.dialect)
 
 
 def _render(calls: Sequence[ToolCall]) -> str:

@@ -138,6 +138,10 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             continue
         end = _bracket_end(text, match.start())
         if end is None:
+            if len(text) - match.start() < _LIMIT:  # runs to the end of the reply: cut off mid-call
+                reason = "the call list was cut off before its closing bracket"
+                yield Span(match.start(), len(text), problems=(problem(text[match.start() :], reason, ctx),))
+                return
             continue
         position = end
         calls, problems = _read(text[match.start() : end], ctx)

@@ -25,12 +25,14 @@ _WRAPPERS = (
     ("<seed:tool_call>", "</seed:tool_call>"),
     ("<minimax:tool_call>", "</minimax:tool_call>"),
 )
+_WRAPPER_TOKEN_RE = re.compile(r"</?(?:seed|minimax):tool_call>")
 _PARAM_RE = re.compile(r"<parameter=(?P<name>[^>\n]*)>|<parameter name=\"(?P<attr>[^\"\n]*)\">")
 _STOP_RE = re.compile(r"<parameter[= ]|</function>|</invoke>|<function=|<invoke |</tool_call>")
 
 
 def xml_value(raw: str) -> str:
-    """A value between tags: one leading and one trailing line break belong to the markup."""
+    """A value between tags: one line break after the opening tag and one before the closing tag belong
+    to the markup (as llama.cpp reads Qwen3-Coder and Seed-OSS)."""
     if raw.startswith("\n"):
         raw = raw[1:]
     if raw.endswith("\n"):
@@ -39,18 +41,30 @@ def xml_value(raw: str) -> str:
 
 
 def _parameters(body: str, tool: str, ctx: ReadContext) -> tuple[dict[str, Any], bool]:
-    """The parameters of one function body, and whether every one was closed."""
+    """The parameters of one function body; False when one was cut off in the middle of a JSON value.
+
+    A parameter without its closing tag (the reply ended) keeps the text read so far.
+    """
     arguments: dict[str, Any] = {}
-    closed = True
     for match in _PARAM_RE.finditer(body):
         name = (match.group("name") or match.group("attr") or "").strip()
         close = body.find("</parameter>", match.end())
         following = _STOP_RE.search(body, match.end())
-        if close < 0 or (following is not None and following.start() < close):
-            closed = False
+        closed = close >= 0 and (following is None or close < following.start())
+        if not closed:
             close = following.start() if following is not None else len(body)
-        arguments[name] = typed_value(xml_value(body[match.end() : close]), tool, name, ctx)
-    return arguments, closed
+        value = typed_value(xml_value(body[match.end() : close]), tool, name, ctx)
+        if not closed and _cut_structure(value, tool, name, ctx):
+            return arguments, False
+        arguments[name] = value
+    return arguments, True
+
+
+def _cut_structure(value: Any, tool: str, name: str, ctx: ReadContext) -> bool:
+    """A JSON value cut off by the end of the reply: it stayed text where the schema (or its first
+    character) promised an object or array."""
+    kind = ctx.types.get(tool, {}).get(name, "")
+    return isinstance(value, str) and (kind in ("object", "array") or value.lstrip()[:1] in ("{", "["))
 
 
 def _extend(text: str, start: int, end: int) -> tuple[int, int]:
@@ -66,6 +80,8 @@ def _extend(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
+    for wrapper in _WRAPPER_TOKEN_RE.finditer(text):  # around several functions: markup, not prose
+        yield Span(wrapper.start(), wrapper.end(), dialect="qwen-xml")
     for match in _FUNCTION_RE.finditer(text):
         name = (match.group("name") or match.group("invoke") or "").strip()
         closer = "</function>" if match.group("name") is not None else "</invoke>"
@@ -84,8 +100,9 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             yield Span(start, end, problems=(problem(fragment, "the function name is missing", ctx),))
             continue
         arguments, closed = _parameters(body, name, ctx)
-        if not closed and not arguments:
-            yield Span(start, end, problems=(problem(fragment, "a parameter is not closed", ctx),))
+        if not closed:
+            reason = "a parameter was cut off before its value was complete"
+            yield Span(start, end, problems=(problem(fragment, reason, ctx),))
             continue
         yield Span(start, end, (ToolCall(new_call_id(), name, arguments),), dialect="qwen-xml")
 
