@@ -61,6 +61,8 @@ def damage(text: str) -> str | None:
             continue
         if char == '"':
             in_string = True
+        elif char in "{[" and last == "{":
+            return "an object opens where a key belongs"
         elif char in "{[":
             stack.append("}" if char == "{" else "]")
         elif char in "}]":

@@ -13,7 +13,9 @@ from asi_agent.messages import ToolCall
 __all__ = ["GLM"]
 
 _OPEN_RE = re.compile(r"<tool_call>[ \t]*(?P<name>[A-Za-z_][\w.\-]*)(?=\s*(?:<arg_key>|</tool_call>))")
-_PAIR_RE = re.compile(r"<arg_key>(?P<key>.*?)</arg_key>\s*<arg_value>(?P<value>.*?)(?:</arg_value>|$)", re.S)
+_PAIR_RE = re.compile(
+    r"<arg_key>(?P<key>.*?)</arg_key>\s*<arg_value>(?P<value>.*?)(?P<close></arg_value>|$)", re.S
+)
 
 
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
@@ -27,12 +29,13 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             end = following if following >= 0 else len(text)
             body = text[match.end() : end]
         arguments: dict[str, Any] = {}
-        for pair in _PAIR_RE.finditer(body):
+        pairs = list(_PAIR_RE.finditer(body))
+        for pair in pairs:
             key = pair.group("key").strip()
             arguments[key] = typed_value(pair.group("value"), name, key, ctx)
         rest = _PAIR_RE.sub("", body).strip()
-        if rest:
-            reason = "text between the arguments is not <arg_key>/<arg_value> pairs"
+        if rest or any(not pair.group("close") for pair in pairs):
+            reason = "an argument is not a complete <arg_key>/<arg_value> pair"
             yield Span(match.start(), end, problems=(problem(text[match.start() : end], reason, ctx),))
             continue
         yield Span(match.start(), end, (ToolCall(new_call_id(), name, arguments),), dialect="glm")

@@ -327,3 +327,30 @@ CASES: tuple[Case, ...] = (
     Case(LC, '<function=special_function>{"arg1": 1', problem=True, note="cut off after a number (1? 10?): reported"),
     Case(LC, '<function=special_function>{"arg1": }</function>', problem=True, note="a value is missing"),
 )
+
+# Replies cut off by max_tokens or garbled, in each family's format (the failure llama.cpp's Qwen3.5
+# truncation regression test records): the source names the template whose format is broken.
+T = "ggml-org/llama.cpp models/templates/"
+CASES += (
+    Case(T + "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
+         "<tool_call>\n{'name': 'get_weather', 'arguments': {'city': 'Paris'}}\n</tool_call>",
+         (("get_weather", {"city": "Paris"}),), note="Python quotes instead of JSON: repaired"),
+    Case(T + "Qwen3-Coder.jinja", "<tool_call>\n<function=get_weather\n<parameter=city>\nParis\n</parameter>\n</function>\n"
+         "</tool_call>", problem=True, note="the function tag is not closed"),
+    Case(T + "Mistral-Small-3.2-24B-Instruct-2506.jinja", "[TOOL_CALLS]get_weather[ARGS]", problem=True,
+         note="cut off before the arguments"),
+    Case(T + "meta-llama-Llama-3.1-8B-Instruct.jinja",
+         '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Par', problem=True, note="cut off"),
+    Case(T + "deepseek-ai-DeepSeek-V3.1.jinja",
+         '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{"city": "Pa', problem=True, note="cut off"),
+    Case(T + "openai-gpt-oss-120b.jinja",
+         '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"location": "Tok', problem=True,
+         note="cut off"),
+    Case("google/functiongemma-270m-it chat_template.jinja (vllm-project/vllm FunctionGemma parser format)",
+         "<start_function_call>call:get_weather{location:<escape>Lon", problem=True, note="cut off"),
+    Case(T + "GLM-4.6.jinja", "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Bei", problem=True,
+         note="cut off inside a value"),
+    Case(T + "Kimi-K2-Instruct.jinja", '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0'
+         '<|tool_call_argument_begin|>{"city": "Par', problem=True, note="cut off"),
+    Case(T + "LFM2-8B-A1B.jinja", '<|tool_call_start|>[get_weather(city="Par', problem=True, note="cut off"),
+)
