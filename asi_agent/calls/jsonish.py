@@ -44,12 +44,11 @@ def new_call_id() -> str:
     return "call_" + secrets.token_hex(6)
 
 
-def damage(text: str) -> str | None:
-    """Why broken JSON must not be repaired: it was cut off, or its brackets do not match. Repairing
-    those would invent values (a half-written path, a missing number); quotes and commas are fine to fix."""
-    stack: list[str] = []
+def _outside_strings(text: str) -> tuple[str, bool]:
+    """The non-space characters of `text` outside JSON strings (their quotes kept), and whether the text
+    ends inside a string."""
+    kept: list[str] = []
     in_string = escaped = False
-    last = ""
     for char in text:
         if in_string:
             if escaped:
@@ -58,27 +57,31 @@ def damage(text: str) -> str | None:
                 escaped = True
             elif char == '"':
                 in_string = False
-            continue
-        if char == '"':
-            in_string = True
-        elif char in "{[" and last == "{":
-            return "an object opens where a key belongs"
-        elif char in "{[":
-            stack.append("}" if char == "{" else "]")
-        elif char in "}]":
-            if not stack:  # a stray closer after the value: trailing junk, safe to drop
-                return None
-            if stack.pop() != char:
-                return "its brackets do not match"
-            if last == ":":
-                return "a value is missing"
-        if not char.isspace():
-            last = char
+                kept.append(char)
+        elif not char.isspace():
+            in_string = char == '"'
+            kept.append(char)
+    return "".join(kept), in_string
+
+
+def damage(text: str) -> str | None:
+    """Why broken JSON must not be repaired: it was cut off, or its brackets do not match. Repairing
+    those would invent values (a half-written path, a missing number); quotes and commas are fine to fix."""
+    chars, in_string = _outside_strings(text)
     if in_string:
         return "it was cut off inside a string"
-    if stack and last not in ('"', "}", "]"):
-        return "it was cut off"
-    return None
+    stack: list[str] = []
+    last = ""
+    for char in chars:
+        if char in "{[":
+            if last == "{":
+                return "an object opens where a key belongs"
+            stack.append("}" if char == "{" else "]")
+        # (a stray closer after the value, with the stack empty, is trailing junk: safe to drop)
+        elif char in "}]" and stack and (stack.pop() != char or last == ":"):
+            return "its brackets do not match" if last != ":" else "a value is missing"
+        last = char
+    return "it was cut off" if stack and last not in ('"', "}", "]") else None
 
 
 def lenient_json(text: str) -> Any:
@@ -147,7 +150,8 @@ def decode_arguments(value: object, tool: str = "") -> dict[str, Any]:
         try:
             value = lenient_json(value)
         except ValueError as exc:
-            raise CallFormatError(f"The arguments {who}are not valid JSON ({exc}); use {ARGS_HINT}.") from None
+            reason = f"The arguments {who}are not valid JSON ({exc}); use {ARGS_HINT}."
+            raise CallFormatError(reason) from None
     raise CallFormatError(f"The arguments {who}must be {ARGS_HINT}; got {_describe(value)}.")
 
 

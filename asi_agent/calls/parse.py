@@ -75,7 +75,8 @@ def _tidy(text: str) -> str:
 
 
 def _spans(text: str, ctx: ReadContext) -> list[Span]:
-    spans = _choose([span for dialect in DIALECTS for span in islice(dialect.scan(text, ctx), _MAX_SPANS)])
+    readers = [d for d in DIALECTS if not d.needs or any(needle in text for needle in d.needs)]
+    spans = _choose([span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)])
     if not spans and text.lstrip().startswith(("{", "[")):
         whole = value_span(0, len(text), text, text.strip(), strict=False, dialect="json", ctx=ctx)
         spans = [whole] if whole is not None else []

@@ -224,7 +224,9 @@ async def test_thinking_comes_back_between_think_tags(ollama_server: OllamaServe
     assert "".join(deltas) == completion.text
 
 
-async def test_a_reply_that_only_thinks_closes_its_think_tag(ollama_server: OllamaServer, make_backend: MakeBackend):
+async def test_a_reply_that_only_thinks_closes_its_think_tag(
+    ollama_server: OllamaServer, make_backend: MakeBackend
+):
     ollama_server.reply(Reply(text="", reasoning="Still thinking"))
 
     completion = await make_backend().complete(USER)

@@ -244,7 +244,9 @@ async def test_an_empty_tool_list_sends_no_tools(openai_server: OpenAIServer, ma
     assert "tools" not in openai_server.chat_bodies[0]
 
 
-async def test_reasoning_content_comes_back_between_think_tags(openai_server: OpenAIServer, make_backend: MakeBackend):
+async def test_reasoning_content_comes_back_between_think_tags(
+    openai_server: OpenAIServer, make_backend: MakeBackend
+):
     openai_server.reply(Reply(text="Here it is.", reasoning="Look at a.py first."))
     deltas: list[str] = []
 

@@ -20,7 +20,11 @@ def run(case: Case) -> tuple[bool, bool]:
 def test_corpus_is_large_and_every_case_names_its_source():
     assert len(CASES) >= 300
     assert all(" " in case.source and "/" in case.source for case in CASES)
-    suites = [case for case in CASES if "models/templates/" not in case.source and "chat_template" not in case.source]
+    suites = [
+        case
+        for case in CASES
+        if "models/templates/" not in case.source and "chat_template" not in case.source
+    ]
     assert len(suites) >= 250, "most cases come from the parsers' own test suites"
     assert sum(case.problem for case in CASES) >= 40, "malformed replies the way real models fail"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,9 +17,9 @@ from asi_agent.ui.cli import CALL_FORMATS as CLI_FORMATS
 
 WRITABLE = [dialect for dialect in DIALECTS if dialect.render is not None]
 NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True)
-TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00<>\r"), max_size=30).filter(
-    lambda text: text == text.strip() and "\n\n" not in text
-)
+TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00<>\r"), max_size=30
+).filter(lambda text: text == text.strip() and "\n\n" not in text)
 SCALARS = st.integers(-1000, 1000) | st.booleans() | TEXT
 VALUES = SCALARS | st.lists(st.integers(0, 9) | TEXT, max_size=3)
 ARGUMENTS = st.dictionaries(st.from_regex(r"[a-z][a-z0-9_]{0,10}", fullmatch=True), VALUES, max_size=4)
@@ -33,7 +35,9 @@ def schemas(calls):
                 "name": call.name,
                 "parameters": {
                     "type": "object",
-                    "properties": {key: {"type": SCHEMA_OF[type(value)]} for key, value in call.arguments.items()},
+                    "properties": {
+                        key: {"type": SCHEMA_OF[type(value)]} for key, value in call.arguments.items()
+                    },
                 },
             },
         }
@@ -42,8 +46,6 @@ def schemas(calls):
 
 
 def test_every_format_is_a_config_value_and_a_cli_choice():
-    from typing import get_args
-
     assert set(CALL_FORMATS) == set(get_args(CallFormat)) == set(CLI_FORMATS)
     assert all(get_dialect(name).render is not None for name in CALL_FORMATS[1:])
 
@@ -63,9 +65,20 @@ def test_written_calls_read_back_unchanged(dialect, calls):
 
 @pytest.mark.parametrize("dialect", WRITABLE, ids=lambda dialect: dialect.name)
 def test_contract_and_retry_prompt_teach_the_dialect(dialect):
-    tools = [{"type": "function", "function": {"name": "read_file", "description": "Read a file.",
-                                               "parameters": {"type": "object", "properties": {"path": {"type": "string"}},
-                                                              "required": ["path"]}}}]
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "read_file",
+                "description": "Read a file.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"path": {"type": "string"}},
+                    "required": ["path"],
+                },
+            },
+        }
+    ]
     contract = textmode.render_contract(tools, dialect)
     example = dialect.render([ToolCall("call_1", "read_file", {"path": "src/app.py"})])
     assert example in contract
@@ -77,10 +90,16 @@ def test_contract_and_retry_prompt_teach_the_dialect(dialect):
 
 def test_history_writes_past_calls_in_the_dialect():
     call = ToolCall("call_1", "read_file", {"path": "a.py"})
-    history = [Message("user", "fix"), Message("assistant", "Reading.", (call,)),
-               Message("tool", "1\tx = 1", tool_call_id="call_1", name="read_file")]
+    history = [
+        Message("user", "fix"),
+        Message("assistant", "Reading.", (call,)),
+        Message("tool", "1\tx = 1", tool_call_id="call_1", name="read_file"),
+    ]
     projected = textmode.project_history(history, "hermes")
-    assert projected[1].content == 'Reading.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.py"}}\n</tool_call>'
+    assert (
+        projected[1].content
+        == 'Reading.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.py"}}\n</tool_call>'
+    )
     assert "[TOOL_RESULT read_file id=call_1]" in projected[2].content
 
 

@@ -17,8 +17,16 @@ CALL = '<tool_call>{"name": "delete_file", "arguments": {"path": "a.py"}}</tool_
         ("<think>plan</think>Answer.", "plan", "Answer."),
         ("plan</think>Answer.", "plan", "Answer."),
         ("<seed:think>plan</seed:think>\nAnswer.", "plan", "Answer."),
-        ("<|START_THINKING|>plan<|END_THINKING|><|START_RESPONSE|>Answer.<|END_RESPONSE|>", "plan", "Answer."),
-        ("<|channel|>analysis<|message|>plan<|end|><|start|>assistant<|channel|>final<|message|>Answer.", "plan", "Answer."),
+        (
+            "<|START_THINKING|>plan<|END_THINKING|><|START_RESPONSE|>Answer.<|END_RESPONSE|>",
+            "plan",
+            "Answer.",
+        ),
+        (
+            "<|channel|>analysis<|message|>plan<|end|><|start|>assistant<|channel|>final<|message|>Answer.",
+            "plan",
+            "Answer.",
+        ),
         ("[THINK]plan[/THINK]Answer.", "plan", "Answer."),
         ("<think>still going", "still going", ""),
         ("No thinking here.", "", "No thinking here."),
@@ -37,7 +45,9 @@ def test_a_call_written_while_thinking_is_not_made():
 
 
 def test_a_call_after_a_lone_end_of_thinking_is_made_and_the_thinking_is_not():
-    parsed = parse_reply(f"I could {CALL} but no.</think>Reading.\n" + CALL.replace("delete_file", "read_file"))
+    parsed = parse_reply(
+        f"I could {CALL} but no.</think>Reading.\n" + CALL.replace("delete_file", "read_file")
+    )
     assert [call.name for call in parsed.calls] == ["read_file"]
     assert parsed.text == "Reading."
 

@@ -111,7 +111,8 @@ class OllamaServer(ScriptedServer):
 
 
 def _stream_parts(model: Any, reply: Reply) -> list[dict[str, Any]]:
-    parts = [_part(model, {"role": "assistant", "content": "", "thinking": piece}) for piece in pieces(reply.reasoning)]
+    thinking = pieces(reply.reasoning)
+    parts = [_part(model, {"role": "assistant", "content": "", "thinking": piece}) for piece in thinking]
     parts += [_part(model, {"role": "assistant", "content": piece}) for piece in pieces(reply.text)]
     if reply.calls:
         parts.append(_part(model, {"role": "assistant", "content": "", "tool_calls": _calls(reply.calls)}))

@@ -21,7 +21,9 @@ from asi_agent.messages import ToolCall
 
 BUGGY = "def add(a, b):\n    return a - b\n"
 READ = ToolCall("call_1", "read_file", {"path": "calc.py"})
-EDIT = ToolCall("call_2", "replace_text", {"path": "calc.py", "oldText": "return a - b", "newText": "return a + b"})
+EDIT = ToolCall(
+    "call_2", "replace_text", {"path": "calc.py", "oldText": "return a - b", "newText": "return a + b"}
+)
 WRITABLE = [dialect.name for dialect in DIALECTS if dialect.render is not None]
 
 
@@ -36,7 +38,16 @@ def project(tmp_path: Path) -> Path:
 def run(server, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
     env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
-    command = [sys.executable, "-m", "asi_agent", "run", "--provider", "openai", "--base-url", server.base_url]
+    command = [
+        sys.executable,
+        "-m",
+        "asi_agent",
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.base_url,
+    ]
     command += ["--model", "test-model", "--tool-mode", "text", "--yes", *args]
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=120, check=False)
 
@@ -56,14 +67,18 @@ def script(server, name: str) -> None:
         assert "tools" not in body
         assert rules in messages[0]["content"], "the contract is written in the dialect"
         assert messages[-2]["content"].endswith(written(name, READ)), "history writes the call in the dialect"
-        assert "[TOOL_RESULT read_file" in messages[-1]["content"] and "return a - b" in messages[-1]["content"]
+        assert (
+            "[TOOL_RESULT read_file" in messages[-1]["content"] and "return a - b" in messages[-1]["content"]
+        )
         return Reply(text=written(name, EDIT))
 
     def after_edit(body: dict[str, Any]) -> Reply:
         assert body["messages"][-2]["content"].endswith(written(name, EDIT))
         return Reply(text="Fixed add: it subtracted.\nAGENT_STATUS: DONE")
 
-    server.reply(Reply(text="Plan: read calc.py, then fix add.\n" + written(name, READ)), after_read, after_edit)
+    server.reply(
+        Reply(text="Plan: read calc.py, then fix add.\n" + written(name, READ)), after_read, after_edit
+    )
 
 
 @pytest.mark.parametrize("name", WRITABLE)
@@ -84,14 +99,16 @@ def test_auto_follows_the_dialect_of_the_first_call_and_keeps_reasoning_out(open
     def after_read(body: dict[str, Any]) -> Reply:
         system = body["messages"][0]["content"]
         assert get_dialect("hermes").rules[0] in system
-        assert all("secret plan" not in str(m["content"]) for m in body["messages"]), "reasoning is not sent back"
+        assert all("secret plan" not in str(m["content"]) for m in body["messages"]), (
+            "reasoning is not sent back"
+        )
         return Reply(text=written("hermes", EDIT), reasoning="The bug is the minus sign.")
 
     def after_edit(body: dict[str, Any]) -> Reply:
         return Reply(text="<think>Done, I think.</think>Fixed add.\nAGENT_STATUS: DONE")
 
     first = Reply(
-        text="<think>secret plan: call <tool_call>{\"name\": \"delete_file\", \"arguments\": {\"path\": \"calc.py\"}}"
+        text='<think>secret plan: call <tool_call>{"name": "delete_file", "arguments": {"path": "calc.py"}}'
         "</tool_call></think>Reading first.\n" + written("hermes", READ)
     )
     openai_server.reply(first, after_read, after_edit)
@@ -101,7 +118,11 @@ def test_auto_follows_the_dialect_of_the_first_call_and_keeps_reasoning_out(open
     first_request = openai_server.chat_bodies[0]["messages"][0]["content"]
     assert get_dialect("asi").rules[0] in first_request
     reasoning = "".join(line["delta"] for line in lines if line["type"] == "reasoning")
-    assert "secret plan" in reasoning and "The bug is the minus sign." in reasoning and "Done, I think." in reasoning
+    assert (
+        "secret plan" in reasoning
+        and "The bug is the minus sign." in reasoning
+        and "Done, I think." in reasoning
+    )
     streamed = "".join(line.get("delta", "") for line in lines if line["type"] == "assistant")
     assert "secret plan" not in streamed and "minus sign" not in streamed
     assert [line["name"] for line in lines if line["type"] == "tool_call"] == ["read_file", "replace_text"]

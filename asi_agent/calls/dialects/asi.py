@@ -137,4 +137,5 @@ ASI = Dialect(
         "inside a string as \\n.",
         "- For several calls in one reply, write one line per call.",
     ),
+    needs=("[TOOL", "```"),
 )

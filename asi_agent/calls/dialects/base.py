@@ -97,6 +97,8 @@ class Dialect:
     """Contract lines that teach the format."""
     models: tuple[str, ...] = ()
     """Lower-case fragments of model names trained on this dialect."""
+    needs: tuple[str, ...] = ()
+    """The reader only runs on text holding one of these (a cheap test first); empty: always."""
 
 
 def problem(fragment: str, reason: str, ctx: ReadContext | None = None) -> str:

@@ -56,4 +56,5 @@ COMMAND_R = Dialect(
         'Action: ```json\n[{"tool_name": "tool_name", "parameters": {"param": "value"}}]\n```',
     ),
     models=("command-r", "command-a", "c4ai", "aya", "cohere"),
+    needs=("Action:", "<|START_", "<|END_", "<|CHATBOT_TOKEN|>"),
 )

@@ -73,4 +73,5 @@ DEEPSEEK = Dialect(
         "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
     ),
     models=("deepseek",),
+    needs=("tool▁", "｜tool"),
 )

@@ -51,4 +51,5 @@ FUNCTION_TAG = Dialect(
         "- For several calls in one reply, write one per line.",
     ),
     models=("functionary-small-v3.1", "functionary-medium-v3.1"),
+    needs=("<function",),
 )

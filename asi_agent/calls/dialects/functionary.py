@@ -58,7 +58,9 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             following = text.find(">>>", head.end())
             end = len(text) if following < 0 else following
             code = text[head.end() : end].rstrip("\n")
-            yield Span(head.start(), end, (ToolCall(new_call_id(), "python", {"code": code}),), dialect="functionary")
+            yield Span(
+                head.start(), end, (ToolCall(new_call_id(), "python", {"code": code}),), dialect="functionary"
+            )
 
 
 def _render(calls: Sequence[ToolCall]) -> str:
@@ -75,4 +77,5 @@ FUNCTIONARY = Dialect(
         '>>>tool_name\n{"param": "value"}',
     ),
     models=("functionary",),
+    needs=("\n",),
 )

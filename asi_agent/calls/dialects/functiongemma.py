@@ -148,4 +148,5 @@ FUNCTIONGEMMA = Dialect(
         "<end_function_call>: text values between <escape> tokens, numbers and booleans bare.",
     ),
     models=("functiongemma", "function-gemma"),
+    needs=("<start_function_call>",),
 )

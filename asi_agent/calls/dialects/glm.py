@@ -71,4 +71,5 @@ GLM = Dialect(
         "- For several calls in one reply, write one block per call.",
     ),
     models=("glm-4", "glm4", "glm-z1", "chatglm"),
+    needs=("<tool_call>",),
 )

@@ -77,4 +77,5 @@ HARMONY = Dialect(
         '{"param": "value"}<|call|>',
     ),
     models=("gpt-oss", "gpt_oss", "gptoss"),
+    needs=("<|", "to=functions."),
 )

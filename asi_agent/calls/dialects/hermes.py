@@ -52,4 +52,5 @@ HERMES = Dialect(
         "- For several calls in one reply, write one block per call.",
     ),
     models=("hermes", "qwen2", "qwen-2", "qwen3", "qwq", "granite", "nous", "mimo", "hunyuan"),
+    needs=("<tool_call>",),
 )

@@ -85,4 +85,5 @@ JSON_PROSE = Dialect(
         "- For several calls in one reply, write one line per call.",
     ),
     models=("xlam", "toolace", "hammer", "watt-tool"),
+    needs=('"', "“"),
 )

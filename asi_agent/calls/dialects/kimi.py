@@ -56,4 +56,5 @@ KIMI = Dialect(
         "with <|tool_calls_section_end|>.",
     ),
     models=("kimi", "moonshot"),
+    needs=("<|tool_call",),
 )

@@ -78,4 +78,5 @@ LLAMA = Dialect(
         "- Use double quotes; write a line break inside a string as \\n.",
     ),
     models=("llama-3", "llama3", "llama-v3", "llama_3", "meta-llama-3"),
+    needs=("<|python_tag|>",),
 )

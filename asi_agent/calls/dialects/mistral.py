@@ -90,4 +90,5 @@ MISTRAL = Dialect(
         "- For several calls in one reply, repeat [TOOL_CALLS] before each call.",
     ),
     models=("mistral", "mixtral", "devstral", "ministral", "magistral", "codestral", "pixtral"),
+    needs=("[TOOL_CALLS]",),
 )

@@ -151,8 +151,9 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             yield Span(start, stop, tuple(calls), tuple(problems), "pythonic")
     for fence in _TOOL_CODE_RE.finditer(text):
         calls, problems = _read(fence.group("body"), ctx)
-        reason = (problem(fence.group(), "no call in the tool_code block", ctx),)
-        yield Span(fence.start(), fence.end(), tuple(calls), tuple(problems) or (() if calls else reason))
+        if not calls and not problems:
+            problems = [problem(fence.group(), "no call in the tool_code block", ctx)]
+        yield Span(fence.start(), fence.end(), tuple(calls), tuple(problems), "pythonic")
 
 
 def _render(calls: Sequence[ToolCall]) -> str:
@@ -173,4 +174,5 @@ PYTHONIC = Dialect(
         '[tool_name(param="value"), other_tool(count=2)]',
     ),
     models=("llama-4", "llama4", "lfm2", "lfm-2", "granite-3.1", "gemma-3", "gemma3"),
+    needs=("(",),
 )

@@ -14,7 +14,10 @@ CallReader = Callable[[str, int, int, ReadContext], Span]
 
 
 def _calls(
-    text: str, bounds: tuple[int, int], call: tuple[re.Pattern[str], re.Pattern[str]], read: CallReader,
+    text: str,
+    bounds: tuple[int, int],
+    call: tuple[re.Pattern[str], re.Pattern[str]],
+    read: CallReader,
     ctx: ReadContext,
 ) -> Iterator[Span]:
     (start, stop), (call_begin, call_end) = bounds, call

@@ -110,4 +110,13 @@ WRAPPERS = Dialect(
         '<tool_calls>[{"name": "tool_name", "arguments": {"param": "value"}}]</tool_calls>',
     ),
     models=("apriel", "jamba", "nemotron", "phi-4-mini", "phi4-mini", "internlm", "apertus", "firefunction"),
+    needs=(
+        "<tool_calls>",
+        "<|tool_call|>",
+        "<TOOLCALL>",
+        "functools[",
+        "<|action_start|>",
+        "<|tools_prefix|>",
+        "tool_calls",
+    ),
 )

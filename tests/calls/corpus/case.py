@@ -10,10 +10,28 @@ Call = tuple[str, dict[str, Any]]
 # Markers that betray a call attempt: a reply whose prose still holds one after parsing, with no problem
 # reported, let a call vanish.
 CALL_MARKERS = (
-    "<tool_call>", "</tool_call>", "[TOOL_CALLS]", "[TOOL_CALL]", "<|python_tag|>", "<function=", "<|tool_call|>",
-    "<tool_calls>", "tool▁call", "<|tool_call_begin|>", "to=functions.", "<start_function_call>",
-    "<|START_ACTION|>", "functools[", "<TOOLCALL>", "<|python_start|>", "<|tool_call_start|>", "<arg_key>",
-    "<parameter=", "<invoke name=", '"arguments":', '"parameters":',
+    "<tool_call>",
+    "</tool_call>",
+    "[TOOL_CALLS]",
+    "[TOOL_CALL]",
+    "<|python_tag|>",
+    "<function=",
+    "<|tool_call|>",
+    "<tool_calls>",
+    "tool▁call",
+    "<|tool_call_begin|>",
+    "to=functions.",
+    "<start_function_call>",
+    "<|START_ACTION|>",
+    "functools[",
+    "<TOOLCALL>",
+    "<|python_start|>",
+    "<|tool_call_start|>",
+    "<arg_key>",
+    "<parameter=",
+    "<invoke name=",
+    '"arguments":',
+    '"parameters":',
 )
 
 
@@ -41,7 +59,10 @@ class Case:
                 "type": "function",
                 "function": {
                     "name": name,
-                    "parameters": {"type": "object", "properties": {p: {"type": t} for p, t in params.items()}},
+                    "parameters": {
+                        "type": "object",
+                        "properties": {p: {"type": t} for p, t in params.items()},
+                    },
                 },
             }
             for name, params in self.tools.items()

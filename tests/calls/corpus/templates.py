@@ -21,7 +21,17 @@ CALL_SETS: tuple[tuple[Call, ...], ...] = (
     (("special_function", {"arg1": 1}),),
     (("get_current_weather", {"location": "San Francisco, CA", "unit": "fahrenheit"}),),
     (("python", {"code": PY_CODE}),),
-    (("todo_list", {"todos": [{"item": "Check stuff", "selected": False}, {"item": "Prepare stuff", "selected": True}]}),),
+    (
+        (
+            "todo_list",
+            {
+                "todos": [
+                    {"item": "Check stuff", "selected": False},
+                    {"item": "Prepare stuff", "selected": True},
+                ]
+            },
+        ),
+    ),
     (("edit", {"filename": "foo.cpp", "oldString": EDIT_OLD, "newString": EDIT_NEW}),),
     (("get_time", {"city": "Paris"}), ("get_weather", {"city": "Paris"})),
     (("empty_args", {}),),
@@ -108,7 +118,9 @@ def llama31(calls: tuple[Call, ...]) -> str:
 
 
 def pythonic(calls: tuple[Call, ...]) -> str:
-    return "[" + ", ".join(f"{n}(" + ", ".join(f"{k}={v!r}" for k, v in a.items()) + ")" for n, a in calls) + "]"
+    return (
+        "[" + ", ".join(f"{n}(" + ", ".join(f"{k}={v!r}" for k, v in a.items()) + ")" for n, a in calls) + "]"
+    )
 
 
 def lfm2(calls: tuple[Call, ...]) -> str:
@@ -141,7 +153,8 @@ def firefunction(calls: tuple[Call, ...]) -> str:
 
 def deepseek_r1(calls: tuple[Call, ...]) -> str:
     inner = "".join(
-        f"<｜tool▁call▁begin｜>function<｜tool▁sep｜>{n}\n```json\n{_j(a)}\n```<｜tool▁call▁end｜>" for n, a in calls
+        f"<｜tool▁call▁begin｜>function<｜tool▁sep｜>{n}\n```json\n{_j(a)}\n```<｜tool▁call▁end｜>"
+        for n, a in calls
     )
     return f"<｜tool▁calls▁begin｜>{inner}<｜tool▁calls▁end｜>"
 
@@ -183,14 +196,20 @@ def functiongemma(calls: tuple[Call, ...]) -> str:
 
 
 def command_r_plus(calls: tuple[Call, ...]) -> str:
-    return "Action: ```json\n" + json.dumps(
-        [{"tool_name": n, "parameters": a} for n, a in calls], ensure_ascii=False, indent=4
-    ) + "\n```"
+    return (
+        "Action: ```json\n"
+        + json.dumps([{"tool_name": n, "parameters": a} for n, a in calls], ensure_ascii=False, indent=4)
+        + "\n```"
+    )
 
 
 def command_r7b(calls: tuple[Call, ...]) -> str:
     items = [{"tool_call_id": str(i), "tool_name": n, "parameters": a} for i, (n, a) in enumerate(calls)]
-    return "<|START_THINKING|>I will call the tools.<|END_THINKING|><|START_ACTION|>" + _j(items) + "<|END_ACTION|>"
+    return (
+        "<|START_THINKING|>I will call the tools.<|END_THINKING|><|START_ACTION|>"
+        + _j(items)
+        + "<|END_ACTION|>"
+    )
 
 
 RENDERERS: tuple[tuple[str, Callable[[tuple[Call, ...]], str]], ...] = (
@@ -214,7 +233,10 @@ RENDERERS: tuple[tuple[str, Callable[[tuple[Call, ...]], str]], ...] = (
     (T + "deepseek-ai-DeepSeek-V3.1.jinja", deepseek_v31),
     (T + "Kimi-K2-Instruct.jinja", kimi_k2),
     (T + "openai-gpt-oss-120b.jinja", gpt_oss),
-    ("google/functiongemma-270m-it chat_template.jinja (vllm-project/vllm FunctionGemma parser format)", functiongemma),
+    (
+        "google/functiongemma-270m-it chat_template.jinja (vllm-project/vllm FunctionGemma parser format)",
+        functiongemma,
+    ),
     (T + "CohereForAI-c4ai-command-r-plus-tool_use.jinja", command_r_plus),
     (T + "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", command_r7b),
 )
