@@ -104,7 +104,8 @@ def main() -> None:
     for name, parse in candidates:
         rows.append({"parser": name, **score(parse), "mb_per_s": round(speed(parse, args.runs), 2)})
     load = os.getloadavg()[0]
-    print(f"{len(CASES)} replies, {size / 1e3:.0f} kB; load average {load:.2f}, Python {platform.python_version()}")
+    python = platform.python_version()
+    print(f"{len(CASES)} replies, {size / 1e3:.0f} kB; load average {load:.2f}, Python {python}")
     print(
         "| parser | parsed exactly | same calls (problems ignored) | malformed reported "
         "| call-like, neither read nor reported | MB/s |"
