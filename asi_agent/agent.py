@@ -83,7 +83,7 @@ class Agent:
         self.usage = Usage()
         self.native = config.tool_mode != "text"
         self.gate = Gate(config.gate, runner.ctx, session)
-        self.style = CallStyle.choose(config.call_format, backend.model_name)
+        self.style = CallStyle.choose(config.call_format, backend.model_name, session.records())
         self.schemas: list[ToolSchema] = []
 
     async def run(self, task: str) -> AsyncIterator[AgentEvent]:

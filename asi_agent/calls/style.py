@@ -7,12 +7,12 @@ from then on. A named format is kept whatever the model writes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from asi_agent.calls import textmode
-from asi_agent.calls.dialects import Dialect, dialect_for_model, get_dialect
+from asi_agent.calls.dialects import CALL_FORMATS, Dialect, dialect_for_model, get_dialect
 from asi_agent.calls.parse import ParsedReply
 from asi_agent.messages import Message
 
@@ -31,11 +31,15 @@ class CallStyle:
     """True until the first call fixes the dialect (only with `auto`)."""
 
     @classmethod
-    def choose(cls, call_format: str, model: str) -> CallStyle:
-        """The style for a configured `call_format` ("auto" or a dialect name) and a model name."""
-        if call_format == "auto":
-            return cls(dialect_for_model(model), learning=True)
-        return cls(get_dialect(call_format), learning=False)
+    def choose(cls, call_format: str, model: str, records: Iterable[Mapping[str, Any]] = ()) -> CallStyle:
+        """The style for a configured `call_format` ("auto" or a dialect name) and a model name; with
+        "auto", a resumed session's transcript `records` give back the dialect it had learned."""
+        if call_format != "auto":
+            return cls(get_dialect(call_format), learning=False)
+        learned = [r.get("call_format") for r in records if r.get("type") == "call_format"]
+        if learned and isinstance(learned[-1], str) and learned[-1] in CALL_FORMATS[1:]:
+            return cls(get_dialect(learned[-1]), learning=False)
+        return cls(dialect_for_model(model), learning=True)
 
     @property
     def name(self) -> str:

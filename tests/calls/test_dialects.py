@@ -13,6 +13,7 @@ from asi_agent.calls.dialects import CALL_FORMATS, DIALECTS, dialect_for_model, 
 from asi_agent.calls.style import CallStyle
 from asi_agent.config import CallFormat
 from asi_agent.messages import Message, ToolCall
+from asi_agent.session import SessionStore
 from asi_agent.ui.cli import CALL_FORMATS as CLI_FORMATS
 
 WRITABLE = [dialect for dialect in DIALECTS if dialect.render is not None]
@@ -142,3 +143,12 @@ def test_a_named_format_is_kept_whatever_the_model_writes():
     assert not style.learn(parse_reply('<tool_call>{"name": "f", "arguments": {}}</tool_call>'))
     assert style.name == "mistral"
     assert "[TOOL_CALLS]read_file[ARGS]" in style.hint
+
+
+def test_a_resumed_session_keeps_the_dialect_it_learned(tmp_path):
+    session = SessionStore(tmp_path / ".asi").create(cwd=str(tmp_path))
+    assert CallStyle.choose("auto", "test-model", session.records()).name == "asi"
+    session.append("call_format", call_format="glm")
+    resumed = CallStyle.choose("auto", "test-model", session.records())
+    assert resumed.name == "glm" and not resumed.learn(parse_reply('<tool_call>{"name": "f"}</tool_call>'))
+    assert CallStyle.choose("hermes", "test-model", session.records()).name == "hermes"
