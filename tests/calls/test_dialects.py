@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 from typing import get_args
 
 import pytest
@@ -17,13 +18,20 @@ from asi_agent.session import SessionStore
 from asi_agent.ui.cli import CALL_FORMATS as CLI_FORMATS
 
 WRITABLE = [dialect for dialect in DIALECTS if dialect.render is not None]
-NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True)
+# A Python keyword cannot name a call in the pythonic dialect (`[in()]` is no Python).
+NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True).filter(
+    lambda name: not keyword.iskeyword(name)
+)
 TEXT = st.text(
     st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00<>\r"), max_size=30
 ).filter(lambda text: text == text.strip() and "\n\n" not in text)
 SCALARS = st.integers(-1000, 1000) | st.booleans() | TEXT
 VALUES = SCALARS | st.lists(st.integers(0, 9) | TEXT, max_size=3)
-ARGUMENTS = st.dictionaries(st.from_regex(r"[a-z][a-z0-9_]{0,10}", fullmatch=True), VALUES, max_size=4)
+ARGUMENTS = st.dictionaries(
+    st.from_regex(r"[a-z][a-z0-9_]{0,10}", fullmatch=True).filter(lambda name: not keyword.iskeyword(name)),
+    VALUES,
+    max_size=4,
+)
 SCHEMA_OF = {int: "integer", bool: "boolean", str: "string", list: "array"}
 
 

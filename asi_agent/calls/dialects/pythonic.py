@@ -137,6 +137,8 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
         if match.start() < position:
             continue
         end = _bracket_end(text, match.start())
+        if end is None and (close := text.find(")]", match.start())) >= 0:
+            end = close + 2  # a broken quote hides the end: the list still ends at the first ")]"
         if end is None:
             if len(text) - match.start() < _LIMIT:  # runs to the end of the reply: cut off mid-call
                 reason = "the call list was cut off before its closing bracket"
