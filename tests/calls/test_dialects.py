@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from asi_agent.calls import parse_reply, textmode
 from asi_agent.calls.dialects import CALL_FORMATS, DIALECTS, dialect_for_model, get_dialect
 from asi_agent.calls.style import CallStyle
-from asi_agent.config import CallFormat
+from asi_agent.config import CallFormat, load_config
+from asi_agent.exceptions import ConfigError
 from asi_agent.messages import Message, ToolCall
 from asi_agent.session import SessionStore
 from asi_agent.ui.cli import CALL_FORMATS as CLI_FORMATS
@@ -160,3 +161,16 @@ def test_a_resumed_session_keeps_the_dialect_it_learned(tmp_path):
     resumed = CallStyle.choose("auto", "test-model", session.records())
     assert resumed.name == "glm" and not resumed.learn(parse_reply('<tool_call>{"name": "f"}</tool_call>'))
     assert CallStyle.choose("hermes", "test-model", session.records()).name == "hermes"
+
+
+def test_call_format_comes_from_the_project_config_and_a_bad_one_is_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "user"))
+    (tmp_path / ".asi").mkdir()
+    config = tmp_path / ".asi" / "config.toml"
+    env: dict[str, str] = {}
+    config.write_text('call_format = "qwen-xml"\n')
+    assert load_config(tmp_path, env=env).call_format == "qwen-xml"
+    assert load_config(tmp_path, {"call_format": "mistral"}, env=env).call_format == "mistral"
+    config.write_text('call_format = "klingon"\n')
+    with pytest.raises(ConfigError, match="call_format"):
+        load_config(tmp_path, env=env)
