@@ -51,6 +51,8 @@ BENCHES: tuple[Bench, ...] = (
           ("bench/fuzz.py", "--runs", "100000", "--guided", "5000"), 300,
           ("--runs", "20000", "--guided", "2000")),
     Bench("routing", "Tool routing with 100+ plugin tools", ("bench/routing_bench.py",), 120),
+    Bench("calls", "Tool-call parsing: the 499-reply corpus vs agent-tool-parser",
+          ("bench/calls_bench.py", "--runs", "5"), 120, ("--runs", "2")),
     Bench("local", "Embedded model: constrained vs free tool calls", ("bench/local_constrained.py",), 300,
           ("--limit", "8")),
 )  # fmt: skip
