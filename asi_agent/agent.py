@@ -22,12 +22,15 @@ from asi_agent.calls import (
     strip_status,
     textmode,
 )
+from asi_agent.calls.reasoning import ReasoningSplitter
+from asi_agent.calls.style import CallStyle
 from asi_agent.config import ToolMode
 from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
     CallRejected,
     Ending,
+    ReasoningStreamed,
     RetryRequested,
     RunFinished,
     SessionStarted,
@@ -64,6 +67,8 @@ class AgentConfig:
     """When set, only these tools are described to the model (others still run when named)."""
     routing: RoutingConfig = field(default_factory=RoutingConfig)
     """When many plugin tools are registered, offer each turn only the relevant ones."""
+    call_format: str = "auto"
+    """Text mode's call dialect: "auto" (from the model name, then the first reply) or a dialect name."""
 
 
 class Agent:
@@ -78,6 +83,8 @@ class Agent:
         self.usage = Usage()
         self.native = config.tool_mode != "text"
         self.gate = Gate(config.gate, runner.ctx, session)
+        self.style = CallStyle.choose(config.call_format, backend.model_name, session.records())
+        self.schemas: list[ToolSchema] = []
 
     async def run(self, task: str) -> AsyncIterator[AgentEvent]:
         """Run the loop, yielding events; the last event is always `RunFinished`."""
@@ -92,14 +99,16 @@ class Agent:
             reply = Completion("")
             try:
                 async for piece in self._complete():
-                    if isinstance(piece, TextStreamed):
+                    if isinstance(piece, TextStreamed | ReasoningStreamed):
                         yield piece
                     else:
                         reply = piece
             except BackendError as exc:
                 yield self._finish("ERROR", str(exc), turn, error=str(exc))
                 return
-            parsed = parse_reply(reply.text)
+            parsed = parse_reply(reply.text, self.schemas, hint=self.style.hint)
+            if not self.native and self.style.learn(parsed):
+                self.session.append("call_format", call_format=self.style.name)
             message, prepared = self._interpret(reply, parsed)
             self._add(message)
             last_text = strip_status(message.content)
@@ -109,7 +118,7 @@ class Agent:
                 retries += 1
                 log.info("text mode retry %d: %s", retries, reason)
                 self.session.append("retry", reason=reason, attempt=retries)
-                self._add(Message("user", textmode.retry_prompt(reason)))
+                self._add(Message("user", self.style.retry_prompt(reason)))
                 yield RetryRequested(reason, retries)
                 continue
             retries = 0
@@ -135,7 +144,7 @@ class Agent:
         self.messages.append(message)
         self.session.add_message(message)
 
-    async def _complete(self) -> AsyncIterator[TextStreamed | Completion]:
+    async def _complete(self) -> AsyncIterator[TextStreamed | ReasoningStreamed | Completion]:
         """One model request, streaming text; in `auto` mode a rejection of native tools switches to text."""
         while True:
             queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -144,14 +153,19 @@ class Agent:
             )
             if self.config.offered:
                 schemas = [s for s in schemas if s["function"]["name"] in self.config.offered]
+            self.schemas = schemas
             request = asyncio.ensure_future(
                 self.backend.complete(
                     self._wire_messages(schemas), schemas if self.native else None, on_delta=queue.put_nowait
                 )
             )
             request.add_done_callback(functools.partial(_end_of_stream, queue))
+            splitter = ReasoningSplitter()
             while (delta := await queue.get()) is not None:
-                yield TextStreamed(delta)
+                for event in splitter.events(delta):
+                    yield event
+            for event in splitter.events(None):
+                yield event
             try:
                 reply = request.result()
             except ToolsUnsupportedError as exc:
@@ -173,8 +187,8 @@ class Agent:
     def _wire_messages(self, schemas: list[ToolSchema]) -> list[Message]:
         if self.native:
             return [Message("system", self.system), *self.messages]
-        contract = textmode.render_contract(schemas)
-        return [Message("system", f"{self.system}\n\n{contract}"), *textmode.project_history(self.messages)]
+        contract = self.style.contract(schemas)
+        return [Message("system", f"{self.system}\n\n{contract}"), *self.style.history(self.messages)]
 
     def _interpret(self, reply: Completion, parsed: ParsedReply) -> tuple[Message, list[Prepared | Outcome]]:
         """The assistant message to keep, and each call prepared (or rejected, telling the model why)."""
@@ -192,7 +206,7 @@ class Agent:
                 prepared.append(self.runner.prepare(call))
             except ModelFixableError as exc:
                 prepared.append(rejected(call, exc))
-        text = parsed.text if parsed.calls else reply.text
+        text = parsed.text if parsed.calls or parsed.reasoning else reply.text
         return Message("assistant", text, tuple(call for call, _ in items)), prepared
 
     async def _run_calls(self, items: Sequence[Prepared | Outcome]) -> AsyncIterator[AgentEvent]:

@@ -18,8 +18,12 @@ from asi_agent.exceptions import ConfigError
 Provider = Literal["openai", "ollama", "local", "scripted"]
 ToolMode = Literal["auto", "native", "text"]
 Approval = Literal["ask", "auto-edit", "plan", "yolo"]
+CallFormat = Literal[
+    "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
+    "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
+]
 
-__all__ = ["Approval", "AsiConfig", "Provider", "ToolMode", "load_config", "user_config_dir"]
+__all__ = ["Approval", "AsiConfig", "CallFormat", "Provider", "ToolMode", "load_config", "user_config_dir"]
 
 ENV_KEYS = {
     "ASI_PROVIDER": "provider",
@@ -66,6 +70,10 @@ class AsiConfig(BaseModel):
     """API key for OpenAI-compatible servers."""
     tool_mode: ToolMode = "auto"
     """`native` tool calls, `text` emulation, or `auto` (native, falling back to text)."""
+    call_format: CallFormat = "auto"
+    """Text mode's call dialect: `auto` picks it from the model name (then from the model's first call),
+    or name one (`hermes`, `qwen-xml`, `mistral`, `llama`, `pythonic`, …) to prompt a fine-tuned model in
+    the format it was trained on."""
     approval: Approval | None = None
     """Permission mode; empty means the policy's mode (`ask` for the default policy)."""
     policy: str | None = None

@@ -20,6 +20,7 @@ __all__ = [
     "CallRejected",
     "DecisionMade",
     "Ending",
+    "ReasoningStreamed",
     "RetryRequested",
     "RunFinished",
     "SessionStarted",
@@ -42,6 +43,15 @@ class SessionStarted:
 @dataclass(frozen=True, slots=True)
 class TextStreamed:
     """A fragment of the assistant's reply as it streams."""
+
+    delta: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningStreamed:
+    """A fragment of what the model marked as thinking (`<think>…`, `reasoning_content`) as it streams.
+
+    It is never parsed for calls and never sent back to the model."""
 
     delta: str
 
@@ -128,6 +138,7 @@ class RunFinished:
 AgentEvent = (
     SessionStarted
     | TextStreamed
+    | ReasoningStreamed
     | AssistantReplied
     | CallRejected
     | ApprovalRequested

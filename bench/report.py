@@ -53,6 +53,8 @@ BENCHES: tuple[Bench, ...] = (
     Bench("routing", "Tool routing with 100+ plugin tools", ("bench/routing_bench.py",), 120),
     Bench("safety", "Command safety: the graded corpus through classifier and engine, per mode",
           ("bench/safety_bench.py",), 120),
+    Bench("calls", "Tool-call parsing: the 499-reply corpus vs agent-tool-parser",
+          ("bench/calls_bench.py", "--runs", "5"), 120, ("--runs", "2")),
     Bench("local", "Embedded model: constrained vs free tool calls", ("bench/local_constrained.py",), 300,
           ("--limit", "8")),
 )  # fmt: skip

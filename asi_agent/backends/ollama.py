@@ -29,6 +29,7 @@ from asi_agent.backends.retry import (
     looks_like_tools_unsupported,
     parse_retry_after,
 )
+from asi_agent.backends.thinking import ThinkingText
 from asi_agent.exceptions import BackendError, ToolsUnsupportedError
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
@@ -91,15 +92,15 @@ class _StreamState:
     usage: Usage = field(default_factory=Usage)
     finish_reason: str | None = None
     streamed: bool = False
+    thinking: ThinkingText = field(default_factory=ThinkingText)
 
     def feed(self, part: dict[str, Any], on_delta: DeltaCallback | None) -> None:
         message = part.get("message") or {}
-        content = message.get("content")
-        if isinstance(content, str) and content:
-            self.text.append(content)
+        if text := self.thinking.piece(message.get("thinking"), message.get("content")):
+            self.text.append(text)
             self.streamed = True
             if on_delta is not None:
-                on_delta(content)
+                on_delta(text)
         for call in message.get("tool_calls") or ():
             function = call.get("function") or {}
             # Ollama gives calls no id; the agent assigns its own.
@@ -112,7 +113,8 @@ class _StreamState:
             self.usage = Usage(int(part.get("prompt_eval_count") or 0), int(part.get("eval_count") or 0))
 
     def completion(self) -> Completion:
-        return Completion("".join(self.text), tuple(self.calls), self.usage, self.finish_reason)
+        text = "".join(self.text) + self.thinking.end()
+        return Completion(text, tuple(self.calls), self.usage, self.finish_reason)
 
 
 class OllamaBackend:

@@ -28,6 +28,7 @@ from asi_agent.backends.retry import (
     looks_like_tools_unsupported,
     parse_retry_after,
 )
+from asi_agent.backends.thinking import ThinkingText
 from asi_agent.exceptions import BackendError, ToolsUnsupportedError
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
@@ -110,6 +111,7 @@ class _StreamState:
     usage: Usage = field(default_factory=Usage)
     finish_reason: str | None = None
     streamed: bool = False
+    thinking: ThinkingText = field(default_factory=ThinkingText)
 
     def feed(self, chunk: ChatCompletionChunk, on_delta: DeltaCallback | None) -> None:
         if chunk.usage is not None:
@@ -120,11 +122,12 @@ class _StreamState:
             delta = choice.delta
             if delta is None:
                 continue
-            if delta.content:
-                self.text.append(delta.content)
+            reasoning = getattr(delta, "reasoning_content", None) or getattr(delta, "reasoning", None)
+            if text := self.thinking.piece(reasoning, delta.content):
+                self.text.append(text)
                 self.streamed = True
                 if on_delta is not None:
-                    on_delta(delta.content)
+                    on_delta(text)
             for fragment in delta.tool_calls or ():
                 self._add_fragment(fragment)
 
@@ -161,7 +164,7 @@ class _StreamState:
 
     def completion(self) -> Completion:
         calls = tuple(call.raw() for call in self.calls if call.name or call.parts or call.mapping)
-        return Completion("".join(self.text), calls, self.usage, self.finish_reason)
+        return Completion("".join(self.text) + self.thinking.end(), calls, self.usage, self.finish_reason)
 
 
 class OpenAIBackend:

@@ -10,6 +10,7 @@ from asi_agent.calls.parse import (
     parse_status,
     strip_status,
 )
+from asi_agent.calls.reasoning import ReasoningSplitter, split_reasoning
 from asi_agent.calls.textmode import (
     REFUSAL_PATTERNS,
     detect_refusal,
@@ -24,6 +25,7 @@ __all__ = [
     "REFUSAL_PATTERNS",
     "STATUS_RE",
     "ParsedReply",
+    "ReasoningSplitter",
     "decode_arguments",
     "detect_refusal",
     "new_call_id",
@@ -35,5 +37,6 @@ __all__ = [
     "render_contract",
     "retry_prompt",
     "retry_reason",
+    "split_reasoning",
     "strip_status",
 ]

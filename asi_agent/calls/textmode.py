@@ -12,7 +12,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from asi_agent.calls.dialects import Dialect, get_dialect
+from asi_agent.calls.dialects.asi import ASI, render_call_line
 from asi_agent.calls.parse import ParsedReply, parse_status
+from asi_agent.calls.reasoning import split_reasoning
 from asi_agent.messages import Message, ToolCall
 
 if TYPE_CHECKING:
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "REFUSAL_PATTERNS",
+    "call_hint",
     "detect_refusal",
     "project_history",
     "render_call_line",
@@ -33,6 +37,10 @@ _STATUS_RULE = "AGENT_STATUS: DONE, AGENT_STATUS: CONTINUE or AGENT_STATUS: STOP
 _CONTINUE_LINE = (
     f"Continue: call another tool with one {_CALL_FORMAT} line per call, or give the final answer "
     "with its last line AGENT_STATUS: DONE (or CONTINUE / STOP)."
+)
+_CONTINUE_OTHER = (
+    "Continue: call another tool in the format described above, or give the final answer with its last "
+    "line AGENT_STATUS: DONE (or CONTINUE / STOP)."
 )
 _ERROR_HINT = "A call failed: read the error, correct the arguments (or choose another tool) and call again."
 _EXAMPLE_FIRST = ("read_file", "list_directory", "grep_search")
@@ -104,9 +112,25 @@ _NARRATION_WEAK = tuple(
 )
 
 
-def render_call_line(call: ToolCall) -> str:
-    """The one-line text form of a call, `[TOOL_CALL]name[ARGS]{json}`."""
-    return f"[TOOL_CALL]{call.name}[ARGS]{json.dumps(call.arguments, ensure_ascii=False)}"
+def _dialect(dialect: Dialect | str) -> Dialect:
+    resolved = get_dialect(dialect) if isinstance(dialect, str) else dialect
+    return resolved if resolved.render is not None else ASI
+
+
+def _render(calls: Sequence[ToolCall], dialect: Dialect) -> str:
+    assert dialect.render is not None  # _dialect() guarantees a writable dialect
+    return dialect.render(calls)
+
+
+_HINT_EXAMPLE = ToolCall("call_1", "read_file", {"path": "src/app.py"})
+
+
+def call_hint(dialect: Dialect | str = ASI) -> str:
+    """One sentence telling the model how to write a call in its dialect (ends every parse problem)."""
+    resolved = _dialect(dialect)
+    if resolved is ASI:
+        return 'Write each call on its own line as [TOOL_CALL]name[ARGS]{"param": "value"}.'
+    return f"Write each call as in this example: {_render([_HINT_EXAMPLE], resolved)}"
 
 
 def _function(tool: ToolSchema) -> Mapping[str, Any]:
@@ -186,21 +210,21 @@ def _pick(functions: Sequence[Mapping[str, Any]], preferred: Sequence[str], avoi
     return others[0] if others else functions[0]
 
 
-def _examples(functions: Sequence[Mapping[str, Any]]) -> list[str]:
+def _examples(functions: Sequence[Mapping[str, Any]], dialect: Dialect) -> list[str]:
     first = _example_call(_pick(functions, _EXAMPLE_FIRST, ""), "call_1")
     second = _example_call(_pick(functions, _EXAMPLE_NEXT, first.name), "call_2")
     output = "1\tdef main():\n2\t    run()" if first.name == "read_file" else "(the tool's output)"
     result = Message(role="tool", content=output, tool_call_id=first.id, name=first.name)
     return [
         "## Examples (the names and values are only illustrations)",
-        "Your reply calling a tool (it may be just this line):",
-        render_call_line(first),
+        "Your reply calling a tool (it may be just this):",
+        _render([first], dialect),
         "",
         "The result then arrives as a user message:",
-        _continuation([_frame_result(result, {})]).content,
+        _continuation([_frame_result(result, {})], dialect).content,
         "",
         "and your next reply calls the next tool:",
-        render_call_line(second),
+        _render([second], dialect),
         "",
         "Your final answer, once the task is done:",
         "`main` in src/app.py now calls `run()` once; nothing else needed changing.",
@@ -208,8 +232,9 @@ def _examples(functions: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
 
 
-def render_contract(tools: Sequence[ToolSchema]) -> str:
-    """The system-prompt block that teaches a model without native tools how to call them."""
+def render_contract(tools: Sequence[ToolSchema], dialect: Dialect | str = ASI) -> str:
+    """The system-prompt block that teaches a model without native tools how to call them, in `dialect`."""
+    resolved = _dialect(dialect)
     functions = [_function(tool) for tool in tools]
     lines = [
         "# Tools",
@@ -221,20 +246,14 @@ def render_contract(tools: Sequence[ToolSchema]) -> str:
     lines += [f"- {_signature(function)}: {_short_description(function)}" for function in functions]
     if not functions:
         lines.append("- (no tools are available in this turn: answer directly)")
+    lines += ["", "## How to call a tool", *resolved.rules]
     lines += [
-        "",
-        "## How to call a tool",
-        f"Write each call on its own line, exactly as {_CALL_FORMAT}, with nothing else on that line.",
-        "- tool_name is one of the names above, spelled exactly.",
-        "- {json} is one JSON object of arguments on the same line, with double quotes; write a line break "
-        "inside a string as \\n.",
-        "- For several calls in one reply, write one line per call.",
         "",
         "## After a tool result",
         "Results arrive in a user message between [TOOL_RESULT name id=...] and [/TOOL_RESULT]. Then either "
         "call another tool or give the final answer.",
         '- Never narrate or simulate a call ("工具执行: ...", "I will now call read_file ..."): '
-        "write the call line itself.",
+        "write the call itself.",
         "- Never invent a tool result: wait for it. If a result is an error, correct the call and try again.",
         "",
         "## Finishing",
@@ -244,7 +263,7 @@ def render_contract(tools: Sequence[ToolSchema]) -> str:
         "",
     ]
     if functions:
-        lines += _examples(functions)
+        lines += _examples(functions, resolved)
     return "\n".join(lines)
 
 
@@ -257,20 +276,22 @@ def _frame_result(message: Message, names: Mapping[str, str]) -> str:
     return f"{header}\n{content if content.strip() else '(no output)'}\n[/TOOL_RESULT]"
 
 
-def _continuation(frames: Sequence[str]) -> Message:
+def _continuation(frames: Sequence[str], dialect: Dialect = ASI) -> Message:
     failed = any(frame.split("\n", 1)[0].endswith(" error]") for frame in frames)
-    footer = f"{_ERROR_HINT}\n{_CONTINUE_LINE}" if failed else _CONTINUE_LINE
+    line = _CONTINUE_LINE if dialect is ASI else _CONTINUE_OTHER
+    footer = f"{_ERROR_HINT}\n{line}" if failed else line
     return Message(role="user", content="\n\n".join([*frames, footer]))
 
 
-def _project_assistant(message: Message) -> Message:
-    lines = [render_call_line(call) for call in message.tool_calls]
-    text = "\n".join([message.content.rstrip(), *lines]).strip("\n")
+def _project_assistant(message: Message, dialect: Dialect) -> Message:
+    calls = _render(message.tool_calls, dialect) if message.tool_calls else ""
+    text = "\n".join([message.content.rstrip(), calls]).strip("\n")
     return Message(role="assistant", content=text)
 
 
-def project_history(messages: Sequence[Message]) -> list[Message]:
-    """The transcript as a text-mode model sees it: calls as call lines, results as framed user turns."""
+def project_history(messages: Sequence[Message], dialect: Dialect | str = ASI) -> list[Message]:
+    """The transcript as a text-mode model sees it: calls in `dialect`, results as framed user turns."""
+    resolved = _dialect(dialect)
     projected: list[Message] = []
     frames: list[str] = []
     names: dict[str, str] = {}
@@ -279,15 +300,15 @@ def project_history(messages: Sequence[Message]) -> list[Message]:
             frames.append(_frame_result(message, names))
             continue
         if frames:
-            projected.append(_continuation(frames))
+            projected.append(_continuation(frames, resolved))
             frames = []
         if message.role == "assistant":
             names.update((call.id, call.name) for call in message.tool_calls)
-            projected.append(_project_assistant(message))
+            projected.append(_project_assistant(message, resolved))
         else:
             projected.append(message)
     if frames:
-        projected.append(_continuation(frames))
+        projected.append(_continuation(frames, resolved))
     return projected
 
 
@@ -315,6 +336,7 @@ def retry_reason(reply_text: str, parsed: ParsedReply, *, expect_call: bool) -> 
     """
     if parsed.calls:
         return None
+    reply_text = split_reasoning(reply_text)[1]  # what the model thought is not what it said
     if parsed.problems:
         return f"unparsable call: {parsed.problems[0]}"
     signal = detect_refusal(reply_text)
@@ -327,8 +349,9 @@ def retry_reason(reply_text: str, parsed: ParsedReply, *, expect_call: bool) -> 
     return None
 
 
-def retry_prompt(reason: str) -> str:
+def retry_prompt(reason: str, dialect: Dialect | str = ASI) -> str:
     """The stricter user message that asks the model to answer again after `reason`."""
+    resolved = _dialect(dialect)
     if reason.startswith("refusal"):
         why = "You do have working tools: they run on the user's project for you, so use them."
     elif reason.startswith("narrated"):
@@ -337,12 +360,18 @@ def retry_prompt(reason: str) -> str:
         why = reason.removeprefix("unparsable call: ")
     else:
         why = "Your reply had neither a tool call nor a final AGENT_STATUS line."
+    if resolved is ASI:
+        how = (
+            f"To act, write each call on its own line exactly as {_CALL_FORMAT}, nothing else on that line, "
+            "for example:"
+        )
+    else:
+        how = "To act, write the call exactly in this format, for example:"
     return "\n".join(
         [
             f"Your last reply could not be used. {why}",
-            f"To act, write each call on its own line exactly as {_CALL_FORMAT}, nothing else on that line, "
-            "for example:",
-            '[TOOL_CALL]read_file[ARGS]{"path": "src/app.py"}',
+            how,
+            _render([_HINT_EXAMPLE], resolved),
             "Do not describe calls and do not invent results. If the task is complete, give the final answer "
             f"and end it with the line {_STATUS_RULE}.",
         ]

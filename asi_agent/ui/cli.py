@@ -9,6 +9,11 @@ from collections.abc import Sequence
 __all__ = ["build_parser", "main"]
 
 EXIT_INTERRUPTED = 130
+# The values of config's CallFormat, spelled out here so that `--help` does not import pydantic.
+CALL_FORMATS = (
+    "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
+    "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,6 +57,12 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--model", help="model name (scripted: script file; local: GGUF file)")
     add("--base-url", help="model server address")
     add("--tool-mode", choices=["auto", "native", "text"], help="native tool calls, text emulation, or auto")
+    add(
+        "--call-format",
+        choices=list(CALL_FORMATS),
+        metavar="FORMAT",
+        help="text mode's call dialect: auto (from the model name) or " + ", ".join(CALL_FORMATS[1:]),
+    )
     add("--approval", choices=["ask", "auto-edit", "plan", "yolo"], help="permission mode (default: ask)")
     add("--yes", action="store_true", help="never ask (same as --approval yolo)")
     add("--policy", help="policy preset name or TOML file")

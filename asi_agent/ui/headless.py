@@ -68,6 +68,7 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
         "model": args.model,
         "base_url": args.base_url,
         "tool_mode": args.tool_mode,
+        "call_format": args.call_format,
         "approval": "yolo" if args.yes else args.approval,
         "max_turns": args.max_turns,
     }
@@ -102,6 +103,7 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
     agent_config = AgentConfig(
         max_turns=config.max_turns,
         tool_mode=config.tool_mode,
+        call_format=config.call_format,
         gate=gate,
         locale=config.tool_locale,
         offered=offered_tools(config, backend),

@@ -11,6 +11,7 @@ from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
     DecisionMade,
+    ReasoningStreamed,
     RetryRequested,
     RunFinished,
     SessionStarted,
@@ -141,6 +142,8 @@ class StreamJsonRenderer(Renderer):
             }
         if isinstance(event, TextStreamed):
             return {"type": "assistant", "delta": event.delta}
+        if isinstance(event, ReasoningStreamed):
+            return {"type": "reasoning", "delta": event.delta}
         if isinstance(event, AssistantReplied):
             return {"type": "assistant", "message": event.message.to_dict(), "turn": event.turn}
         if isinstance(event, ToolStarted):

@@ -212,3 +212,23 @@ async def test_warns_when_the_prompt_exceeds_num_ctx(
 
     assert [r.name for r in caplog.records] == ["asi_agent.backends.ollama"]
     assert "exceeds num_ctx=100" in caplog.records[0].getMessage()
+
+
+async def test_thinking_comes_back_between_think_tags(ollama_server: OllamaServer, make_backend: MakeBackend):
+    ollama_server.reply(Reply(text="It is a.py.", reasoning="The user wants a.py."))
+    deltas: list[str] = []
+
+    completion = await make_backend().complete(USER, on_delta=deltas.append)
+
+    assert completion.text == "<think>The user wants a.py.</think>It is a.py."
+    assert "".join(deltas) == completion.text
+
+
+async def test_a_reply_that_only_thinks_closes_its_think_tag(
+    ollama_server: OllamaServer, make_backend: MakeBackend
+):
+    ollama_server.reply(Reply(text="", reasoning="Still thinking"))
+
+    completion = await make_backend().complete(USER)
+
+    assert completion.text == "<think>Still thinking</think>"

@@ -242,3 +242,15 @@ async def test_an_empty_tool_list_sends_no_tools(openai_server: OpenAIServer, ma
 
     assert (await make_backend().complete(USER, [])).text == "fine"
     assert "tools" not in openai_server.chat_bodies[0]
+
+
+async def test_reasoning_content_comes_back_between_think_tags(
+    openai_server: OpenAIServer, make_backend: MakeBackend
+):
+    openai_server.reply(Reply(text="Here it is.", reasoning="Look at a.py first."))
+    deltas: list[str] = []
+
+    completion = await make_backend().complete(USER, on_delta=deltas.append)
+
+    assert completion.text == "<think>Look at a.py first.</think>Here it is."
+    assert "".join(deltas) == completion.text

@@ -108,3 +108,125 @@ def test_several_rendered_lines_round_trip_in_order(calls, separator):
     reply = parse_reply("Working on it." + separator + text)
     assert [(call.name, call.arguments) for call in reply.calls] == calls
     assert reply.text == "Working on it."
+
+
+DIALECT_FRAGMENTS = st.sampled_from(
+    [
+        "<tool_call>",
+        "</tool_call>",
+        "<function=f>",
+        "</function>",
+        "<parameter=p>",
+        "</parameter>",
+        '<invoke name="f">',
+        "</invoke>",
+        "<arg_key>",
+        "</arg_key>",
+        "<arg_value>",
+        "</arg_value>",
+        "[TOOL_CALLS]",
+        "[ARGS]",
+        "[CALL_ID]",
+        "<|python_tag|>",
+        "<|eom_id|>",
+        "[f(a=1)",
+        "g(",
+        ")]",
+        "'",
+        "<|python_start|>",
+        "<|tool_call_start|>",
+        "<tool_calls>",
+        "<|tool_call|>",
+        "functools[",
+        '{"tool_calls": [',
+        "<｜tool▁calls▁begin｜>",
+        "<｜tool▁call▁begin｜>",
+        "<｜tool▁sep｜>",
+        "<｜tool▁call▁end｜>",
+        "function",
+        "<|tool_calls_section_begin|>",
+        "<|tool_call_begin|>",
+        "functions.f:0",
+        "<|tool_call_argument_begin|>",
+        "<|start|>assistant",
+        "<|channel|>",
+        "commentary",
+        " to=functions.f",
+        "<|constrain|>json",
+        "<|message|>",
+        "<|call|>",
+        "<|end|>",
+        "<start_function_call>",
+        "call:f{",
+        "a:",
+        "<escape>",
+        "<end_function_call>",
+        ">>>",
+        "all\n",
+        "Action: ```json\n",
+        "<|START_ACTION|>",
+        "<|END_ACTION|>",
+        "<think>",
+        "</think>",
+        "<|channel|>analysis<|message|>",
+        '{"name": "f", ',
+        '"arguments": ',
+        '"parameters": {',
+        "[",
+        "]",
+        "{",
+        "}",
+        '"',
+        ":",
+        ",",
+        ";",
+        "\n",
+        " ",
+        "1",
+        "true",
+        "```tool_code\n",
+        "print(",
+        "\\",
+    ]
+)
+DIALECT_SOUP = st.lists(st.one_of(DIALECT_FRAGMENTS, st.text(max_size=4)), max_size=50).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(DIALECT_SOUP)
+def test_parse_reply_never_raises_on_any_dialect_syntax(text):
+    check_shape(parse_reply(text))
+    check_shape(
+        parse_reply(
+            text,
+            [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": "f",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"a": {"type": "integer"}, "p": {"type": "array"}},
+                        },
+                    },
+                }
+            ],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "opener",
+    [
+        "<tool_call>\n<function=f>\n<parameter=p>\n[",
+        "[f(a=[",
+        "<start_function_call>call:f{a:{",
+        "<think>",
+        "<|tool_calls_section_begin|>",
+        "<｜tool▁calls▁begin｜>",
+        "[TOOL_CALLS][",
+        " to=functions.f<|message|>{",
+    ],
+)
+def test_dialects_survive_runaway_repetition(opener):
+    check_shape(parse_reply(opener * 3000))

@@ -111,7 +111,9 @@ class OllamaServer(ScriptedServer):
 
 
 def _stream_parts(model: Any, reply: Reply) -> list[dict[str, Any]]:
-    parts = [_part(model, {"role": "assistant", "content": piece}) for piece in pieces(reply.text)]
+    thinking = pieces(reply.reasoning)
+    parts = [_part(model, {"role": "assistant", "content": "", "thinking": piece}) for piece in thinking]
+    parts += [_part(model, {"role": "assistant", "content": piece}) for piece in pieces(reply.text)]
     if reply.calls:
         parts.append(_part(model, {"role": "assistant", "content": "", "tool_calls": _calls(reply.calls)}))
     parts.append(_final(model, reply, "", with_calls=False))

@@ -143,6 +143,8 @@ class OpenAIServer(ScriptedServer):
             chunk([{"index": 0, "delta": content, "logprobs": None, "finish_reason": finish}])
 
         delta({"role": "assistant", "content": ""})
+        for piece in pieces(reply.reasoning):
+            delta({"reasoning_content": piece})
         for piece in pieces(reply.text):
             delta({"content": piece})
         for n, call in enumerate(reply.calls):

@@ -37,6 +37,8 @@ class Reply:
     text: str = ""
     calls: list[Call] = field(default_factory=list)
     finish_reason: str | None = None
+    reasoning: str = ""
+    """Thinking sent apart from the text, before it (`reasoning_content` / Ollama's `thinking`)."""
     prompt_tokens: int = 11
     completion_tokens: int = 7
     delay: float = 0.0

@@ -1,0 +1,89 @@
+"""A JSON call object (or an array of them) anywhere in the prose: Llama 3.2 without its tag, xLAM,
+models that answer "Sure! {"name": ..., "arguments": ...}" — also several joined by `;`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+
+from asi_agent.calls.dialects.base import (
+    Dialect,
+    ReadContext,
+    Span,
+    balanced_end,
+    line_end,
+    value_span,
+)
+from asi_agent.messages import ToolCall
+
+__all__ = ["JSON_PROSE"]
+
+_KEY = r"[\"“](?:name|tool_name|tool|function|arguments|parameters)[\"”]\s*:"
+_START_RE = re.compile(r"\{\s*" + _KEY)
+_ARGS_KEY_RE = re.compile(r"[\"“](?:arguments|parameters)[\"”]\s*:")
+_DESCRIPTION_RE = re.compile(r"[\"“]description[\"”]\s*:")
+_SEPARATOR_RE = re.compile(r"\s*;\s*(?=\{)")
+_FENCE_RE = re.compile(r"^[ \t]*```[ \t]*(?P<info>[^`\n]*)$", re.M)
+
+
+def _code_ranges(text: str) -> list[tuple[int, int]]:
+    """Fenced blocks that are code, not JSON: a dict literal in Python code is no call."""
+    ranges, opener = [], None
+    for line in _FENCE_RE.finditer(text):
+        if opener is None:
+            opener = line
+        elif not line.group("info").strip():
+            info = opener.group("info").strip().lower()
+            if info and not info.startswith("json"):
+                ranges.append((opener.start(), line.end()))
+            opener = None
+    return ranges
+
+
+def _array_start(text: str, start: int) -> int:
+    """Widen to `[` when the object opens an array of calls."""
+    before = text[:start].rstrip()
+    return len(before) - 1 if before.endswith("[") else start
+
+
+def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
+    code = _code_ranges(text)
+    position = 0
+    for match in _START_RE.finditer(text):
+        if match.start() < position or any(a <= match.start() < b for a, b in code):
+            continue
+        start = _array_start(text, match.start())
+        end = balanced_end(text, start)
+        if end is None:  # unclosed: the rest of the line is all there is
+            end = line_end(text, start)
+        fragment = text[start:end]
+        # A tool definition ({"name", "description", "parameters"}) is shown, not called.
+        strict = _ARGS_KEY_RE.search(fragment) is not None and _DESCRIPTION_RE.search(fragment) is None
+        span = value_span(start, end, fragment, fragment, strict=strict, dialect="json", ctx=ctx)
+        if span is not None:
+            separator = _SEPARATOR_RE.match(text, end)  # Llama joins calls with "; "
+            position = separator.end() if separator is not None else end
+            yield Span(span.start, position, span.calls, span.problems, span.dialect)
+
+
+def _render(calls: Sequence[ToolCall]) -> str:
+    return "\n".join(
+        json.dumps({"name": call.name, "arguments": call.arguments}, ensure_ascii=False) for call in calls
+    )
+
+
+JSON_PROSE = Dialect(
+    name="json",
+    scan=_scan,
+    render=_render,
+    rules=(
+        'Write each call on its own line as one JSON object with the tool\'s "name" and its "arguments" '
+        "object, with double quotes:",
+        '{"name": "tool_name", "arguments": {"param": "value"}}',
+        "- For several calls in one reply, write one line per call.",
+    ),
+    models=("xlam", "toolace", "hammer", "watt-tool"),
+    needs=('"', "“"),
+)

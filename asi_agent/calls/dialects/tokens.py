@@ -1,0 +1,63 @@
+"""Calls framed by special tokens, section by section (shared by the DeepSeek and Kimi readers)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from asi_agent.calls.dialects.base import ReadContext, Span, problem
+
+__all__ = ["section_spans"]
+
+CallReader = Callable[[str, int, int, ReadContext], Span]
+"""Reads the text of one call (between its begin and end tokens) into a span covering [start, end)."""
+
+
+def _calls(
+    text: str,
+    bounds: tuple[int, int],
+    call: tuple[re.Pattern[str], re.Pattern[str]],
+    read: CallReader,
+    ctx: ReadContext,
+) -> Iterator[Span]:
+    (start, stop), (call_begin, call_end) = bounds, call
+    position = start
+    while (begin := call_begin.search(text, position, stop)) is not None:
+        end_token = call_end.search(text, begin.end(), stop)
+        following = call_begin.search(text, begin.end(), stop)
+        if end_token is not None and (following is None or end_token.start() < following.start()):
+            body_end, end = end_token.start(), end_token.end()
+        else:
+            body_end = end = following.start() if following is not None else stop
+        yield read(text[begin.end() : body_end], begin.start(), end, ctx)
+        position = end
+
+
+def section_spans(
+    text: str,
+    ctx: ReadContext,
+    *,
+    section: tuple[re.Pattern[str], re.Pattern[str]],
+    call: tuple[re.Pattern[str], re.Pattern[str]],
+    read: CallReader,
+    dialect: str,
+) -> Iterator[Span]:
+    """One span per section (all its calls), or per call for calls written without a section."""
+    section_begin, section_end = section
+    position = 0
+    covered: list[tuple[int, int]] = []
+    while (opened := section_begin.search(text, position)) is not None:
+        closed = section_end.search(text, opened.end())
+        stop = closed.start() if closed is not None else len(text)
+        end = closed.end() if closed is not None else len(text)
+        spans = list(_calls(text, (opened.end(), stop), call, read, ctx))
+        calls = tuple(item for span in spans for item in span.calls)
+        problems = tuple(item for span in spans for item in span.problems)
+        if not spans:
+            problems = (problem(text[opened.start() : end], "the section holds no call", ctx),)
+        yield Span(opened.start(), end, calls, problems, dialect)
+        covered.append((opened.start(), end))
+        position = end
+    for span in _calls(text, (0, len(text)), call, read, ctx):
+        if not any(a <= span.start < b for a, b in covered):
+            yield span

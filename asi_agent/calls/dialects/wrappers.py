@@ -1,0 +1,122 @@
+"""JSON calls inside a wrapper: `<tool_calls>[…]</tool_calls>` (Apriel, Jamba, Hunyuan, MiniMax-Text),
+`<|tool_call|>[…]<|/tool_call|>` (Granite 3, Phi-4-mini), `<TOOLCALL>[…]</TOOLCALL>` (Nemotron),
+`functools[…]` (FireFunction), `<|action_start|><|plugin|>{…}<|action_end|>` (InternLM),
+`<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>` (Apertus) and `{"tool_calls": […]}` objects.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from asi_agent.calls.dialects.base import (
+    Dialect,
+    ReadContext,
+    Span,
+    balanced_end,
+    calls_span,
+    next_non_space,
+    problem,
+)
+from asi_agent.calls.jsonish import json_values
+from asi_agent.messages import ToolCall
+
+__all__ = ["WRAPPERS"]
+
+_PAIRS = (
+    ("<tool_calls>", "</tool_calls>"),
+    ("<|tool_call|>", "<|/tool_call|>"),
+    ("<TOOLCALL>", "</TOOLCALL>"),
+    ("functools", ""),
+    ("<|action_start|><|plugin|>", "<|action_end|>"),
+    ("<|tools_prefix|>", "<|tools_suffix|>"),
+)
+_OBJECT_RE = re.compile(r"\{\s*\"tool_calls\"\s*:\s*\[")
+
+
+def _name_as_key(value: Any) -> Any:
+    """Apertus writes `{"NAME": {arguments}}`: turn it into a call object."""
+    items = value if isinstance(value, list) else [value]
+    if all(
+        isinstance(item, dict) and len(item) == 1 and isinstance(next(iter(item.values())), dict)
+        for item in items
+    ) and not any("name" in item for item in items):
+        return [{"name": key, "arguments": args} for item in items for key, args in item.items()]
+    return value
+
+
+def _body(text: str, start: int, closer: str) -> tuple[str, int]:
+    """The JSON after an opener and where the fragment ends (after the closer when there is one)."""
+    body_start = next_non_space(text, start)
+    end = balanced_end(text, body_start) if text.startswith(("[", "{"), body_start) else None
+    if closer:
+        close = text.find(closer, body_start)
+        if close >= 0 and (end is None or close >= end):
+            return text[body_start:close], close + len(closer)
+    if end is None:
+        line = text.find("\n", body_start)
+        end = len(text) if line < 0 or closer else line
+    return text[body_start:end], end
+
+
+def _read(start: int, end: int, text: str, body: str, ctx: ReadContext) -> Span:
+    try:
+        value: Any = _name_as_key(json_values(body))
+    except ValueError:
+        value = None
+    span = calls_span(start, end, text[start:end], value, strict=True, dialect="wrappers", ctx=ctx)
+    return span or Span(start, end, problems=(problem(text[start:end], "no call inside", ctx),))
+
+
+def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
+    for opener, closer in _PAIRS:
+        position = 0
+        while (start := text.find(opener, position)) >= 0:
+            after = start + len(opener)
+            if opener == "functools" and not text.startswith("[", after):
+                position = after
+                continue
+            body, end = _body(text, after, closer)
+            position = max(end, after)
+            yield _read(start, end, text, body, ctx)
+    for match in _OBJECT_RE.finditer(text):
+        end = balanced_end(text, match.start()) or len(text)
+        try:
+            value = json_values(text[match.start() : end])
+        except ValueError:
+            value = None
+        calls = value.get("tool_calls") if isinstance(value, dict) else None
+        fragment = text[match.start() : end]
+        span = calls_span(match.start(), end, fragment, calls, strict=True, dialect="wrappers", ctx=ctx)
+        if span is not None:
+            yield span
+
+
+def _render(calls: Sequence[ToolCall]) -> str:
+    body = [{"name": call.name, "arguments": call.arguments} for call in calls]
+    return "<tool_calls>" + json.dumps(body, ensure_ascii=False) + "</tool_calls>"
+
+
+WRAPPERS = Dialect(
+    name="tool-calls",
+    scan=_scan,
+    markers=(*(opener for opener, _ in _PAIRS if opener != "functools"), "functools[", '{"tool_calls"'),
+    render=_render,
+    rules=(
+        "To call tools, write <tool_calls> followed by a JSON array of call objects, each with the tool's "
+        '"name" and its "arguments" object, then </tool_calls>:',
+        '<tool_calls>[{"name": "tool_name", "arguments": {"param": "value"}}]</tool_calls>',
+    ),
+    models=("apriel", "jamba", "nemotron", "phi-4-mini", "phi4-mini", "internlm", "apertus", "firefunction"),
+    needs=(
+        "<tool_calls>",
+        "<|tool_call|>",
+        "<TOOLCALL>",
+        "functools[",
+        "<|action_start|>",
+        "<|tools_prefix|>",
+        "tool_calls",
+    ),
+)

@@ -1,0 +1,200 @@
+"""Lenient JSON and call objects: what every dialect reader shares.
+
+A call object names its tool with `name`, `tool`, `tool_name` or `function` (a string, or an object with
+`name` and `arguments`) and its arguments with `arguments`, `parameters`, `args` or `input` (an object or
+stringified JSON). Broken JSON (smart quotes, trailing commas, single quotes) is repaired with json_repair.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+import json_repair
+
+from asi_agent.exceptions import CallFormatError
+from asi_agent.messages import RawCall, ToolCall
+
+__all__ = [
+    "ARGS_HINT",
+    "NAME_KEYS",
+    "call_from_object",
+    "clean_name",
+    "damage",
+    "decode_arguments",
+    "json_values",
+    "lenient_json",
+    "looks_like_call",
+    "new_call_id",
+    "normalize_native",
+]
+
+NAME_KEYS = ("name", "tool", "tool_name", "function")
+_ARG_KEYS = ("arguments", "parameters", "args", "input")
+_CALL_KEYS = frozenset({*NAME_KEYS, *_ARG_KEYS, "id", "type", "call_id", "tool_call_id"})
+ARGS_HINT = 'a JSON object mapping parameter names to values, such as {"path": "src/app.py"}'
+_SMART_SINGLE = str.maketrans({"‘": "'", "’": "'"})
+# json_repair is quadratic on some garbage: longer text is not repaired.
+_REPAIR_LIMIT = 20_000
+
+
+def new_call_id() -> str:
+    """A fresh call id: "call_" and 12 hex characters."""
+    return "call_" + secrets.token_hex(6)
+
+
+def _outside_strings(text: str) -> tuple[str, bool]:
+    """The non-space characters of `text` outside JSON strings (their quotes kept), and whether the text
+    ends inside a string."""
+    kept: list[str] = []
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+                kept.append(char)
+        elif not char.isspace():
+            in_string = char == '"'
+            kept.append(char)
+    return "".join(kept), in_string
+
+
+def damage(text: str) -> str | None:
+    """Why broken JSON must not be repaired: it was cut off, or its brackets do not match. Repairing
+    those would invent values (a half-written path, a missing number); quotes and commas are fine to fix."""
+    chars, in_string = _outside_strings(text)
+    if in_string:
+        return "it was cut off inside a string"
+    stack: list[str] = []
+    last = ""
+    for char in chars:
+        if char in "{[":
+            if last == "{":
+                return "an object opens where a key belongs"
+            stack.append("}" if char == "{" else "]")
+        # (a stray closer after the value, with the stack empty, is trailing junk: safe to drop)
+        elif char in "}]" and stack and (stack.pop() != char or last == ":"):
+            return "its brackets do not match" if last != ":" else "a value is missing"
+        last = char
+    return "it was cut off" if stack and last not in ('"', "}", "]") else None
+
+
+def lenient_json(text: str) -> Any:
+    """Strict JSON first, then json_repair; raises ValueError when nothing JSON-like is there or when
+    the JSON was cut off (see `damage`)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        pass
+    if len(text) > _REPAIR_LIMIT:
+        raise ValueError("too long to repair")
+    reason = damage(text)
+    if reason is not None:
+        raise ValueError(reason)
+    try:
+        value = json_repair.loads(text.translate(_SMART_SINGLE))
+    except (ValueError, RecursionError, IndexError, TypeError) as exc:
+        raise ValueError(f"not JSON: {exc}") from exc
+    # json_repair answers "" for text it cannot read at all.
+    if value == "" and text.strip() not in ('""', "''"):
+        raise ValueError("not JSON")
+    return value
+
+
+def _skip_space(text: str, index: int) -> int:
+    while index < len(text) and text[index] in " \t\r\n;,":
+        index += 1
+    return index
+
+
+def json_values(text: str) -> Any:
+    """One JSON value, a list when several follow each other (JSON Lines, `;`), else the repaired text."""
+    decoder = json.JSONDecoder()
+    values: list[Any] = []
+    index = _skip_space(text, 0)
+    try:
+        while index < len(text):
+            value, index = decoder.raw_decode(text, index)
+            values.append(value)
+            index = _skip_space(text, index)
+    except (ValueError, RecursionError):
+        return lenient_json(text)
+    if not values:
+        raise ValueError("no JSON")
+    return values[0] if len(values) == 1 else values
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, list):
+        return "a JSON array"
+    return "the value " + json.dumps(value, ensure_ascii=False, default=str)[:60]
+
+
+def decode_arguments(value: object, tool: str = "") -> dict[str, Any]:
+    """Arguments as a dict: accepts a dict, JSON text (also double-encoded or broken), None or ""."""
+    who = f"of `{tool}` " if tool else ""
+    for _ in range(4):  # each pass unwraps one level of string encoding (three at most)
+        if value is None:
+            return {}
+        if isinstance(value, dict):
+            return {str(key): item for key, item in value.items()}
+        if not isinstance(value, str):
+            break
+        if not value.strip():
+            return {}
+        try:
+            value = lenient_json(value)
+        except ValueError as exc:
+            reason = f"The arguments {who}are not valid JSON ({exc}); use {ARGS_HINT}."
+            raise CallFormatError(reason) from None
+    raise CallFormatError(f"The arguments {who}must be {ARGS_HINT}; got {_describe(value)}.")
+
+
+def clean_name(name: str) -> str:
+    """A tool name without surrounding quotes, backticks and spaces."""
+    return name.strip().strip("`'\"“”").strip()
+
+
+def normalize_native(raw: RawCall) -> ToolCall:
+    """A backend's native call as a ToolCall; raises CallFormatError for unusable arguments."""
+    name = clean_name(raw.name)
+    if not name:
+        raise CallFormatError("A tool call has no tool name; give the exact name of a listed tool.")
+    arguments = decode_arguments(raw.arguments, name)
+    call_id = raw.id.strip() if raw.id and raw.id.strip() else new_call_id()
+    return ToolCall(id=call_id, name=name, arguments=arguments)
+
+
+def looks_like_call(obj: object) -> bool:
+    """Whether a JSON value is a call object rather than other JSON the model shows (package.json...)."""
+    if not isinstance(obj, dict):
+        return False
+    function = obj.get("function")
+    if isinstance(function, dict):
+        return isinstance(function.get("name"), str)
+    if not any(isinstance(obj.get(key), str) for key in NAME_KEYS):
+        return False
+    if "description" in obj and "parameters" in obj:  # a tool definition, not a call
+        return False
+    return any(key in obj for key in _ARG_KEYS) or set(obj) <= _CALL_KEYS
+
+
+def call_from_object(obj: dict[str, Any]) -> ToolCall:
+    """The call an object describes; raises CallFormatError without a name or with bad arguments."""
+    raw_id = obj.get("id", obj.get("tool_call_id"))
+    function = obj.get("function")
+    if isinstance(function, dict):
+        obj = {**obj, **function}
+    name = next((obj[key] for key in NAME_KEYS if isinstance(obj.get(key), str)), "")
+    name = clean_name(name)
+    if not name:
+        raise CallFormatError("the call has no tool name")
+    args_key = next((key for key in _ARG_KEYS if key in obj), None)
+    arguments = decode_arguments(obj[args_key], name) if args_key else {}
+    call_id = raw_id.strip() if isinstance(raw_id, str) and raw_id.strip() else new_call_id()
+    return ToolCall(id=call_id, name=name, arguments=arguments)

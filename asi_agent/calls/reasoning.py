@@ -1,0 +1,172 @@
+"""Reasoning is not action: thinking blocks are split from the reply before any call is read.
+
+Blocks: `<think>…</think>` (DeepSeek R1, Qwen3, QwQ, GLM, Granite…), `<thinking>`, `<seed:think>`,
+Command R7B's `<|START_THINKING|>`, harmony's analysis channel and Mistral's `[THINK]`. A template that
+opens the block in the prompt leaves only its end in the reply: what precedes a lone end is reasoning.
+A block the model never closes ends where a call begins (Kimi writes calls inside it) or at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from asi_agent.events import ReasoningStreamed, TextStreamed
+
+__all__ = ["ReasoningSplitter", "Region", "reasoning_regions", "split_reasoning"]
+
+_BLOCKS: tuple[tuple[str, str], ...] = (
+    ("<think>", "</think>"),
+    ("<thinking>", "</thinking>"),
+    ("<seed:think>", "</seed:think>"),
+    ("<|START_THINKING|>", "<|END_THINKING|>"),
+    ("<|channel|>analysis<|message|>", "<|end|>"),
+    ("[THINK]", "[/THINK]"),
+)
+_OPEN_RE = re.compile(
+    r"(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>|"
+    + "|".join(re.escape(opener) for opener, _ in _BLOCKS if "channel" not in opener)
+)
+_CLOSERS = {opener: closer for opener, closer in _BLOCKS}
+# Ends that may appear alone (the prompt opened the block).
+_LONE_END_RE = re.compile(r"</think>|</seed:think>|<\|END_THINKING\|>|\[/THINK\]|\[BEGIN FINAL RESPONSE\]")
+# Where an unclosed block stops: a call in any dialect.
+_CALL_START_RE = re.compile(
+    r"<tool_call>|<\|tool_calls_section_begin\|>|<\|tool_call_begin\|>|<｜tool▁calls▁begin｜>|\[TOOL_CALLS\]"
+    r"|<\|python_tag\|>|<start_function_call>|<\|START_ACTION\|>|<\|tool_call_start\|>|\[TOOL_CALL\]"
+)
+
+
+def _opener_key(matched: str) -> str:
+    return "<|channel|>analysis<|message|>" if "analysis" in matched else matched
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A thinking block: [start, end) with its markup, [inner_start, inner_end) its text."""
+
+    start: int
+    end: int
+    inner_start: int
+    inner_end: int
+
+
+def _masked(text: str, protected: Sequence[tuple[int, int]]) -> str:
+    """The text with protected ranges (calls already read) blanked, so tags inside them do not count."""
+    if not protected:
+        return text
+    chars = list(text)
+    for start, end in protected:
+        chars[start:end] = "\0" * (end - start)
+    return "".join(chars)
+
+
+def reasoning_regions(text: str, protected: Sequence[tuple[int, int]] = ()) -> list[Region]:
+    """The thinking blocks of a reply; tags inside `protected` ranges are ignored, and an unclosed block
+    ends at the next protected range (a call) or at the end."""
+    masked = _masked(text, protected)
+    regions: list[Region] = []
+    position = 0
+    lone = _LONE_END_RE.search(masked)
+    first_open = _OPEN_RE.search(masked)
+    if lone is not None and (first_open is None or lone.start() < first_open.start()):
+        regions.append(Region(0, lone.end(), 0, lone.start()))
+        position = lone.end()
+    while (opened := _OPEN_RE.search(masked, position)) is not None:
+        closer = _CLOSERS[_opener_key(opened.group())]
+        close = masked.find(closer, opened.end())
+        if close >= 0:
+            regions.append(Region(opened.start(), close + len(closer), opened.end(), close))
+            position = close + len(closer)
+            continue
+        call = _CALL_START_RE.search(masked, opened.end())
+        stops = [start for start, _ in protected if start >= opened.end()]
+        stops += [call.start()] if call is not None else []
+        stop = min(stops, default=len(text))
+        regions.append(Region(opened.start(), stop, opened.end(), stop))
+        position = stop
+    return regions
+
+
+def split_reasoning(text: str) -> tuple[str, str]:
+    """The reply's reasoning and the rest, each block's text joined by blank lines."""
+    regions = reasoning_regions(text)
+    thoughts = [text[region.inner_start : region.inner_end].strip() for region in regions]
+    pieces, position = [], 0
+    for region in regions:
+        pieces.append(text[position : region.start])
+        position = region.end
+    pieces.append(text[position:])
+    return "\n\n".join(thought for thought in thoughts if thought), "".join(pieces)
+
+
+_STREAM_BLOCKS = _BLOCKS
+
+
+@dataclass
+class ReasoningSplitter:
+    """Splits a streamed reply into ("text" | "reasoning", piece) parts as the deltas arrive.
+
+    A tag cut across deltas is held back until it is whole; `flush` releases what is left.
+    """
+
+    _pending: str = ""
+    _closer: str = ""
+    _parts: list[tuple[str, str]] = field(default_factory=list)
+
+    def feed(self, delta: str) -> list[tuple[str, str]]:
+        """The parts this delta completes."""
+        self._pending += delta
+        parts: list[tuple[str, str]] = []
+        while self._pending:
+            if self._closer:
+                index = self._pending.find(self._closer)
+                if index >= 0:
+                    parts.append(("reasoning", self._pending[:index]))
+                    self._pending = self._pending[index + len(self._closer) :]
+                    self._closer = ""
+                    continue
+                keep = _partial_suffix(self._pending, (self._closer,))
+                parts.append(("reasoning", self._pending[: len(self._pending) - keep]))
+                self._pending = self._pending[len(self._pending) - keep :]
+                break
+            index, opener = _first_opener(self._pending)
+            if opener:
+                parts.append(("text", self._pending[:index]))
+                self._pending = self._pending[index + len(opener) :]
+                self._closer = dict(_STREAM_BLOCKS)[opener]
+                continue
+            keep = _partial_suffix(self._pending, tuple(opener for opener, _ in _STREAM_BLOCKS))
+            parts.append(("text", self._pending[: len(self._pending) - keep]))
+            self._pending = self._pending[len(self._pending) - keep :]
+            break
+        return [(kind, piece) for kind, piece in parts if piece]
+
+    def flush(self) -> list[tuple[str, str]]:
+        """Whatever was held back, at the end of the stream."""
+        pending, self._pending = self._pending, ""
+        return [("reasoning" if self._closer else "text", pending)] if pending else []
+
+    def events(self, delta: str | None) -> list[TextStreamed | ReasoningStreamed]:
+        """`feed` (or, for None at the end of the stream, `flush`) as stream events."""
+        parts = self.feed(delta) if delta is not None else self.flush()
+        return [
+            ReasoningStreamed(piece) if kind == "reasoning" else TextStreamed(piece) for kind, piece in parts
+        ]
+
+
+def _first_opener(text: str) -> tuple[int, str]:
+    found = [(text.find(opener), opener) for opener, _ in _STREAM_BLOCKS if opener in text]
+    return min(found) if found else (-1, "")
+
+
+def _partial_suffix(text: str, tags: tuple[str, ...]) -> int:
+    """How many trailing characters could be the start of one of `tags`."""
+    best = 0
+    for tag in tags:
+        for size in range(min(len(tag) - 1, len(text)), 0, -1):
+            if tag.startswith(text[-size:]):
+                best = max(best, size)
+                break
+    return best
