@@ -179,11 +179,12 @@ class ContextKeeper:
         self.counter.distrust()
 
     def _limit(self, window: int | None, total: int, force: bool) -> int | None:
+        # After an overflow the count was wrong (or the window unknown): aim well below what was sent.
+        below = int(total * 0.6) if force else None
         if window is None:
-            # Unknown window, but the server said it overflowed: aim well below what was sent.
-            return int(total * 0.6) if force else None
+            return below
         reserve = self.config.reply_tokens or min(2048, window // 4)
-        return window - reserve
+        return min(window - reserve, below) if below is not None else window - reserve
 
     async def _shrink(
         self, history: list[Message], candidates: range, keep: int, limit: int, fixed: int

@@ -11,6 +11,7 @@ from typing import Any
 
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.config import AsiConfig, load_config, user_config_dir
+from asi_agent.context import ContextConfig
 from asi_agent.events import ApprovalRequested, RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
@@ -101,6 +102,7 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         gate=gate,
         locale=config.tool_locale,
         offered=offered_tools(config, backend),
+        context=ContextConfig(window=config.context_window),
     )
     system = system_prompt(root, user_config_dir())
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
