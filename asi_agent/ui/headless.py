@@ -25,6 +25,7 @@ from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import REGISTRY_KEY
 from asi_agent.ui.confirm import ask_in_terminal
+from asi_agent.ui.gitrun import attach_git, finish_git
 from asi_agent.ui.output import Renderer, make_renderer
 
 __all__ = ["EXIT_CODES", "run_command"]
@@ -43,8 +44,11 @@ def run_command(args: argparse.Namespace) -> int:
 
     backend = create_backend(config)
     agent = _agent(root, config, backend, args)
+    allow_dirty = bool(getattr(args, "allow_dirty", False))
+    git = attach_git(agent, root, task, auto_commit=config.auto_commit, allow_dirty=allow_dirty)
     renderer = make_renderer(args.output_format)
     end = asyncio.run(_drive(agent, task, renderer))
+    finish_git(git, end, auto_commit=config.auto_commit, model=backend.model_name)
     return EXIT_CODES[end.status]
 
 
@@ -67,6 +71,7 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
         "tool_mode": args.tool_mode,
         "approval": "yolo" if args.yes else args.approval,
         "max_turns": args.max_turns,
+        "auto_commit": True if getattr(args, "auto_commit", False) else None,
     }
 
 
