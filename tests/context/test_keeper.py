@@ -178,6 +178,7 @@ def test_stream_json_lines_carry_context_left(tmp_path: Path) -> None:
         server.n_ctx = 4096
         server.reply("Done.\nAGENT_STATUS: DONE")
         agent = make_agent(tmp_path, server, max_turns=2)
+
         async def drive() -> None:
             async for event in agent.run("say done"):
                 renderer.show(event)
