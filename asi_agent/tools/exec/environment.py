@@ -11,7 +11,6 @@ command that installs it.
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import os
 import re
@@ -86,13 +85,11 @@ class PythonEnv:
 
             return importlib.util.find_spec(module) is not None
         if self.prefix is not None:
-            for site in (
-                *self.prefix.glob("lib/python*/site-packages"),
-                self.prefix / "Lib" / "site-packages",
-            ):
+            sites = (*self.prefix.glob("lib/python*/site-packages"), self.prefix / "Lib" / "site-packages")
+            for site in sites:
                 if (site / module).is_dir() or (site / f"{module}.py").is_file():
                     return True
-            return False
+        # Not in its own site-packages: it may still come from system site-packages or a .pth file.
         return _imports(self.python, module)
 
     def install_hint(self, package: str) -> str:
@@ -108,19 +105,21 @@ class PythonEnv:
         return f"`{self.python} -m pip install {package}`"
 
 
-@functools.lru_cache(maxsize=64)
+_IMPORTABLE: set[tuple[str, str]] = set()
+
+
 def _imports(python: str, module: str) -> bool:
-    """Whether an interpreter outside any environment we can read can import `module` (asked once)."""
+    """Whether an interpreter can import `module` (asked by running it; only a yes is remembered)."""
+    if (python, module) in _IMPORTABLE:
+        return True
     code = f"import importlib.util, sys; sys.exit(0 if importlib.util.find_spec({module!r}) else 1)"
     try:
-        return (
-            subprocess.run(
-                [python, "-c", code], capture_output=True, timeout=_TOOL_TIMEOUT, check=False
-            ).returncode
-            == 0
-        )
+        done = subprocess.run([python, "-c", code], capture_output=True, timeout=_TOOL_TIMEOUT, check=False)
     except (OSError, subprocess.SubprocessError):
         return False
+    if done.returncode == 0:
+        _IMPORTABLE.add((python, module))
+    return done.returncode == 0
 
 
 def detect_environment(root: Path, env: Mapping[str, str] | None = None) -> PythonEnv:
@@ -244,7 +243,8 @@ def poetry_env(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
             else _user_dir(env, "XDG_CACHE_HOME", ".cache") / "pypoetry"
         )
         folder = cache / "virtualenvs"
-    name = _DANGEROUS.sub("_", _project_name(root).lower())[:42]
+    canonical = re.sub(r"[-_.]+", "-", _project_name(root)).lower()  # as poetry canonicalises names
+    name = _DANGEROUS.sub("_", canonical)[:42]
     stem = f"{name}-{_slug(os.path.normcase(str(root.resolve())))}-py"
     found = (
         sorted(folder.glob(f"{stem}*"), key=lambda p: p.stat().st_mtime, reverse=True)
