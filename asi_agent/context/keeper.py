@@ -32,6 +32,7 @@ Reason = Literal["budget", "overflow", "request"]
 
 _PATH_KEYS = ("path", "filePath", "file_path", "file", "target", "destination")
 _MIN_KEEP_CHARS, _MAX_KEEP_CHARS = 300, 6000
+_SHRINK_TARGET = 0.85
 
 
 class ContextConfig(BaseModel):
@@ -133,7 +134,9 @@ class ContextKeeper:
         """Shrink old results; if still too long (or forced), compact; if still too long, shrink the rest."""
         keep = max(_MIN_KEEP_CHARS, min(_MAX_KEEP_CHARS, limit))
         head, middle, _tail = partition(history)
-        history, shrunk = await self._shrink(history, range(len(head) + len(middle)), keep, limit, fixed)
+        # Shrink below the limit, not just to it: otherwise every following turn would shrink one more result.
+        target = int(limit * _SHRINK_TARGET)
+        history, shrunk = await self._shrink(history, range(len(head) + len(middle)), keep, target, fixed)
         total = fixed + await self.counter.messages(history)
         compaction = None
         if total > limit or force:

@@ -21,7 +21,7 @@ MESSAGE_OVERHEAD = 4
 Tokenizer = Callable[[str], Awaitable[int | None]]
 """The model's tokenizer: the token count of a text, or None when the server cannot say."""
 
-_MIN_RATIO, _MAX_RATIO = 0.5, 4.0
+_MIN_RATIO, _MAX_RATIO = 0.7, 4.0
 
 
 def estimate_tokens(text: str) -> int:
@@ -76,8 +76,12 @@ class TokenCounter:
         if self.exact or counted <= 0 or reported <= 0:
             return
         observed = reported / (counted / self.ratio)
-        # Move most of the way at once: a wrong ratio costs an overflow, a second sample refines it.
-        self.ratio = min(_MAX_RATIO, max(_MIN_RATIO, 0.3 * self.ratio + 0.7 * observed))
+        if observed >= self.ratio:
+            # Counting too low costs an overflow: move most of the way up at once.
+            self.ratio = min(_MAX_RATIO, 0.3 * self.ratio + 0.7 * observed)
+        else:
+            # A server reusing a cached prefix may report fewer prompt tokens than sent: come down slowly.
+            self.ratio = max(_MIN_RATIO, 0.9 * self.ratio + 0.1 * observed)
 
     def distrust(self) -> None:
         """The server said the prompt did not fit although we counted it would: count more cautiously."""

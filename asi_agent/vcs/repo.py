@@ -76,7 +76,7 @@ class GitRepo:
 
     def dirty(self) -> list[str]:
         """Changed, staged and untracked paths (`git status --porcelain` lines), ignored files excluded."""
-        out = self.run("status", "--porcelain", "-z", "--untracked-files=all", strip=False)
+        out = self.run("status", "--porcelain", "-z", "--untracked-files=normal", strip=False)
         entries = [item for item in out.split("\0") if item]
         paths, skip = [], False
         for item in entries:
@@ -98,8 +98,16 @@ class GitRepo:
             if index.is_file():
                 shutil.copyfile(index, scratch)  # a copy keeps git's stat cache: no full re-hash
             env = {"GIT_INDEX_FILE": str(scratch)}
-            self.run("add", "--all", "--", ".", env=env)
+            self.run("add", "--all", "--", ".", *self._unsaved(), env=env)
             return self.run("write-tree", env=env)
+
+    def _unsaved(self) -> list[str]:
+        """Pathspecs leaving out untracked environments a .gitignore forgot (virtualenvs, node_modules)."""
+        excluded = [":(exclude,glob)**/node_modules/**"]
+        for child in self.root.iterdir():
+            if child.is_dir() and (child / "pyvenv.cfg").is_file():
+                excluded.append(f":(exclude,literal){child.name}")
+        return excluded
 
     def blob(self, tree: str, path: str) -> tuple[bytes, int] | None:
         """Content and mode of `path` in `tree`, or None when the tree has no such file."""

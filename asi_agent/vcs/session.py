@@ -41,6 +41,7 @@ class GitSession:
         self.checkpoint: Checkpoint | None = None
         """This task's checkpoint, once a change was about to happen."""
         self.task = ""
+        self.failed = False
 
     @classmethod
     def open(cls, root: Path, session_id: str) -> GitSession | None:
@@ -50,14 +51,21 @@ class GitSession:
 
     def start_task(self, task: str) -> None:
         """A new task: its first change makes a new checkpoint."""
-        self.task, self.checkpoint = task, None
+        self.task, self.checkpoint, self.failed = task, None, False
 
     async def before_change(self) -> None:
         """Checkpoint the working tree, once per task (a ToolRunner hook before write and execute calls)."""
-        if self.checkpoint is None:
-            label = (self.task.strip().splitlines() or ["a task"])[0][:80]
+        if self.checkpoint is not None or self.failed:
+            return
+        label = (self.task.strip().splitlines() or ["a task"])[0][:80]
+        try:
             self.checkpoint = await asyncio.to_thread(create_checkpoint, self.repo, self.session_id, label)
-            log.info("checkpoint %s saved", self.checkpoint.id)
+        except UserError as exc:
+            # A checkpoint is a safety net, not the task: say so once and let the run go on.
+            self.failed = True
+            log.warning("no git checkpoint could be saved (%s); `asi-agent undo` still reverts edits", exc)
+            return
+        log.info("checkpoint %s saved", self.checkpoint.id)
 
     def require_clean(self) -> None:
         """Refuse (UserError) a dirty working tree: auto-commit would mix the person's changes in."""

@@ -147,3 +147,21 @@ def test_diff_without_git_comes_from_the_journal(tmp_path: Path) -> None:
     assert "from the change journal" in diff.stderr
     listing = cli(root, "checkpoints")
     assert listing.returncode == 1 and "not in a git repository" in listing.stderr
+
+
+def test_an_untracked_virtualenv_is_left_out_of_checkpoints(repo: Path) -> None:
+    """A .venv the .gitignore forgot would make every checkpoint hash thousands of files."""
+    from asi_agent.vcs.checkpoints import create_checkpoint  # noqa: PLC0415
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(repo / ".venv")], check=True)
+    (repo / "web" / "node_modules" / "x").mkdir(parents=True)
+    (repo / "web" / "node_modules" / "x" / "index.js").write_text("1\n")
+    (repo / "web" / "app.js").write_text("2\n")
+    before = state(repo)
+    found = open_repo(repo)
+    assert found is not None
+    checkpoint = create_checkpoint(found, "s", "label")
+    names = git(repo, "ls-tree", "-r", "--name-only", checkpoint.commit).split()
+    assert "web/app.js" in names
+    assert not [n for n in names if n.startswith(".venv/") or "node_modules" in n]
+    assert state(repo) == before
