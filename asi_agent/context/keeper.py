@@ -118,6 +118,8 @@ class ContextKeeper:
         """
         window = await self.window()
         history = list(messages)
+        if window is None and not force:
+            return Fitted(history, 0, None)  # nothing to keep within: do not even count
         fixed_tokens = await self.counter.text(fixed) + MESSAGE_OVERHEAD
         total = fixed_tokens + await self.counter.messages(history)
         limit = self._limit(window, total, force)
