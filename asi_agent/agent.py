@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -25,10 +26,13 @@ from asi_agent.calls import (
 from asi_agent.calls.reasoning import ReasoningSplitter
 from asi_agent.calls.style import CallStyle
 from asi_agent.config import ToolMode
+from asi_agent.context import ContextConfig, ContextKeeper
+from asi_agent.context.keeper import Reason
 from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
     CallRejected,
+    ContextCompacted,
     Ending,
     ReasoningStreamed,
     RetryRequested,
@@ -39,7 +43,13 @@ from asi_agent.events import (
     ToolFinished,
     ToolStarted,
 )
-from asi_agent.exceptions import BackendError, CallFormatError, ModelFixableError, ToolsUnsupportedError
+from asi_agent.exceptions import (
+    BackendError,
+    CallFormatError,
+    ContextOverflowError,
+    ModelFixableError,
+    ToolsUnsupportedError,
+)
 from asi_agent.gate import Gate, GateConfig
 from asi_agent.messages import Completion, Message, ToolCall, Usage
 from asi_agent.routing import RoutingConfig, routed_schemas
@@ -69,6 +79,8 @@ class AgentConfig:
     """When many plugin tools are registered, offer each turn only the relevant ones."""
     call_format: str = "auto"
     """Text mode's call dialect: "auto" (from the model name, then the first reply) or a dialect name."""
+    context: ContextConfig = field(default_factory=ContextConfig)
+    """The model's context window and how much of it the reply keeps."""
 
 
 class Agent:
@@ -85,6 +97,9 @@ class Agent:
         self.gate = Gate(config.gate, runner.ctx, session)
         self.style = CallStyle.choose(config.call_format, backend.model_name, session.records())
         self.schemas: list[ToolSchema] = []
+        writes = frozenset(spec.name for spec in runner.registry if spec.risk == "write")
+        self.context = ContextKeeper(backend, config.context, state_dir=runner.ctx.state_dir, writes=writes)
+        self.task = ""
 
     async def run(self, task: str) -> AsyncIterator[AgentEvent]:
         """Run the loop, yielding events; the last event is always `RunFinished`."""
@@ -94,12 +109,13 @@ class Agent:
         self.session.append("run", task=task, tool_mode=self._mode(), model=self.backend.model_name)
         yield SessionStarted(self.session.id, self.backend.model_name, self._mode(), resumed)
         self._add(Message("user", task))
+        self.task = task
         retries, last_text = 0, ""
         for turn in range(1, self.config.max_turns + 1):
             reply = Completion("")
             try:
                 async for piece in self._complete():
-                    if isinstance(piece, TextStreamed | ReasoningStreamed):
+                    if not isinstance(piece, Completion):
                         yield piece
                     else:
                         reply = piece
@@ -112,7 +128,8 @@ class Agent:
             message, prepared = self._interpret(reply, parsed)
             self._add(message)
             last_text = strip_status(message.content)
-            yield AssistantReplied(message, turn, reply.usage, is_plan=turn == 1 and not resumed)
+            left = self.context.context_left
+            yield AssistantReplied(message, turn, reply.usage, turn == 1 and not resumed, left)
             reason = None if self.native else textmode.retry_reason(reply.text, parsed, expect_call=False)
             if reason and retries < self.config.max_text_retries:
                 retries += 1
@@ -144,16 +161,37 @@ class Agent:
         self.messages.append(message)
         self.session.add_message(message)
 
-    async def _complete(self) -> AsyncIterator[TextStreamed | ReasoningStreamed | Completion]:
-        """One model request, streaming text; in `auto` mode a rejection of native tools switches to text."""
+    async def compact(self) -> ContextCompacted | None:
+        """Summarise the older turns now (the UI's `/compact`); None when there was nothing to compact."""
+        return await self._fit(await self._schemas(), "request")
+
+    async def _schemas(self) -> list[ToolSchema]:
+        schemas = await routed_schemas(
+            self.runner.registry, self.messages, locale=self.config.locale, config=self.config.routing
+        )
+        if self.config.offered:
+            schemas = [s for s in schemas if s["function"]["name"] in self.config.offered]
+        return schemas
+
+    async def _fit(self, schemas: list[ToolSchema], reason: Reason) -> ContextCompacted | None:
+        fixed = self._wire_messages(schemas)[0].content + (json.dumps(schemas) if self.native else "")
+        return await self.context.refit(self.messages, self.session, fixed, task=self.task, reason=reason)
+
+    async def _complete(
+        self,
+    ) -> AsyncIterator[TextStreamed | ReasoningStreamed | ContextCompacted | Completion]:
+        """One model request, streaming text; in `auto` mode a rejection of native tools switches to text.
+
+        The history is fitted to the context window first; an overflow the server reports anyway leads
+        to one forced compaction and a retry.
+        """
+        overflowed = False
         while True:
             queue: asyncio.Queue[str | None] = asyncio.Queue()
-            schemas = await routed_schemas(
-                self.runner.registry, self.messages, locale=self.config.locale, config=self.config.routing
-            )
-            if self.config.offered:
-                schemas = [s for s in schemas if s["function"]["name"] in self.config.offered]
+            schemas = await self._schemas()
             self.schemas = schemas
+            if compacted := await self._fit(schemas, "overflow" if overflowed else "budget"):
+                yield compacted
             request = asyncio.ensure_future(
                 self.backend.complete(
                     self._wire_messages(schemas), schemas if self.native else None, on_delta=queue.put_nowait
@@ -175,11 +213,20 @@ class Agent:
                 self.session.append("mode", tool_mode="text", reason=str(exc))
                 self.native = False
                 continue
+            except ContextOverflowError:
+                if overflowed:
+                    raise
+                log.info("the server reported a context overflow; compacting and retrying once")
+                overflowed = True
+                self.context.distrust()
+                continue
+            self.context.observe(reply.usage)
             self.usage += reply.usage
             self.session.append(
                 "usage",
                 prompt_tokens=reply.usage.prompt_tokens,
                 completion_tokens=reply.usage.completion_tokens,
+                context_left=self.context.context_left,
             )
             yield reply
             return

@@ -93,6 +93,12 @@ class AsiConfig(BaseModel):
     """Sampling temperature (low keeps tool-call formats stable)."""
     read_max_bytes: int = Field(256_000, ge=1024)
     """Largest slice of a file `read_file` returns at once."""
+    context_window: int | None = Field(None, ge=256)
+    """The model's context window in tokens; empty asks the server (Ollama `/api/show`, llama.cpp
+    `/props`, the local model's `n_ctx`). The history is kept inside it, compacting older turns."""
+    auto_commit: bool = False
+    """Commit each completed task to git (a message from the task, an asi-agent trailer); a run refuses to
+    start on a dirty working tree unless `--allow-dirty` is given."""
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
 

@@ -18,6 +18,7 @@ __all__ = [
     "ApprovalRequested",
     "AssistantReplied",
     "CallRejected",
+    "ContextCompacted",
     "DecisionMade",
     "Ending",
     "ReasoningStreamed",
@@ -64,6 +65,23 @@ class AssistantReplied:
     turn: int
     usage: Usage
     is_plan: bool = False
+    context_left: int | None = None
+    """Tokens of the context window left after the request's prompt; None when the window is unknown."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContextCompacted:
+    """The history was made to fit the context window: results shrunk and/or older turns summarised."""
+
+    tokens_before: int
+    tokens_after: int
+    shrunk: int
+    """Tool results cut to head and tail (full text in `.asi/outputs/`)."""
+    summarised: int
+    """Messages replaced by one summary message (0: none)."""
+    context_left: int | None
+    reason: Literal["budget", "overflow", "request"] = "budget"
+    """Why: the count said it would not fit, the server reported an overflow, or someone asked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +159,7 @@ AgentEvent = (
     | ReasoningStreamed
     | AssistantReplied
     | CallRejected
+    | ContextCompacted
     | ApprovalRequested
     | DecisionMade
     | ToolStarted

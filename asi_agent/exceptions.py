@@ -4,7 +4,8 @@
     ├── UserError                 the person fixes it (exit code 1)
     │   ├── ConfigError           a bad config file, flag or environment value
     │   └── BackendError          the model server is unreachable, refuses us, or lacks the model
-    │       └── ToolsUnsupportedError   the server or model rejects native tool calling
+    │       ├── ToolsUnsupportedError   the server or model rejects native tool calling
+    │       └── ContextOverflowError    the prompt is longer than the model's context window
     └── ModelFixableError         the model fixes it: its message goes back to the model, the loop goes on
         ├── CallFormatError       a call that cannot be parsed, or names an unknown tool
         ├── ToolArgumentsError    arguments that fail the tool's schema
@@ -21,6 +22,7 @@ __all__ = [
     "BackendError",
     "CallFormatError",
     "ConfigError",
+    "ContextOverflowError",
     "ModelFixableError",
     "PermissionDeniedError",
     "ToolArgumentsError",
@@ -48,6 +50,10 @@ class BackendError(UserError):
 
 class ToolsUnsupportedError(BackendError):
     """The server or model does not accept native tool definitions."""
+
+
+class ContextOverflowError(BackendError):
+    """The server refused the request because the prompt does not fit the model's context window."""
 
 
 class ModelFixableError(AsiError):

@@ -18,8 +18,11 @@ AGENT_STATUS: STOP      (you cannot or must not go on; say why)
 If a tool returns an error, read it and correct the call instead of repeating it."""
 
 
-def system_prompt(root: Path, user_config: Path, *, contract: str | None = None) -> str:
-    """Assemble the system prompt from its parts; missing files are simply left out."""
+def system_prompt(root: Path, user_config: Path, *, contract: str | None = None, git: bool = True) -> str:
+    """Assemble the system prompt from its parts; missing files are simply left out.
+
+    With `git`, a project inside a repository gets its branch, uncommitted files and last commits.
+    """
     parts = [BASE.format(root=root)]
     for title, path in (
         ("Project instructions (AGENTS.md)", root / "AGENTS.md"),
@@ -29,6 +32,12 @@ def system_prompt(root: Path, user_config: Path, *, contract: str | None = None)
         text = _read(path)
         if text:
             parts.append(f"## {title}\n{text}")
+    if git:
+        from asi_agent.vcs import git_context  # noqa: PLC0415 - gitpython is imported only with a repository
+
+        summary = git_context(root) if (root / ".git").exists() or _in_repo(root) else ""
+        if summary:
+            parts.append(f"## Git\n{summary}")
     if contract:
         parts.append(contract)
     return "\n\n".join(parts)
@@ -39,3 +48,8 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return ""
+
+
+def _in_repo(root: Path) -> bool:
+    """Whether a parent folder holds `.git` (a project in a subfolder of a repository)."""
+    return any((parent / ".git").exists() for parent in root.resolve().parents)

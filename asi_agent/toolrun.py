@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from asi_agent.backends.base import Backend
@@ -48,6 +49,8 @@ class ToolRunner:
     def __init__(self, registry: ToolRegistry, ctx: ToolContext) -> None:
         self.registry = registry
         self.ctx = ctx
+        self.before_change: Callable[[], Awaitable[None]] | None = None
+        """Awaited before every write or execute call runs (e.g. a git checkpoint, once per task)."""
 
     def prepare(self, call: ToolCall) -> Prepared:
         """Resolve the tool name and validate the arguments; raises a ModelFixableError."""
@@ -62,6 +65,8 @@ class ToolRunner:
             return Outcome(
                 prepared.call, False, f"{prepared.spec.name} is not available in this version of asi-agent"
             )
+        if self.before_change is not None and prepared.spec.risk in ("write", "execute"):
+            await self.before_change()
         mark = self.ctx.journal.last_seq()
         try:
             output = await prepared.spec.run(prepared.args, self.ctx)

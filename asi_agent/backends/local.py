@@ -22,7 +22,8 @@ import json_repair
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.base import DeltaCallback, ToolSchema
-from asi_agent.exceptions import BackendError
+from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
+from asi_agent.exceptions import BackendError, ContextOverflowError
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
 __all__ = [
@@ -294,7 +295,7 @@ def parse_reply(text: str, *, lenient: bool = False) -> tuple[str, RawCall | Non
 # --- the backend --------------------------------------------------------------------------
 
 
-def _load_server(config: LocalBackendConfig) -> Any:
+def _load_server(config: LocalBackendConfig, key: str) -> Any:
     """Start llama.cpp's server in this process with the model loaded (blocking)."""
     try:
         import xllamacpp  # noqa: PLC0415  # heavy and optional: only when the model is needed
@@ -311,7 +312,7 @@ def _load_server(config: LocalBackendConfig) -> Any:
     params.cpuparams_batch.n_threads = config.threads
     params.verbosity = -1  # llama.cpp logs to stderr, which would garble the terminal UI
     # The embedded server also listens on 127.0.0.1; a random key keeps other local processes out.
-    params.api_keys = [secrets.token_hex(16)]
+    params.api_keys = [key]
     try:
         return xllamacpp.Server(params)
     except (RuntimeError, ValueError) as error:
@@ -324,6 +325,8 @@ def _chat(server: Any, request: dict[str, Any]) -> dict[str, Any]:
     error = reply.get("error")
     if error is not None:
         message = error.get("message", error) if isinstance(error, dict) else error
+        if looks_like_context_overflow(str(message)):
+            raise ContextOverflowError(f"the prompt does not fit the local model's context ({message})")
         raise BackendError(f"the local model rejected the request: {message}")
     return reply
 
@@ -335,6 +338,8 @@ class LocalBackend:
         self._config = config or LocalBackendConfig()
         self._server: Any = None
         self._lock = asyncio.Lock()  # llama.cpp runs one slot: one request at a time
+        self._key = secrets.token_hex(16)
+        self._probe: ServerProbe | None = None
 
     @property
     def model_name(self) -> str:
@@ -349,6 +354,19 @@ class LocalBackend:
     async def supports_native_tools(self) -> bool:
         """Always True: calls come back as native calls, whether decoded with the schema or parsed."""
         return True
+
+    async def context_window(self) -> int:
+        """The configured `n_ctx`: llama.cpp allocates exactly that."""
+        return self._config.n_ctx
+
+    async def count_tokens(self, text: str) -> int | None:
+        """Tokens by the model's own tokenizer (the in-process server's `/tokenize`); loads the model."""
+        async with self._lock:
+            if self._server is None:
+                self._server = await asyncio.to_thread(_load_server, self._config, self._key)
+        if self._probe is None:
+            self._probe = ServerProbe(str(self._server.listening_address), self._key)
+        return await self._probe.count_tokens(text)
 
     async def complete(
         self,
@@ -373,7 +391,7 @@ class LocalBackend:
             request["response_format"] = {"type": "json_schema", "json_schema": {"schema": schema}}
         async with self._lock:
             if self._server is None:
-                self._server = await asyncio.to_thread(_load_server, self._config)
+                self._server = await asyncio.to_thread(_load_server, self._config, self._key)
             reply, constrained = await self._request(request)
         completion = _completion(reply, structured=bool(tools), lenient=not constrained)
         if on_delta is not None and completion.text:
@@ -396,6 +414,9 @@ class LocalBackend:
         """Stop the in-process server and free the model."""
         async with self._lock:
             self._server = None
+            if self._probe is not None:
+                await self._probe.aclose()
+                self._probe = None
 
 
 def _completion(reply: Mapping[str, Any], *, structured: bool, lenient: bool) -> Completion:

@@ -141,6 +141,14 @@ class OllamaBackend:
             self._tools_capable = show.capabilities is None or "tools" in show.capabilities
         return self._tools_capable
 
+    async def context_window(self) -> int | None:
+        """`num_ctx` (what Ollama is asked to use), capped by the model's trained length from `/api/show`."""
+        show = await call_with_retries(self._show, self._policy)
+        trained = next(
+            (int(v) for k, v in (show.modelinfo or {}).items() if k.endswith(".context_length") and v), None
+        )
+        return min(self._config.num_ctx, trained) if trained else self._config.num_ctx
+
     async def complete(
         self,
         messages: Sequence[Message],

@@ -18,6 +18,7 @@ from openai.types.chat.chat_completion_chunk import ChoiceDeltaToolCall
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
 from asi_agent.backends.retry import (
     RETRYABLE_STATUSES,
     RetryPolicy,
@@ -29,7 +30,7 @@ from asi_agent.backends.retry import (
     parse_retry_after,
 )
 from asi_agent.backends.thinking import ThinkingText
-from asi_agent.exceptions import BackendError, ToolsUnsupportedError
+from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
 __all__ = ["OpenAIBackend", "OpenAIBackendConfig", "to_openai_messages"]
@@ -181,6 +182,7 @@ class OpenAIBackend:
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         # Flipped off for good once the server rejects `stream_options`.
         self._usage_in_stream = True
+        self._probe = ServerProbe(config.base_url, config.api_key)
 
     @property
     def model_name(self) -> str:
@@ -204,9 +206,18 @@ class OpenAIBackend:
         tool_list = [dict(tool) for tool in tools] if tools else None
         return await call_with_retries(lambda: self._attempt(wire, tool_list, on_delta), self._policy)
 
+    async def context_window(self) -> int | None:
+        """The window the server reports (llama.cpp `/props`, vLLM `max_model_len`), else None."""
+        return await self._probe.context_window(self._config.model)
+
+    async def count_tokens(self, text: str) -> int | None:
+        """Tokens by the server's tokenizer (llama.cpp `/tokenize`), else None."""
+        return await self._probe.count_tokens(text)
+
     async def aclose(self) -> None:
         """Close the HTTP connections."""
         await self._client.close()
+        await self._probe.aclose()
 
     def _params(self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> dict[str, Any]:
         params: dict[str, Any] = {"model": self._config.model, "messages": wire, "stream": True}
@@ -267,6 +278,8 @@ class OpenAIBackend:
             )
         if status == 404 or exc.code == "model_not_found":
             return await self._unknown_model(message)
+        if status in (400, 413) and looks_like_context_overflow(message):
+            return ContextOverflowError(f"the prompt does not fit the model's context window ({message})")
         if status == 400 and has_tools and looks_like_tools_unsupported(message):
             return ToolsUnsupportedError(
                 f"the model server at {url} does not accept native tool definitions ({message}); "

@@ -54,8 +54,14 @@ class Session:
                     continue
 
     def messages(self) -> list[Message]:
-        """The conversation so far, to continue it."""
-        return [Message.from_dict(r["message"]) for r in self.records() if r.get("type") == "message"]
+        """The conversation so far, to continue it (a `compacted` record replaces what came before)."""
+        found: list[Message] = []
+        for record in self.records():
+            if record.get("type") == "message":
+                found.append(Message.from_dict(record["message"]))
+            elif record.get("type") == "compacted":
+                found = [Message.from_dict(m) for m in record.get("messages") or ()]
+        return found
 
 
 class SessionStore:

@@ -43,7 +43,23 @@ def build_parser() -> argparse.ArgumentParser:
     undo.add_argument("--cwd", default=".", help="project root (default: .)")
     sessions = sub.add_parser("sessions", help="list saved sessions")
     sessions.add_argument("--cwd", default=".", help="project root (default: .)")
+    _git_commands(sub)
     return parser
+
+
+def _git_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    diff = sub.add_parser("diff", help="show the changes of a session (default: the latest)")
+    diff.add_argument("--session", metavar="ID", help="the session (default: the latest that changed files)")
+    diff.add_argument("--stat", action="store_true", help="only the changed files and line counts")
+    diff.add_argument("--cwd", default=".", help="project root (default: .)")
+    checkpoints = sub.add_parser(
+        "checkpoints",
+        help="list git checkpoints, or restore one",
+        description="A run saves a checkpoint before its first change (refs/asi/checkpoints/).",
+    )
+    checkpoints.add_argument("action", nargs="?", choices=["list", "restore"], default="list")
+    checkpoints.add_argument("id", nargs="?", metavar="ID", help="the checkpoint to restore")
+    checkpoints.add_argument("--cwd", default=".", help="project root (default: .)")
 
 
 def _run_options(parser: argparse.ArgumentParser) -> None:
@@ -70,6 +86,8 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--output-format", choices=["text", "json", "stream-json"], default="text", help="output format")
     add("--resume", metavar="ID", help="continue the saved session ID")
     add("--cursor", metavar="PATH:LINE[:COL]", help="the editor cursor, for get_cursor_context")
+    add("--auto-commit", action="store_true", help="commit each completed task to git (config: auto_commit)")
+    add("--allow-dirty", action="store_true", help="with --auto-commit, start even on uncommitted changes")
 
 
 def _positive(value: str) -> int:
@@ -106,6 +124,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         "tools": commands.tools,
         "undo": commands.undo,
         "sessions": commands.sessions,
+        "diff": commands.diff,
+        "checkpoints": commands.checkpoints,
         "chat": commands.chat,
     }
     return handlers[command](args)

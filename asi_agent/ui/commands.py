@@ -9,7 +9,7 @@ from pathlib import Path
 
 from asi_agent.exceptions import UserError
 
-__all__ = ["chat", "sessions", "tools", "undo"]
+__all__ = ["chat", "checkpoints", "diff", "sessions", "tools", "undo"]
 
 
 def tools(args: argparse.Namespace) -> int:
@@ -56,6 +56,74 @@ def sessions(args: argparse.Namespace) -> int:
         print("no sessions yet")
     for info in found:
         print(f"{info.id}  {info.started[:19]}  {info.status:<10} {info.task}")
+    return 0
+
+
+def diff(args: argparse.Namespace) -> int:
+    """The changes of a session: from its first git checkpoint to now, or from the journal without git."""
+    from asi_agent.tools.files.journal import Journal  # noqa: PLC0415
+    from asi_agent.vcs import open_repo  # noqa: PLC0415
+    from asi_agent.vcs.checkpoints import session_diff  # noqa: PLC0415
+    from asi_agent.vcs.journal_diff import journal_diff  # noqa: PLC0415
+
+    root = _root(args)
+    repo = open_repo(root)
+    if repo is not None and not _journal_only(repo, args.session):
+        first, text = session_diff(repo, args.session, stat=args.stat)
+        print(f"changes of session {first.session} since checkpoint {first.id}", file=sys.stderr)
+    else:
+        session, text = journal_diff(root, Journal(root / ".asi"), args.session)
+        print(f"changes of session {session} (from the change journal)", file=sys.stderr)
+    sys.stdout.write(text or "no changes\n")
+    return 0
+
+
+def _journal_only(repo: object, session: str | None) -> bool:
+    """A repository without any checkpoint (e.g. made after the session): fall back to the journal."""
+    from asi_agent.vcs.checkpoints import RESTORES, list_checkpoints  # noqa: PLC0415
+    from asi_agent.vcs.repo import GitRepo  # noqa: PLC0415
+
+    assert isinstance(repo, GitRepo)
+    own = [c for c in list_checkpoints(repo) if c.session != RESTORES]
+    return not any(session is None or c.session.endswith(session) for c in own)
+
+
+def checkpoints(args: argparse.Namespace) -> int:
+    """List the git checkpoints, or restore one (journaled: `asi-agent undo` reverts the restore)."""
+    from asi_agent.tools.files.journal import Journal  # noqa: PLC0415
+    from asi_agent.vcs import open_repo  # noqa: PLC0415
+    from asi_agent.vcs.checkpoints import list_checkpoints, restore_checkpoint  # noqa: PLC0415
+
+    root = _root(args)
+    repo = open_repo(root)
+    if repo is None:
+        raise UserError(
+            f"{root} is not in a git repository (or git is not installed): there are no checkpoints"
+        )
+    if args.action == "list":
+        found = list_checkpoints(repo)
+        if not found:
+            print("no checkpoints yet: a run saves one before its first change")
+        for item in found:
+            print(f"{item.id:<32} {item.time[:19]}  {item.commit[:10]}  {item.label}")
+        return 0
+    if not args.id:
+        raise UserError(
+            "checkpoints restore needs the ID of a checkpoint; `asi-agent checkpoints` lists them"
+        )
+    done = restore_checkpoint(repo, args.id, root, Journal(root / ".asi"))
+    for kind, path in done.changed:
+        print(f"{kind} {path}")
+    for path in done.skipped:
+        print(f"left alone {path} (outside the project, or a symbolic link)")
+    if done.saved is None:
+        print(f"the working tree already matches checkpoint {done.checkpoint.id}")
+    else:
+        saved = done.saved.id
+        print(
+            f"restored checkpoint {done.checkpoint.id}; the state before is checkpoint {saved} (undo with "
+            f"`asi-agent undo {len(done.changed)}` or `asi-agent checkpoints restore {saved}`)"
+        )
     return 0
 
 

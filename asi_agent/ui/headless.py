@@ -11,6 +11,7 @@ from typing import Any
 
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.config import AsiConfig, load_config, user_config_dir
+from asi_agent.context import ContextConfig
 from asi_agent.events import ApprovalRequested, RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
@@ -24,6 +25,7 @@ from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import REGISTRY_KEY
 from asi_agent.ui.confirm import ask_in_terminal
+from asi_agent.ui.gitrun import attach_git, finish_git
 from asi_agent.ui.output import Renderer, make_renderer
 
 __all__ = ["EXIT_CODES", "run_command"]
@@ -42,8 +44,11 @@ def run_command(args: argparse.Namespace) -> int:
 
     backend = create_backend(config)
     agent = _agent(root, config, backend, args)
+    allow_dirty = bool(getattr(args, "allow_dirty", False))
+    git = attach_git(agent, root, task, auto_commit=config.auto_commit, allow_dirty=allow_dirty)
     renderer = make_renderer(args.output_format)
     end = asyncio.run(_drive(agent, task, renderer))
+    finish_git(git, end, auto_commit=config.auto_commit, model=backend.model_name)
     return EXIT_CODES[end.status]
 
 
@@ -71,6 +76,7 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
         "call_format": args.call_format,
         "approval": "yolo" if args.yes else args.approval,
         "max_turns": args.max_turns,
+        "auto_commit": True if getattr(args, "auto_commit", False) else None,
     }
 
 
@@ -107,6 +113,7 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         gate=gate,
         locale=config.tool_locale,
         offered=offered_tools(config, backend),
+        context=ContextConfig(window=config.context_window),
     )
     system = system_prompt(root, user_config_dir())
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)

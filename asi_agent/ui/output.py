@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
+    ContextCompacted,
     DecisionMade,
     ReasoningStreamed,
     RetryRequested,
@@ -32,9 +33,12 @@ class RunSummary:
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     changed_files: list[str] = field(default_factory=list)
     denied: list[dict[str, Any]] = field(default_factory=list)
+    context_left: int | None = None
 
     def observe(self, event: AgentEvent) -> None:
         """Take what matters from one event."""
+        if isinstance(event, AssistantReplied | ContextCompacted):
+            self.context_left = event.context_left
         if isinstance(event, SessionStarted):
             self.session_id = event.session_id
         elif isinstance(event, ToolFinished):
@@ -60,6 +64,7 @@ class RunSummary:
             },
             "denied_calls": self.denied,
             "error": end.error,
+            "context_left": self.context_left,
         }
 
 
@@ -99,6 +104,12 @@ class TextRenderer(Renderer):
             self.err.write(f"⊘ {event.call.name} refused: {event.reason}\n")
         elif isinstance(event, RetryRequested):
             self.err.write(f"↻ asking the model again ({event.reason})\n")
+        elif isinstance(event, ContextCompacted):
+            left = "" if event.context_left is None else f", {event.context_left} tokens left"
+            self.err.write(
+                f"⇣ context: {event.tokens_before} → {event.tokens_after} tokens ({event.shrunk} results "
+                f"shrunk, {event.summarised} messages summarised{left})\n"
+            )
         elif isinstance(event, RunFinished):
             self._finish(event)
 
@@ -145,7 +156,12 @@ class StreamJsonRenderer(Renderer):
         if isinstance(event, ReasoningStreamed):
             return {"type": "reasoning", "delta": event.delta}
         if isinstance(event, AssistantReplied):
-            return {"type": "assistant", "message": event.message.to_dict(), "turn": event.turn}
+            return {
+                "type": "assistant",
+                "message": event.message.to_dict(),
+                "turn": event.turn,
+                "context_left": event.context_left,
+            }
         if isinstance(event, ToolStarted):
             return {
                 "type": "tool_call",

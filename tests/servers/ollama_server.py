@@ -47,6 +47,8 @@ class OllamaServer(ScriptedServer):
         super().__init__(models)
         self.capabilities: list[str] | None = ["completion", "tools"]
         """What `/api/show` reports; None omits the field (older Ollama)."""
+        self.context_length: int | None = None
+        """The model's trained context length in `/api/show` (`model_info["test.context_length"]`)."""
 
     @property
     def host(self) -> str:
@@ -78,7 +80,8 @@ class OllamaServer(ScriptedServer):
             "parameters": "",
             "template": "{{ .Prompt }}",
             "details": _details(),
-            "model_info": {"general.architecture": "test"},
+            "model_info": {"general.architecture": "test"}
+            | ({"test.context_length": self.context_length} if self.context_length else {}),
             "modified_at": _CREATED,
         }
         if self.capabilities is not None:

@@ -13,6 +13,7 @@ Example (the `openai_server` fixture of tests/conftest.py gives a started instan
         server.reply(lambda body: Reply(text=f"{len(body['messages'])} messages"))
         server.fail_next(2, status=503)        # the next two chat requests fail
         server.reject_tools = True             # 400 "tools not supported" when tools are sent
+        server.n_ctx = 4096                    # act as llama.cpp: /props, /tokenize, context overflows
         backend = OpenAIBackend(OpenAIBackendConfig(model="test-model", base_url=server.base_url))
         ...
         assert server.chat_bodies[0]["messages"][0]["role"] == "system"
@@ -20,7 +21,9 @@ Example (the `openai_server` fixture of tests/conftest.py gives a started instan
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -34,7 +37,23 @@ from servers.scripted_http import (
     write_line,
 )
 
-__all__ = ["Call", "OpenAIServer", "Reply"]
+__all__ = ["Call", "OpenAIServer", "Reply", "count_tokens", "prompt_tokens"]
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def count_tokens(text: str) -> int:
+    """The test server's tokenizer: every word and every punctuation mark is a token."""
+    return len(_TOKEN.findall(text))
+
+
+def prompt_tokens(body: dict[str, Any]) -> int:
+    """Tokens of a chat request as the test server counts them (4 per message for the template)."""
+    total = count_tokens(json.dumps(body.get("tools") or []))
+    for message in body.get("messages") or ():
+        total += 4 + count_tokens(str(message.get("content") or ""))
+        total += count_tokens(json.dumps(message.get("tool_calls") or []))
+    return total
 
 
 def _error(message: str, kind: str = "invalid_request_error", code: str | None = None) -> dict[str, Any]:
@@ -56,6 +75,9 @@ class OpenAIServer(ScriptedServer):
         """Answer 400 to requests carrying `stream_options` (older servers)."""
         self.api_key: str | None = None
         """When set, requests without `Authorization: Bearer <api_key>` get 401."""
+        self.n_ctx: int | None = None
+        """When set, act as llama.cpp with this context size: `GET /props`, `POST /tokenize`, usage counted
+        by `prompt_tokens`, and a 400 `exceed_context_size_error` for a longer prompt."""
 
     @property
     def base_url(self) -> str:
@@ -71,6 +93,11 @@ class OpenAIServer(ScriptedServer):
         elif method == "GET" and path == "/v1/models":
             data = [{"id": m, "object": "model", "created": 0, "owned_by": "test"} for m in self.models]
             send_json(handler, 200, {"object": "list", "data": data})
+        elif self.n_ctx is not None and method == "GET" and path == "/props":
+            send_json(handler, 200, {"default_generation_settings": {"n_ctx": self.n_ctx}, "total_slots": 1})
+        elif self.n_ctx is not None and method == "POST" and path == "/tokenize" and isinstance(body, dict):
+            tokens = list(range(count_tokens(str(body.get("content") or ""))))
+            send_json(handler, 200, {"tokens": tokens})
         elif method == "POST" and path == self.chat_path and isinstance(body, dict):
             self._chat(handler, body)
         else:
@@ -87,7 +114,18 @@ class OpenAIServer(ScriptedServer):
         if refusal is not None:
             send_json(handler, refusal[0], refusal[1])
             return
+        counted = prompt_tokens(body)
+        if self.n_ctx is not None and counted > self.n_ctx:
+            message = (
+                f"request ({counted} tokens) exceeds the available context size ({self.n_ctx} tokens), "
+                "try increasing it"
+            )
+            error = {"code": 400, "message": message, "type": "exceed_context_size_error"}
+            send_json(handler, 400, {"error": error | {"n_prompt_tokens": counted, "n_ctx": self.n_ctx}})
+            return
         reply = self.next_reply(body)
+        if reply is not None and self.n_ctx is not None:
+            reply = dataclasses.replace(reply, prompt_tokens=counted)
         if reply is None:
             send_json(handler, 400, _error(self.no_reply_message()))
         elif body.get("stream"):

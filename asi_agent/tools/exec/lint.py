@@ -14,8 +14,6 @@ import importlib
 import itertools
 import json
 import re
-import shutil
-import sys
 import tempfile
 import tomllib
 from collections.abc import Callable, Iterator
@@ -26,6 +24,7 @@ from asi_agent.exceptions import ToolError
 from asi_agent.tools import ignore
 from asi_agent.tools.args import LintCheckArgs
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.exec.environment import detect_environment, ruff_command
 from asi_agent.tools.exec.terminal import run_command
 from asi_agent.tools.paths import display_path
 
@@ -211,17 +210,15 @@ def _yaml_available() -> bool:
     return importlib.util.find_spec("yaml") is not None
 
 
-def _ruff_exe() -> str | None:
-    """ruff next to our interpreter (installed with the package), else on PATH."""
-    beside = Path(sys.executable).parent / "ruff"
-    return str(beside) if beside.exists() else shutil.which("ruff")
-
-
 async def _ruff(ctx: ToolContext, target: Path, notes: list[str]) -> list[LintProblem]:
     """Style problems from `ruff check` with the project's own configuration; syntax is checked already."""
-    exe = _ruff_exe()
+    env = detect_environment(ctx.root)
+    exe = ruff_command(env)
     if exe is None:
-        notes.append("ruff is not installed: Python files were checked for syntax only")
+        notes.append(
+            f"ruff is not installed: Python files were checked for syntax only (install it with "
+            f"{env.install_hint('ruff')})"
+        )
         return []
     rel = display_path(ctx.root, target)
     with tempfile.TemporaryDirectory(prefix="asi-lint-") as work:

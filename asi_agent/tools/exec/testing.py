@@ -7,10 +7,10 @@ their console text; the console's tail is shown only when the run itself broke. 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shutil
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +20,7 @@ from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import RunTestsArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.exec import junit
+from asi_agent.tools.exec.environment import detect_environment, missing_runner, pytest_command, runner_has
 from asi_agent.tools.exec.junit import ParsedResults, ResultsFormatError, TestFailure
 from asi_agent.tools.exec.lint import iter_project_files
 from asi_agent.tools.exec.terminal import run_command
@@ -30,6 +31,7 @@ __all__ = [
     "TestFailure",
     "TestReport",
     "detect_framework",
+    "pytest_style",
     "render",
     "run_test_suite",
     "run_tests",
@@ -44,6 +46,7 @@ _SHOWN_FAILURES = 20
 _JS_RUNNERS = ("vitest", "jest", "mocha")
 _PY_TEST_NAME = re.compile(r"^(test_.*|.*_test)\.py$")
 _JS_TEST_NAME = re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$")
+_PYTEST_STYLE = re.compile(r"^(def test_|async def test_|import pytest|from pytest|@pytest\.)", re.MULTILINE)
 _UNITTEST_RUNNER = """
 import json, os, sys, unittest
 out, test_file, pattern = sys.argv[1:4]
@@ -165,24 +168,17 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _python(root: Path) -> str:
-    """The project's own interpreter (`.venv/bin/python`) when it has one, else ours."""
-    own = root / ".venv" / "bin" / "python"
-    return str(own) if own.exists() else sys.executable
-
-
-def _has_module(root: Path, module: str) -> bool:
-    """Whether the interpreter `_python(root)` can import `module` (checked without running it)."""
-    if _python(root) == sys.executable:
-        import importlib.util  # noqa: PLC0415 - only needed for this check
-
-        return importlib.util.find_spec(module) is not None
-    return any((root / ".venv" / "lib").glob(f"python*/site-packages/{module}"))
-
-
 def _python_framework(root: Path) -> str:
-    """pytest where it is installed (it also runs unittest tests), else unittest."""
-    return "pytest" if _has_module(root, "pytest") else "unittest"
+    """pytest for pytest-style tests or where it is installed (it also runs unittest tests), else unittest."""
+    if pytest_style(root) or pytest_command(detect_environment(root)) is not None:
+        return "pytest"
+    return "unittest"
+
+
+def pytest_style(root: Path) -> bool:
+    """Whether the project's tests need pytest: bare `def test_` functions, `import pytest`, fixtures."""
+    names = (p for p in iter_project_files(root, root, limit=20_000) if _PY_TEST_NAME.match(p.name))
+    return any(_PYTEST_STYLE.search(_read(path)) for path in itertools.islice(names, 200))
 
 
 def _js_framework(root: Path) -> str | None:
@@ -222,10 +218,14 @@ def _tool(name: str) -> str:
 
 def _plan_pytest(req: _Request) -> _Plan:
     xml = req.work / "junit.xml"
-    argv = [_python(req.root), "-m", "pytest", f"--junitxml={xml}", "-o", "junit_family=xunit1"]
+    env = detect_environment(req.root)
+    runner = pytest_command(env)
+    if runner is None:
+        raise ToolError(missing_runner("pytest", env))
+    argv = [*runner, f"--junitxml={xml}", "-o", "junit_family=xunit1"]
     plan = _Plan(argv, lambda text, root: junit.parse_junit_xml(text, root=root), xml)
     if req.coverage:
-        if _has_module(req.root, "pytest_cov"):
+        if runner_has(runner, env, "pytest_cov"):
             plan.coverage = req.work / "coverage.json"
             argv += ["--cov", f"--cov-report=json:{plan.coverage}"]
         else:
@@ -237,7 +237,8 @@ def _plan_pytest(req: _Request) -> _Plan:
 
 def _plan_unittest(req: _Request) -> _Plan:
     out = req.work / "unittest.json"
-    argv = [_python(req.root), "-c", _UNITTEST_RUNNER, str(out), req.test_file or "", req.pattern or ""]
+    python = detect_environment(req.root).python
+    argv = [python, "-c", _UNITTEST_RUNNER, str(out), req.test_file or "", req.pattern or ""]
     return _Plan(argv, lambda text, root: junit.parse_unittest_json(text, root=root), out)
 
 

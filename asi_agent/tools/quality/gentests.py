@@ -8,7 +8,6 @@ that still does not load after the repair is kept for inspection and reported as
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import GenerateTestsArgs
 from asi_agent.tools.base import ModelAccess, ToolContext
 from asi_agent.tools.code.index.symbols import language_of
+from asi_agent.tools.exec.environment import detect_environment
 from asi_agent.tools.exec.terminal import run_command
 from asi_agent.tools.exec.testing import FRAMEWORKS, detect_framework, render, run_test_suite
 from asi_agent.tools.files.ops import commit_change, read_existing
@@ -220,6 +220,5 @@ async def _load_error(ctx: ToolContext, target: Path, framework: str) -> str | N
 
 
 def _python(root: Path) -> str:
-    """The interpreter the tests run with: the project's `.venv` when it has one (as run_tests does)."""
-    own = root / ".venv" / "bin" / "python"
-    return str(own) if own.exists() else sys.executable
+    """The interpreter the tests run with: the project's environment, as run_tests finds it."""
+    return detect_environment(root).python

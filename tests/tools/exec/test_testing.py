@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -132,8 +133,9 @@ async def test_unittest_when_the_project_python_has_no_pytest(tmp_path: Path) ->
             )
         },
     )
-    (root / ".venv" / "bin").mkdir(parents=True)
-    (root / ".venv" / "bin" / "python").symlink_to(sys.executable)
+    # A real environment of the project, without pytest.
+    venv = [sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")]
+    subprocess.run(venv, check=True, timeout=120)
     ctx = _ctx(root)
     assert detect_framework(root) == "unittest"
     report = await run_test_suite(ctx)

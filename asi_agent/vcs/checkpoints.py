@@ -1,0 +1,183 @@
+"""Checkpoints: the working tree saved as a commit on a private ref, restored file by file, journaled.
+
+A checkpoint is `refs/asi/checkpoints/<session>/<n>`: a commit whose tree is the working tree (untracked
+files included, ignored ones excluded) and whose parent is HEAD. Making one never touches HEAD, the
+index or a branch. Restoring writes the files through the change journal, so `asi-agent undo` reverts a
+restore, and it first saves the current state as another checkpoint (session `restores`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from asi_agent.exceptions import ModelFixableError, UserError
+from asi_agent.tools.files.journal import Journal, move_to_trash
+from asi_agent.tools.files.textio import write_atomic
+from asi_agent.tools.paths import resolve_in_project
+from asi_agent.vcs.repo import AGENT_IDENTITY, GitRepo
+
+__all__ = [
+    "REF_PREFIX",
+    "RESTORES",
+    "Checkpoint",
+    "Restored",
+    "create_checkpoint",
+    "find_checkpoint",
+    "list_checkpoints",
+    "restore_checkpoint",
+    "session_diff",
+]
+
+REF_PREFIX = "refs/asi/checkpoints/"
+RESTORES = "restores"
+"""The session name of the checkpoints saved before a restore."""
+
+_SYMLINK, _EXECUTABLE = 0o120000, 0o100755
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """One saved working tree."""
+
+    id: str
+    """`<session>/<n>`, what `asi-agent checkpoints restore` takes."""
+    commit: str
+    time: str
+    label: str
+
+    @property
+    def session(self) -> str:
+        """The session that made it."""
+        return self.id.rsplit("/", 1)[0]
+
+    @property
+    def number(self) -> int:
+        """Its number within the session."""
+        return int(self.id.rsplit("/", 1)[1])
+
+
+@dataclass(slots=True)
+class Restored:
+    """What a restore did."""
+
+    checkpoint: Checkpoint
+    saved: Checkpoint | None = None
+    """The checkpoint of the state before the restore (None when nothing had to change)."""
+    changed: list[tuple[str, str]] = field(default_factory=list)
+    """(written | deleted, path relative to the project)."""
+    skipped: list[str] = field(default_factory=list)
+    """Paths left alone: outside the project, or symbolic links."""
+
+
+def create_checkpoint(repo: GitRepo, session_id: str, label: str) -> Checkpoint:
+    """Save the working tree as a commit on `refs/asi/checkpoints/<session_id>/<n>`."""
+    tree = repo.snapshot()
+    parent = repo.head()
+    taken = [c.number for c in list_checkpoints(repo) if c.session == session_id]
+    number = max(taken, default=0) + 1
+    message = f"asi-agent checkpoint: {label}\n\nSession: {session_id}"
+    commit = repo.run(
+        "commit-tree", tree, *(["-p", parent] if parent else []), "-m", message, env=AGENT_IDENTITY
+    )
+    ident = f"{session_id}/{number}"
+    repo.run("update-ref", f"{REF_PREFIX}{ident}", commit)
+    found = find_checkpoint(repo, ident)
+    return found
+
+
+def list_checkpoints(repo: GitRepo) -> list[Checkpoint]:
+    """Every checkpoint, newest first."""
+    fields = "%(refname)%00%(objectname)%00%(creatordate:iso-strict)%00%(contents:subject)"
+    out = repo.run("for-each-ref", f"--format={fields}", REF_PREFIX)
+    found = []
+    for line in out.splitlines():
+        ref, commit, time, subject = line.split("\0")
+        found.append(Checkpoint(ref.removeprefix(REF_PREFIX), commit, time, subject.split(": ", 1)[-1]))
+    return sorted(found, key=lambda c: (c.time, c.session, c.number), reverse=True)
+
+
+def find_checkpoint(repo: GitRepo, ident: str) -> Checkpoint:
+    """The checkpoint named by its id, a unique end of its id, or a commit prefix (4+ characters)."""
+    every = list_checkpoints(repo)
+    exact = [c for c in every if c.id == ident]
+    matches = exact or [
+        c for c in every if c.id.endswith(ident) or (len(ident) >= 4 and c.commit.startswith(ident))
+    ]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise UserError(f"no checkpoint '{ident}'; `asi-agent checkpoints` lists them")
+    names = ", ".join(c.id for c in matches[:5])
+    raise UserError(f"'{ident}' names several checkpoints ({names}); give the whole id")
+
+
+def restore_checkpoint(repo: GitRepo, ident: str, root: Path, journal: Journal) -> Restored:
+    """Bring the working tree under `root` back to the checkpoint; every write is journaled."""
+    target = find_checkpoint(repo, ident)
+    result = Restored(target)
+    changes = repo.changed_paths(repo.snapshot(), repo.run("rev-parse", f"{target.commit}^{{tree}}"))
+    if not changes:
+        return result
+    result.saved = create_checkpoint(repo, RESTORES, f"before restoring {target.id}")
+    for _status, path in changes:
+        done = _restore_file(repo, target.commit, path, root, journal)
+        if done is None:
+            result.skipped.append(path)
+        else:
+            result.changed.append(done)
+    return result
+
+
+def _restore_file(
+    repo: GitRepo, commit: str, path: str, root: Path, journal: Journal
+) -> tuple[str, str] | None:
+    """Write (or delete) one file as the checkpoint has it; None when it is not ours to touch."""
+    absolute = repo.root / path
+    try:
+        target = resolve_in_project(root, str(absolute), write=True)
+    except ModelFixableError:
+        return None
+    rel = target.relative_to(root.resolve()).as_posix()
+    if target.is_symlink():
+        return None
+    wanted = repo.blob(commit, path)
+    before = target.read_bytes() if target.is_file() else None
+    if wanted is None:
+        if before is None:
+            return None
+        move_to_trash(root, target)
+        journal.record(rel, before, None, tool="checkpoint-restore", session_id=RESTORES)
+        return "deleted", rel
+    data, mode = wanted
+    if mode == _SYMLINK:
+        return None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    file_mode = 0o755 if mode == _EXECUTABLE else (0o644 if before is None else None)
+    write_atomic(target, data, file_mode)
+    journal.record(rel, before, data, tool="checkpoint-restore", session_id=RESTORES, mode=_mode(target))
+    return "written", rel
+
+
+def _mode(path: Path) -> int:
+    return os.stat(path).st_mode & 0o7777
+
+
+def session_diff(
+    repo: GitRepo, session_id: str | None = None, *, stat: bool = False
+) -> tuple[Checkpoint, str]:
+    """The first checkpoint of the session (default: the latest session that made one) and the diff from
+    it to the working tree now."""
+    own = [c for c in list_checkpoints(repo) if c.session != RESTORES]
+    if session_id is not None:
+        own = [c for c in own if c.session == session_id or c.session.endswith(session_id)]
+    if not own:
+        which = f"session '{session_id}'" if session_id else "any session"
+        raise UserError(f"no checkpoint of {which}: a session makes one before its first change")
+    session = own[0].session
+    first = min((c for c in own if c.session == session), key=lambda c: c.number)
+    out = repo.run(
+        "diff", *(["--stat"] if stat else []), f"{first.commit}^{{tree}}", repo.snapshot(), strip=False
+    )
+    return first, out
