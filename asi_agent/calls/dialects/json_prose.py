@@ -62,6 +62,11 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
         # A tool definition ({"name", "description", "parameters"}) is shown, not called.
         strict = _ARGS_KEY_RE.search(fragment) is not None and _DESCRIPTION_RE.search(fragment) is None
         span = value_span(start, end, fragment, fragment, strict=strict, dialect="json", ctx=ctx)
+        inner = _START_RE.search(text, match.end(), end) if span is not None and not span.calls else None
+        if span is not None and inner is not None:  # a broken object, then a call: report one, read the other
+            position = inner.start()
+            yield Span(start, position, problems=span.problems, dialect="json")
+            continue
         if span is not None:
             separator = _SEPARATOR_RE.match(text, end)  # Llama joins calls with "; "
             position = separator.end() if separator is not None else end
