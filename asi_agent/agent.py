@@ -28,18 +28,17 @@ from asi_agent.calls.style import CallStyle
 from asi_agent.config import ToolMode
 from asi_agent.context import ContextConfig, ContextKeeper
 from asi_agent.context.keeper import Reason
+from asi_agent.cutoff import CutOffGuard, CutOffStop
 from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
     CallRejected,
     ContextCompacted,
     Ending,
-    ReasoningStreamed,
     RetryRequested,
     RunFinished,
     SessionStarted,
     StatusDecided,
-    TextStreamed,
     ToolFinished,
     ToolStarted,
 )
@@ -100,6 +99,7 @@ class Agent:
         writes = frozenset(spec.name for spec in runner.registry if spec.risk == "write")
         self.context = ContextKeeper(backend, config.context, state_dir=runner.ctx.state_dir, writes=writes)
         self.task = ""
+        self.cutoffs = CutOffGuard()
 
     async def run(self, task: str) -> AsyncIterator[AgentEvent]:
         """Run the loop, yielding events; the last event is always `RunFinished`."""
@@ -114,20 +114,22 @@ class Agent:
         for turn in range(1, self.config.max_turns + 1):
             reply = Completion("")
             try:
-                async for piece in self._complete():
+                async for piece in self._complete(turn):
                     if not isinstance(piece, Completion):
                         yield piece
                     else:
                         reply = piece
-            except BackendError as exc:
-                yield self._finish("ERROR", str(exc), turn, error=str(exc))
+            except (BackendError, CutOffStop) as exc:
+                yield self._finish(
+                    "STOP" if isinstance(exc, CutOffStop) else "ERROR", str(exc), turn, error=str(exc)
+                )
                 return
             parsed = parse_reply(reply.text, self.schemas, hint=self.style.hint)
             if not self.native and self.style.learn(parsed):
                 self.session.append("call_format", call_format=self.style.name)
             message, prepared = self._interpret(reply, parsed)
             self._add(message)
-            last_text = strip_status(message.content)
+            last_text = strip_status(self.cutoffs.whole(message.content))
             left = self.context.context_left
             yield AssistantReplied(message, turn, reply.usage, turn == 1 and not resumed, left)
             reason = None if self.native else textmode.retry_reason(reply.text, parsed, expect_call=False)
@@ -177,13 +179,12 @@ class Agent:
         fixed = self._wire_messages(schemas)[0].content + (json.dumps(schemas) if self.native else "")
         return await self.context.refit(self.messages, self.session, fixed, task=self.task, reason=reason)
 
-    async def _complete(
-        self,
-    ) -> AsyncIterator[TextStreamed | ReasoningStreamed | ContextCompacted | Completion]:
+    async def _complete(self, turn: int) -> AsyncIterator[AgentEvent | Completion]:
         """One model request, streaming text; in `auto` mode a rejection of native tools switches to text.
 
         The history is fitted to the context window first; an overflow the server reports anyway leads
-        to one forced compaction and a retry.
+        to one forced compaction and a retry. A cut-off reply is continued once (nothing of it runs) or
+        raises `CutOffStop`.
         """
         overflowed = False
         while True:
@@ -209,7 +210,7 @@ class Agent:
             except ToolsUnsupportedError as exc:
                 if self.config.tool_mode != "auto" or not self.native:
                     raise
-                log.info("native tools rejected (%s); switching to text mode", exc)
+                log.warning("asi-agent: warning: %s; switching to text mode", exc)
                 self.session.append("mode", tool_mode="text", reason=str(exc))
                 self.native = False
                 continue
@@ -228,8 +229,15 @@ class Agent:
                 completion_tokens=reply.usage.completion_tokens,
                 context_left=self.context.context_left,
             )
-            yield reply
-            return
+            if (cut := self.cutoffs.judge(reply)) is None:
+                yield reply
+                return
+            self._add(Message("assistant", reply.text))
+            yield AssistantReplied(self.messages[-1], turn, reply.usage)
+            if cut.prompt is None:
+                raise CutOffStop(cut.message)
+            self._add(Message("user", cut.prompt))
+            yield RetryRequested(cut.message, 1)
 
     def _wire_messages(self, schemas: list[ToolSchema]) -> list[Message]:
         if self.native:

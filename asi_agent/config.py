@@ -85,8 +85,13 @@ class AsiConfig(BaseModel):
     A registered tool the model names anyway still runs."""
     tool_locale: Literal["zh", "en"] = "zh"
     """Language of the tool descriptions sent to the model."""
-    request_timeout: float = Field(120.0, gt=0)
-    """Seconds before one model request is abandoned."""
+    request_timeout: float = Field(600.0, gt=0)
+    """Seconds allowed for one whole model reply, retries included (an absolute deadline)."""
+    idle_timeout: float = Field(120.0, gt=0)
+    """Seconds the model server may send nothing (first token included) before the attempt fails."""
+    max_tokens: int | None = Field(None, ge=16)
+    """Upper bound on the tokens of one reply; empty means the provider's default (openai 4096,
+    ollama 4096 but at most half of num_ctx, local 512)."""
     max_retries: int = Field(3, ge=0, le=10)
     """Retries of a model request on 429, 5xx and connection errors."""
     temperature: float = Field(0.2, ge=0, le=2)

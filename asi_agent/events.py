@@ -132,7 +132,8 @@ class ToolFinished:
 
 @dataclass(frozen=True, slots=True)
 class RetryRequested:
-    """Text mode: the reply had no usable call (or refused) and the model is asked again."""
+    """The model is asked again: in text mode when the reply had no usable call (or refused), in any mode
+    when the reply was cut off (by the token limit, or for repeating itself)."""
 
     reason: str
     attempt: int

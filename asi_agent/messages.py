@@ -85,9 +85,12 @@ class Usage:
 
 @dataclass(frozen=True, slots=True)
 class Completion:
-    """A backend's reply: its text, the native calls it carried, and token usage."""
+    """A backend's reply: its text, the native calls it carried, token usage, and why it ended."""
 
     text: str
     native_calls: tuple[RawCall, ...] = ()
     usage: Usage = field(default_factory=Usage)
     finish_reason: str | None = None
+    """`stop` / `tool_calls` when the model ended the reply itself; a reply that did not end by itself is
+    `length` (the token limit), `context_full` (the context window), `content_filter`, or `repetition`
+    (cut by the backend because it kept repeating itself). None when the backend cannot tell."""

@@ -65,9 +65,11 @@ def _openai(config: AsiConfig) -> Backend:
             model=model,
             base_url=base_url,
             api_key=config.api_key,
-            timeout=config.request_timeout,
+            idle_timeout=config.idle_timeout,
+            request_timeout=config.request_timeout,
             max_retries=config.max_retries,
             temperature=config.temperature,
+            **({"max_tokens": config.max_tokens} if config.max_tokens else {}),
         )
     )
 
@@ -82,9 +84,11 @@ def _ollama(config: AsiConfig) -> Backend:
             model=model,
             host=host,
             num_ctx=config.ollama.num_ctx,
-            timeout=config.request_timeout,
+            idle_timeout=config.idle_timeout,
+            request_timeout=config.request_timeout,
             max_retries=config.max_retries,
             temperature=config.temperature,
+            max_tokens=config.max_tokens,
         )
     )
 
@@ -116,6 +120,7 @@ def _local(config: AsiConfig) -> Backend:
             n_ctx=config.local.n_ctx,
             threads=config.local.threads or os.cpu_count() or 1,
             temperature=config.temperature,
+            **({"max_tokens": config.max_tokens} if config.max_tokens else {}),
         )
     )
 

@@ -36,8 +36,10 @@ class Backend(Protocol):
     ) -> Completion:
         """One chat request. `tools=None` means text mode; `on_delta` receives streamed text.
 
+        The reply's `finish_reason` says whether it ended by itself (see `Completion`): the agent never
+        runs anything from a reply cut off by the token limit, the context or the backend.
         Raises `BackendError` when the server cannot be used and `ToolsUnsupportedError` when it
-        rejects the tool definitions.
+        rejects the tool definitions (or, as far as the backend can tell, accepted and ignored them).
         """
         ...
 

@@ -3,12 +3,18 @@
 The `ollama` client reads model capabilities (`/api/show`) and local models (`/api/tags`). Chat
 requests are posted as raw JSON on the same host, because the client's `Tool` model drops
 `default`, `minimum`, `additionalProperties` and nested properties from tool schemas.
+
+Every request carries `num_predict` (Ollama's own default never stops a looping model); each
+attempt fails after `idle_timeout` seconds without data and the whole reply must end within
+`request_timeout`. `done_reason` becomes `Completion.finish_reason` (`length`, `context_full`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,8 +24,11 @@ import ollama
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.capabilities import ModelNameCheck
+from asi_agent.backends.guard import StreamGuard, cut_reason
 from asi_agent.backends.retry import (
     RETRYABLE_STATUSES,
+    RetryCallback,
     RetryPolicy,
     TransientError,
     call_with_retries,
@@ -37,6 +46,10 @@ __all__ = ["OllamaBackend", "OllamaBackendConfig", "to_ollama_messages"]
 
 logger = logging.getLogger("asi_agent.backends.ollama")
 
+DEFAULT_MAX_TOKENS = 4096
+"""`num_predict` when none is configured (at most half the context)."""
+_CONNECT_TIMEOUT = 10.0
+
 
 class OllamaBackendConfig(BaseModel):
     """Settings of `OllamaBackend`."""
@@ -49,8 +62,13 @@ class OllamaBackendConfig(BaseModel):
     """Ollama's URL (what OLLAMA_HOST holds)."""
     num_ctx: int = Field(default=8192, gt=0)
     """Context window in tokens; Ollama silently cuts longer prompts."""
-    timeout: float = Field(default=120.0, gt=0)
-    """Seconds allowed for one request, streaming included."""
+    idle_timeout: float = Field(default=120.0, gt=0)
+    """Seconds without any data from Ollama (model loading and the first token included) before an
+    attempt fails."""
+    request_timeout: float = Field(default=600.0, gt=0)
+    """Seconds allowed for the whole reply, retries included: an absolute deadline."""
+    max_tokens: int | None = Field(default=None, gt=0)
+    """Upper bound on the reply's tokens (`num_predict`); None means 4096, at most half of num_ctx."""
     max_retries: int = Field(default=3, ge=0)
     """Retries after a 429, a 5xx, a lost connection or a timeout."""
     retry_backoff: float = Field(default=1.0, ge=0)
@@ -87,20 +105,29 @@ def _normalised_host(host: str) -> str:
 class _StreamState:
     """Everything gathered from the NDJSON lines of one reply."""
 
+    guard: StreamGuard
     text: list[str] = field(default_factory=list)
     calls: list[RawCall] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     finish_reason: str | None = None
     streamed: bool = False
     thinking: ThinkingText = field(default_factory=ThinkingText)
+    lines: int = 0
+    model: str | None = None
+    cut: str | None = None
+    """Why the guard cut the stream, if it did."""
 
     def feed(self, part: dict[str, Any], on_delta: DeltaCallback | None) -> None:
+        self.lines += 1
+        if self.model is None and isinstance(part.get("model"), str):
+            self.model = part["model"]
         message = part.get("message") or {}
         if text := self.thinking.piece(message.get("thinking"), message.get("content")):
             self.text.append(text)
             self.streamed = True
             if on_delta is not None:
                 on_delta(text)
+            self.cut = self.cut or self.guard.feed(text)
         for call in message.get("tool_calls") or ():
             function = call.get("function") or {}
             # Ollama gives calls no id; the agent assigns its own.
@@ -112,9 +139,10 @@ class _StreamState:
             self.finish_reason = part.get("done_reason") or "stop"
             self.usage = Usage(int(part.get("prompt_eval_count") or 0), int(part.get("eval_count") or 0))
 
-    def completion(self) -> Completion:
+    def completion(self, max_tokens: int, n_ctx: int) -> Completion:
         text = "".join(self.text) + self.thinking.end()
-        return Completion(text, tuple(self.calls), self.usage, self.finish_reason)
+        reason = self.cut or cut_reason(self.finish_reason, self.usage, max_tokens=max_tokens, n_ctx=n_ctx)
+        return Completion(text, tuple(self.calls), self.usage, reason)
 
 
 class OllamaBackend:
@@ -123,10 +151,16 @@ class OllamaBackend:
     def __init__(self, config: OllamaBackendConfig) -> None:
         self._config = config
         self._host = _normalised_host(config.host)
-        self._client = ollama.AsyncClient(host=self._host, timeout=config.timeout)
-        self._http = httpx.AsyncClient(base_url=self._host, timeout=config.timeout)
+        idle = config.idle_timeout
+        timeout = httpx.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
+        self._client = ollama.AsyncClient(host=self._host, timeout=timeout)
+        self._http = httpx.AsyncClient(base_url=self._host, timeout=timeout)
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         self._tools_capable: bool | None = None
+        self._max_tokens = config.max_tokens or min(DEFAULT_MAX_TOKENS, config.num_ctx // 2)
+        self._names = ModelNameCheck(config.model, f"Ollama at {self._host}")
+        self.on_retry: RetryCallback | None = None
+        """Told before each retry wait (seconds, error); a UI sets it to show "retrying in N s"."""
 
     @property
     def model_name(self) -> str:
@@ -136,9 +170,23 @@ class OllamaBackend:
     async def supports_native_tools(self) -> bool:
         """Whether `/api/show` lists the "tools" capability (asked once, then cached)."""
         if self._tools_capable is None:
-            show = await call_with_retries(self._show, self._policy)
+            limit = self._config.request_timeout
+            try:
+                async with asyncio.timeout(limit):
+                    show = await call_with_retries(
+                        self._show, self._policy, deadline=time.monotonic() + limit, on_retry=self.on_retry
+                    )
+            except TimeoutError:
+                raise BackendError(
+                    f"Ollama at {self._host} did not describe the model within {limit:g} s"
+                ) from None
             # An Ollama too old to report capabilities: try tools, the server will refuse them if needed.
             self._tools_capable = show.capabilities is None or "tools" in show.capabilities
+            if not self._tools_capable:
+                logger.warning(
+                    "asi-agent: Ollama says model '%s' has no tools capability (/api/show); using text mode",
+                    self._config.model,
+                )
         return self._tools_capable
 
     async def context_window(self) -> int | None:
@@ -156,8 +204,8 @@ class OllamaBackend:
         *,
         on_delta: DeltaCallback | None = None,
     ) -> Completion:
-        """One streamed chat request, retried on transient failures."""
-        options: dict[str, Any] = {"num_ctx": self._config.num_ctx}
+        """One streamed chat request, retried on transient failures, all within `request_timeout`."""
+        options: dict[str, Any] = {"num_ctx": self._config.num_ctx, "num_predict": self._max_tokens}
         if self._config.temperature is not None:
             options["temperature"] = self._config.temperature
         payload: dict[str, Any] = {
@@ -169,7 +217,20 @@ class OllamaBackend:
         if tools:
             payload["tools"] = [dict(tool) for tool in tools]
         self._warn_if_too_long(payload)
-        return await call_with_retries(lambda: self._attempt(payload, on_delta), self._policy)
+        limit = self._config.request_timeout
+        try:
+            async with asyncio.timeout(limit):
+                return await call_with_retries(
+                    lambda: self._attempt(payload, on_delta),
+                    self._policy,
+                    deadline=time.monotonic() + limit,
+                    on_retry=self.on_retry,
+                )
+        except TimeoutError:
+            raise BackendError(
+                f"Ollama at {self._host} did not finish its reply within {limit:g} s (request_timeout); "
+                "raise request_timeout or lower max_tokens"
+            ) from None
 
     async def aclose(self) -> None:
         """Close the HTTP connections."""
@@ -190,7 +251,7 @@ class OllamaBackend:
             )
 
     async def _attempt(self, payload: dict[str, Any], on_delta: DeltaCallback | None) -> Completion:
-        state = _StreamState()
+        state = _StreamState(StreamGuard(self._max_tokens))
         try:
             async with self._http.stream("POST", "/api/chat", json=payload) as response:
                 if response.status_code >= 400:
@@ -202,11 +263,17 @@ class OllamaBackend:
                 async for line in response.aiter_lines():
                     if line.strip():
                         state.feed(self._parse_line(line), on_delta)
+                    if state.cut:
+                        break
         except httpx.TransportError as exc:
-            error = self._transport_error(exc)
+            error = self._transport_error(exc, mid_reply=state.lines > 0)
             # Text already shown to the person must not be shown twice: retry only clean failures.
             raise (error if state.streamed else TransientError(error)) from exc
-        return state.completion()
+        self._names.observe(state.model)
+        if state.finish_reason is None and state.cut is None:
+            error = BackendError(f"Ollama at {self._host} ended the stream before the reply was complete")
+            raise error if state.streamed else TransientError(error)
+        return state.completion(self._max_tokens, self._config.num_ctx)
 
     def _parse_line(self, line: str) -> dict[str, Any]:
         try:
@@ -234,11 +301,18 @@ class OllamaBackend:
         except httpx.TransportError as exc:
             raise TransientError(self._transport_error(exc)) from exc
 
-    def _transport_error(self, exc: httpx.TransportError) -> BackendError:
+    def _transport_error(self, exc: httpx.TransportError, *, mid_reply: bool = False) -> BackendError:
+        waited = f"{self._config.idle_timeout:g} s (idle_timeout)"
         if isinstance(exc, httpx.TimeoutException):
+            if mid_reply:
+                return BackendError(f"Ollama at {self._host} stopped sending its reply for {waited}")
             return BackendError(
-                f"Ollama at {self._host} did not answer within {self._config.timeout:g} s; "
+                f"Ollama at {self._host} did not answer within {waited}; "
                 "is the model still loading? raise the timeout or check OLLAMA_HOST"
+            )
+        if mid_reply:
+            return BackendError(
+                f"Ollama at {self._host} dropped the connection mid-reply ({connection_failure(exc)})"
             )
         return self._unreachable(connection_failure(exc))
 

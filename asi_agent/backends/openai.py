@@ -2,11 +2,20 @@
 
 Streams `/chat/completions`, assembles native tool calls from their fragments, and turns every
 failure into a one-line `BackendError` saying what to do. Retries are ours (the SDK's are off).
+
+Every request carries `max_tokens`; each attempt fails after `idle_timeout` seconds without data, and
+the whole reply (retries included) must end within `request_timeout`. A reply that repeats itself,
+or runs far past the token limit on a server that ignores it, is cut (`finish_reason` `repetition` /
+`length`). `supports_native_tools` asks llama.cpp's `/props`; the first reply to a request with tools
+is checked for tools the server accepted but never showed the model.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -18,9 +27,12 @@ from openai.types.chat.chat_completion_chunk import ChoiceDeltaToolCall
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
+from asi_agent.backends.guard import StreamGuard, cut_reason
 from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
 from asi_agent.backends.retry import (
     RETRYABLE_STATUSES,
+    RetryCallback,
     RetryPolicy,
     TransientError,
     call_with_retries,
@@ -33,10 +45,15 @@ from asi_agent.backends.thinking import ThinkingText
 from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
-__all__ = ["OpenAIBackend", "OpenAIBackendConfig", "to_openai_messages"]
+__all__ = ["DEFAULT_MAX_TOKENS", "OpenAIBackend", "OpenAIBackendConfig", "to_openai_messages"]
+
+logger = logging.getLogger("asi_agent.backends.openai")
 
 _NO_KEY = "not-needed"
 _SET_URL = "set --base-url / ASI_BASE_URL"
+_CONNECT_TIMEOUT = 10.0
+DEFAULT_MAX_TOKENS = 4096
+"""`max_tokens` when none is configured: room for a long file, far from a runaway reply."""
 
 
 class OpenAIBackendConfig(BaseModel):
@@ -50,16 +67,18 @@ class OpenAIBackendConfig(BaseModel):
     """Server URL including the `/v1` prefix, e.g. `http://127.0.0.1:8000/v1`."""
     api_key: str | None = None
     """API key; None sends a placeholder, which local servers accept."""
-    timeout: float = Field(default=120.0, gt=0)
-    """Seconds allowed for one request, streaming included."""
+    idle_timeout: float = Field(default=120.0, gt=0)
+    """Seconds without any data from the server (the first token included) before an attempt fails."""
+    request_timeout: float = Field(default=600.0, gt=0)
+    """Seconds allowed for the whole reply, retries included: an absolute deadline."""
     max_retries: int = Field(default=3, ge=0)
     """Retries after a 429, a 5xx, a lost connection or a timeout."""
     retry_backoff: float = Field(default=1.0, ge=0)
     """Base delay in seconds of the exponential backoff between retries."""
     temperature: float | None = 0.2
     """Sampling temperature; None leaves the server's default."""
-    max_tokens: int | None = Field(default=None, gt=0)
-    """Upper bound on the reply's tokens; None leaves the server's default."""
+    max_tokens: int | None = Field(default=DEFAULT_MAX_TOKENS, gt=0)
+    """Upper bound on the reply's tokens; None leaves the server's default (often unlimited)."""
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -106,6 +125,7 @@ class _PartialCall:
 class _StreamState:
     """Everything gathered from the chunks of one streamed reply."""
 
+    guard: StreamGuard
     text: list[str] = field(default_factory=list)
     calls: list[_PartialCall] = field(default_factory=list)
     by_index: dict[int, _PartialCall] = field(default_factory=dict)
@@ -113,8 +133,15 @@ class _StreamState:
     finish_reason: str | None = None
     streamed: bool = False
     thinking: ThinkingText = field(default_factory=ThinkingText)
+    chunks: int = 0
+    model: str | None = None
+    cut: str | None = None
+    """Why the guard cut the stream, if it did."""
 
     def feed(self, chunk: ChatCompletionChunk, on_delta: DeltaCallback | None) -> None:
+        self.chunks += 1
+        if self.model is None and isinstance(chunk.model, str) and chunk.model:
+            self.model = chunk.model
         if chunk.usage is not None:
             self.usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
         for choice in chunk.choices or ():
@@ -129,8 +156,13 @@ class _StreamState:
                 self.streamed = True
                 if on_delta is not None:
                     on_delta(text)
+                self._watch(text)
             for fragment in delta.tool_calls or ():
                 self._add_fragment(fragment)
+
+    def _watch(self, fragment: str) -> None:
+        if self.cut is None:
+            self.cut = self.guard.feed(fragment)
 
     def _add_fragment(self, fragment: ChoiceDeltaToolCall) -> None:
         self.streamed = True
@@ -145,6 +177,7 @@ class _StreamState:
         arguments: object = function.arguments
         if isinstance(arguments, str):
             call.parts.append(arguments)
+            self._watch(arguments)
         elif isinstance(arguments, dict):
             # A non-conforming server sent an object: keep it as received.
             call.mapping = {**(call.mapping or {}), **arguments}
@@ -163,9 +196,10 @@ class _StreamState:
             self.calls.append(last)
         return last
 
-    def completion(self) -> Completion:
+    def completion(self, max_tokens: int | None, n_ctx: int | None) -> Completion:
         calls = tuple(call.raw() for call in self.calls if call.name or call.parts or call.mapping)
-        return Completion("".join(self.text) + self.thinking.end(), calls, self.usage, self.finish_reason)
+        reason = self.cut or cut_reason(self.finish_reason, self.usage, max_tokens=max_tokens, n_ctx=n_ctx)
+        return Completion("".join(self.text) + self.thinking.end(), calls, self.usage, reason)
 
 
 class OpenAIBackend:
@@ -173,16 +207,26 @@ class OpenAIBackend:
 
     def __init__(self, config: OpenAIBackendConfig) -> None:
         self._config = config
+        idle = config.idle_timeout
         self._client = AsyncOpenAI(
             api_key=config.api_key or _NO_KEY,
             base_url=config.base_url,
-            timeout=config.timeout,
+            timeout=openai.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT)),
             max_retries=0,
         )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         # Flipped off for good once the server rejects `stream_options`.
         self._usage_in_stream = True
         self._probe = ServerProbe(config.base_url, config.api_key)
+        # OpenAI's reasoning models take `max_completion_tokens` instead.
+        self._limit_param = "max_tokens"
+        self._tools_verdict: bool | None = None
+        self._props: ServerProps | None = None
+        self._props_read = False
+        self._tools_checked = False
+        self._names = ModelNameCheck(config.model, f"the model server at {config.base_url}")
+        self.on_retry: RetryCallback | None = None
+        """Told before each retry wait (seconds, error); a UI sets it to show "retrying in N s"."""
 
     @property
     def model_name(self) -> str:
@@ -190,8 +234,18 @@ class OpenAIBackend:
         return self._config.model
 
     async def supports_native_tools(self) -> bool:
-        """Always True: a server that rejects tools says so with `ToolsUnsupportedError`."""
-        return True
+        """False when llama.cpp's `/props` says the chat template cannot render tools; else True
+        (a server that rejects tools later says so with `ToolsUnsupportedError`)."""
+        if self._tools_verdict is None:
+            props = await self._server_props()
+            self._tools_verdict = not (props and props.supports_tools is False)
+            if not self._tools_verdict:
+                logger.warning(
+                    "asi-agent: the model server at %s says its chat template cannot render tools "
+                    "(/props: supports_tools false); using text mode",
+                    self._config.base_url,
+                )
+        return self._tools_verdict
 
     async def complete(
         self,
@@ -200,11 +254,27 @@ class OpenAIBackend:
         *,
         on_delta: DeltaCallback | None = None,
     ) -> Completion:
-        """One streamed chat request, retried on transient failures."""
+        """One streamed chat request, retried on transient failures, all within `request_timeout`."""
         wire = to_openai_messages(messages)
         # An empty list means no tools: OpenAI rejects `"tools": []`.
         tool_list = [dict(tool) for tool in tools] if tools else None
-        return await call_with_retries(lambda: self._attempt(wire, tool_list, on_delta), self._policy)
+        limit = self._config.request_timeout
+        try:
+            async with asyncio.timeout(limit):
+                completion = await call_with_retries(
+                    lambda: self._attempt(wire, tool_list, on_delta),
+                    self._policy,
+                    deadline=time.monotonic() + limit,
+                    on_retry=self.on_retry,
+                )
+        except TimeoutError:
+            raise BackendError(
+                f"the model server at {self._config.base_url} did not finish its reply within {limit:g} s "
+                "(request_timeout); raise request_timeout or lower max_tokens"
+            ) from None
+        if tool_list is not None:
+            self._check_tools_rendered(wire, tool_list, completion)
+        return completion
 
     async def context_window(self) -> int | None:
         """The window the server reports (llama.cpp `/props`, vLLM `max_model_len`), else None."""
@@ -219,6 +289,29 @@ class OpenAIBackend:
         await self._client.close()
         await self._probe.aclose()
 
+    async def _server_props(self) -> ServerProps | None:
+        """llama.cpp's `/props`, asked once (only when needed: auto tool mode, a `length` stop)."""
+        # OpenAI's own API has no /props: spare the round trip.
+        if not self._props_read and "api.openai.com" not in self._config.base_url:
+            self._props = await read_props(self._config.base_url, self._auth_headers())
+        self._props_read = True
+        return self._props
+
+    def _auth_headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self._config.api_key}"} if self._config.api_key else {}
+
+    def _check_tools_rendered(
+        self, wire: list[dict[str, Any]], tools: list[dict[str, Any]], completion: Completion
+    ) -> None:
+        """The cheap consistency check, once: did the prompt have room for the tools we sent?"""
+        if self._tools_checked or completion.usage.prompt_tokens <= 0:
+            return
+        self._tools_checked = True
+        why = dropped_tools(wire, tools, completion.usage.prompt_tokens)
+        if why:
+            url = self._config.base_url
+            raise ToolsUnsupportedError(f"the model server at {url} {why}; use --tool-mode text")
+
     def _params(self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> dict[str, Any]:
         params: dict[str, Any] = {"model": self._config.model, "messages": wire, "stream": True}
         if self._usage_in_stream:
@@ -228,42 +321,74 @@ class OpenAIBackend:
         if self._config.temperature is not None:
             params["temperature"] = self._config.temperature
         if self._config.max_tokens is not None:
-            params["max_tokens"] = self._config.max_tokens
+            params[self._limit_param] = self._config.max_tokens
         return params
+
+    def _adapted(self, exc: openai.APIStatusError) -> bool:
+        """Whether a 400 asked for a request shape we can give (then the attempt is repeated)."""
+        message = _server_message(exc)
+        if self._usage_in_stream and "stream_options" in message:
+            self._usage_in_stream = False
+            return True
+        if self._limit_param == "max_tokens" and "max_completion_tokens" in message:
+            self._limit_param = "max_completion_tokens"
+            return True
+        return False
 
     async def _attempt(
         self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None, on_delta: DeltaCallback | None
     ) -> Completion:
-        state = _StreamState()
+        state = _StreamState(StreamGuard(self._config.max_tokens))
         create = cast(Any, self._client.chat.completions.create)
         try:
             stream = await create(**self._params(wire, tools))
             async with stream:
                 async for chunk in stream:
                     state.feed(chunk, on_delta)
+                    if state.cut:
+                        break
         except openai.APIStatusError as exc:
-            if self._usage_in_stream and "stream_options" in _server_message(exc):
-                self._usage_in_stream = False
+            if self._adapted(exc):
                 return await self._attempt(wire, tools, on_delta)
             raise await self._status_error(exc, has_tools=tools is not None) from exc
         except openai.APIConnectionError as exc:
-            error = self._connection_error(exc)
+            error = self._connection_error(exc, mid_reply=state.chunks > 0)
             # Text already shown to the person must not be shown twice: retry only clean failures.
             raise (error if state.streamed else TransientError(error)) from exc
         except openai.APIError as exc:
             # E.g. an `error` event inside the stream: the request reached the server, which gave up.
             message = error_text(exc.body, exc.message)
             raise BackendError(f"the model server at {self._config.base_url} failed: {message}") from exc
-        return state.completion()
+        except json.JSONDecodeError as exc:
+            error = BackendError(
+                f"the model server at {self._config.base_url} sent malformed stream data "
+                f"({exc.msg} in {exc.doc[:60]!r}); is it an OpenAI-compatible server?"
+            )
+            raise (error if state.streamed else TransientError(error)) from exc
+        self._names.observe(state.model)
+        if state.finish_reason is None and state.cut is None:
+            error = BackendError(
+                f"the model server at {self._config.base_url} ended the stream before the reply was "
+                "complete (no finish_reason)"
+            )
+            raise error if state.streamed else TransientError(error)
+        # Whether a `length` stop left room to continue depends on the context size.
+        props = await self._server_props() if state.finish_reason == "length" else self._props
+        return state.completion(self._config.max_tokens, props.n_ctx if props else None)
 
-    def _connection_error(self, exc: openai.APIConnectionError) -> BackendError:
+    def _connection_error(self, exc: openai.APIConnectionError, *, mid_reply: bool) -> BackendError:
         url = self._config.base_url
         if isinstance(exc, openai.APITimeoutError):
+            waited = f"{self._config.idle_timeout:g} s (idle_timeout)"
+            if mid_reply:
+                return BackendError(f"the model server at {url} stopped sending its reply for {waited}")
             return BackendError(
-                f"the model server at {url} did not answer within {self._config.timeout:g} s; "
+                f"the model server at {url} did not answer within {waited}; "
                 f"is it overloaded? raise the timeout or {_SET_URL}"
             )
         reason = connection_failure(exc)
+        if mid_reply:
+            return BackendError(f"the model server at {url} dropped the connection mid-reply ({reason})")
         return BackendError(f"cannot reach the model server at {url} ({reason}); is it running? {_SET_URL}")
 
     async def _status_error(self, exc: openai.APIStatusError, *, has_tools: bool) -> Exception:
@@ -290,7 +415,7 @@ class OpenAIBackend:
     async def _unknown_model(self, message: str) -> BackendError:
         model, url = self._config.model, self._config.base_url
         try:
-            page = await self._client.models.list(timeout=min(10.0, self._config.timeout))
+            page = await self._client.models.list(timeout=min(10.0, self._config.idle_timeout))
             names = sorted(item.id for item in page.data)
         except openai.APIError:
             names = []

@@ -3,7 +3,8 @@
 A backend's attempt raises `TransientError` for a failure worth trying again (429, 5xx, a lost
 connection, a timeout); `call_with_retries` waits with exponential backoff and jitter, honours a
 capped `Retry-After`, and raises the `BackendError` the transient error carries once the retries
-are spent. Every other exception passes through untouched.
+are spent — or at once when the wait would pass the request's deadline. Every other exception passes
+through untouched. An `on_retry` callback hears of every wait (a UI shows "retrying in N s").
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from asi_agent.exceptions import BackendError
 
 __all__ = [
     "RETRYABLE_STATUSES",
+    "RetryCallback",
     "RetryPolicy",
     "TransientError",
     "call_with_retries",
@@ -36,6 +38,9 @@ T = TypeVar("T")
 
 RETRYABLE_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 """HTTP statuses that say "try again later" rather than "this request is wrong"."""
+
+RetryCallback = Callable[[float, BackendError], None]
+"""Told before each wait: the seconds about to be waited and the error that caused it."""
 
 _MAX_MESSAGE = 300
 _logger = logging.getLogger("asi_agent.backends.retry")
@@ -68,8 +73,18 @@ class RetryPolicy:
         return backoff * (0.5 + random.random() / 2)
 
 
-async def call_with_retries(attempt: Callable[[], Awaitable[T]], policy: RetryPolicy) -> T:
-    """Run `attempt`, repeating it on `TransientError` as `policy` allows."""
+async def call_with_retries(
+    attempt: Callable[[], Awaitable[T]],
+    policy: RetryPolicy,
+    *,
+    deadline: float | None = None,
+    on_retry: RetryCallback | None = None,
+) -> T:
+    """Run `attempt`, repeating it on `TransientError` as `policy` allows.
+
+    `deadline` (a `time.monotonic()` instant) ends the retries early: a wait that would pass it is not
+    started, the carried error is raised instead.
+    """
     retry = 0
     while True:
         try:
@@ -79,7 +94,13 @@ async def call_with_retries(attempt: Callable[[], Awaitable[T]], policy: RetryPo
                 tries = "1 attempt" if retry == 0 else f"{retry + 1} attempts"
                 raise type(exc.error)(f"{exc.error} (gave up after {tries})") from exc
             wait = policy.delay(retry, exc.retry_after)
+            if deadline is not None and time.monotonic() + wait >= deadline:
+                raise type(exc.error)(
+                    f"{exc.error} (gave up: a retry in {wait:.1f} s would pass the request_timeout)"
+                ) from exc
             _logger.info("retrying in %.2f s: %s", wait, exc.error)
+            if on_retry is not None:
+                on_retry(wait, exc.error)
             await asyncio.sleep(wait)
             retry += 1
 
@@ -109,7 +130,8 @@ def parse_retry_after(headers: Mapping[str, str]) -> float | None:
 def looks_like_tools_unsupported(message: str) -> bool:
     """Whether a server's 400 message says that native tool definitions are not accepted."""
     low = message.lower()
-    if "tool_choice" in low:
+    # llama.cpp without --jinja: "tools param requires --jinja flag".
+    if "tool_choice" in low or ("tool" in low and "jinja" in low):
         return True
     return "tool" in low and ("support" in low or "unsupported" in low)
 

@@ -2,7 +2,8 @@
 
 A manifest that is missing is fine (no plugins). Broken JSON is one problem naming the file, line and
 column. Every tool and MCP server is checked on its own, so one bad entry never hides the good ones:
-each problem names the manifest, the tool (or server) and the field.
+each problem names the manifest, the tool (or server) and the field. A tool's parameters must be a
+valid JSON Schema whose `$ref` all resolve: they are inlined, so the schema offered is self-contained.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from asi_agent.plugins.schemas import inline_refs
 from asi_agent.tools.base import Risk
 
 __all__ = [
@@ -231,6 +233,13 @@ def check_tool(
     problems = [
         PluginProblem(manifest, text, tool=tool, field=where) for where, text in _schema_problems(definition)
     ]
+    if not problems:
+        # Offered self-contained: servers reject (or silently mangle) `$ref`.
+        inlined, where, reason = inline_refs(definition.parameters)
+        if inlined is None:
+            problems.append(PluginProblem(manifest, reason, tool=tool, field=where))
+        else:
+            definition = definition.model_copy(update={"parameters": inlined})
     if definition.name in taken:
         problems.append(
             PluginProblem(

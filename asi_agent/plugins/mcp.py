@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import re
@@ -23,6 +24,7 @@ from typing import IO, TYPE_CHECKING, Any
 from asi_agent.exceptions import ToolError
 from asi_agent.plugins.manifest import McpServerDef, PluginProblem
 from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, command_argv
+from asi_agent.plugins.schemas import inline_refs
 from asi_agent.tools.base import PluginArgs, ToolArgs, ToolContext, ToolSpec
 
 if TYPE_CHECKING:
@@ -168,6 +170,13 @@ class McpHub:
             self.connections[name] = connection
             for tool in listing:
                 spec = _tool_spec(entry, connection, tool)
+                inlined, where, reason = inline_refs(dict(spec.parameters or {}), "inputSchema")
+                if inlined is None:
+                    problems.append(
+                        PluginProblem(entry.manifest, f"{spec.name}: {reason}", tool=name, field=where)
+                    )
+                    continue
+                spec = dataclasses.replace(spec, parameters=inlined)
                 if spec.name in taken:
                     problems.append(
                         PluginProblem(

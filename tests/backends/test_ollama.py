@@ -44,7 +44,7 @@ async def make_backend(ollama_server: OllamaServer) -> AsyncIterator[MakeBackend
 
     def make(**options: Any) -> OllamaBackend:
         settings: dict[str, Any] = {"model": "test-model", "host": ollama_server.host}
-        settings |= {"retry_backoff": 0.01, "timeout": 5.0} | options
+        settings |= {"retry_backoff": 0.01, "idle_timeout": 5.0} | options
         made.append(OllamaBackend(OllamaBackendConfig(**settings)))
         return made[-1]
 
@@ -63,7 +63,7 @@ async def test_streams_text_and_sends_num_ctx(ollama_server: OllamaServer, make_
     assert completion.usage == Usage(30, 5)
     assert completion.finish_reason == "stop"
     body = ollama_server.chat_bodies[0]
-    assert body["options"] == {"num_ctx": 16384, "temperature": 0.2}
+    assert body["options"] == {"num_ctx": 16384, "num_predict": 4096, "temperature": 0.2}
     assert body["stream"] is True and "tools" not in body
 
 
@@ -118,7 +118,7 @@ async def test_tool_results_are_sent_with_tool_name(ollama_server: OllamaServer,
     ]
     assert first == {"role": "tool", "content": "print('hi')", "tool_name": "read_file"}
     assert second == {"role": "tool", "content": "a.py", "tool_name": "list_dir"}
-    assert body["options"] == {"num_ctx": 8192}
+    assert body["options"] == {"num_ctx": 8192, "num_predict": 4096}
 
 
 @pytest.mark.parametrize(

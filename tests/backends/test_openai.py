@@ -35,7 +35,7 @@ async def make_backend(openai_server: OpenAIServer) -> AsyncIterator[MakeBackend
 
     def make(**options: Any) -> OpenAIBackend:
         settings: dict[str, Any] = {"model": "test-model", "base_url": openai_server.base_url}
-        settings |= {"retry_backoff": 0.01, "timeout": 5.0} | options
+        settings |= {"retry_backoff": 0.01, "idle_timeout": 5.0} | options
         made.append(OpenAIBackend(OpenAIBackendConfig(**settings)))
         return made[-1]
 
@@ -177,7 +177,7 @@ async def test_slow_server_times_out(openai_server: OpenAIServer, make_backend: 
     openai_server.reply(Reply(text="late", delay=1.5))
 
     with pytest.raises(BackendError, match=r"did not answer within 0\.3 s"):
-        await make_backend(timeout=0.3, max_retries=0).complete(USER)
+        await make_backend(idle_timeout=0.3, max_retries=0).complete(USER)
 
 
 async def test_unknown_model_lists_the_models_offered(make_backend: MakeBackend):
@@ -254,3 +254,25 @@ async def test_reasoning_content_comes_back_between_think_tags(
 
     assert completion.text == "<think>Look at a.py first.</think>Here it is."
     assert "".join(deltas) == completion.text
+
+
+async def test_switches_to_max_completion_tokens_when_the_server_asks(
+    openai_server: OpenAIServer, make_backend: MakeBackend
+):
+    openai_server.reject_max_tokens = True
+    openai_server.reply("one", "two")
+    backend = make_backend(max_tokens=1000)
+
+    assert (await backend.complete(USER)).text == "one"
+    assert (await backend.complete(USER)).text == "two"
+
+    sent = [(body.get("max_tokens"), body.get("max_completion_tokens")) for body in openai_server.chat_bodies]
+    assert sent == [(1000, None), (None, 1000), (None, 1000)]
+
+
+async def test_max_tokens_has_a_default(openai_server: OpenAIServer, make_backend: MakeBackend):
+    openai_server.reply("bounded")
+
+    await make_backend().complete(USER)
+
+    assert openai_server.chat_bodies[0]["max_tokens"] == 4096

@@ -12,6 +12,7 @@ Example (the `ollama_server` fixture of tests/conftest.py gives a started instan
         server.reply(Reply(calls=[Call("read_file", {"path": "a.py"})]), "Done.")
         server.capabilities = ["completion"]   # /api/show: no "tools"
         server.fail_next(1, status=500)
+        server.reply(Reply(text="a", fault="drop"))   # see scripted_http for the fault modes
         backend = OllamaBackend(OllamaBackendConfig(model="qwen3:8b", host=server.host))
         ...
         assert server.chat_bodies[0]["options"]["num_ctx"] == 8192
@@ -29,8 +30,6 @@ from servers.scripted_http import (
     ScriptedServer,
     pieces,
     send_json,
-    start_stream,
-    write_line,
 )
 
 __all__ = ["Call", "OllamaServer", "Reply"]
@@ -106,20 +105,29 @@ class OllamaServer(ScriptedServer):
         if reply is None:
             send_json(handler, 400, {"error": self.no_reply_message()})
         elif body.get("stream", True):
-            start_stream(handler, "application/x-ndjson")
-            for part in _stream_parts(model, reply):
-                write_line(handler, json.dumps(part) + "\n")
+            model = reply.model or model
+            prompt = self.prompt_tokens(reply, body)
+
+            def faulty(kind: str, count: int) -> str:
+                if kind == "malformed":
+                    return '{"model": "cut", "message": {"content": "cu\n'
+                text = "I will read the file now.\n" if kind == "loop" else f"Step {count}: still going.\n"
+                return json.dumps(_part(model, {"role": "assistant", "content": text})) + "\n"
+
+            lines = [json.dumps(part) + "\n" for part in _stream_parts(model, reply, prompt)]
+            self.send_stream(handler, "application/x-ndjson", lines, reply, faulty)
         else:
-            send_json(handler, 200, _final(model, reply, reply.text, with_calls=True))
+            prompt = self.prompt_tokens(reply, body)
+            send_json(handler, 200, _final(reply.model or model, reply, reply.text, prompt, with_calls=True))
 
 
-def _stream_parts(model: Any, reply: Reply) -> list[dict[str, Any]]:
+def _stream_parts(model: Any, reply: Reply, prompt: int) -> list[dict[str, Any]]:
     thinking = pieces(reply.reasoning)
     parts = [_part(model, {"role": "assistant", "content": "", "thinking": piece}) for piece in thinking]
     parts += [_part(model, {"role": "assistant", "content": piece}) for piece in pieces(reply.text)]
     if reply.calls:
         parts.append(_part(model, {"role": "assistant", "content": "", "tool_calls": _calls(reply.calls)}))
-    parts.append(_final(model, reply, "", with_calls=False))
+    parts.append(_final(model, reply, "", prompt, with_calls=False))
     return parts
 
 
@@ -127,7 +135,7 @@ def _part(model: Any, message: dict[str, Any]) -> dict[str, Any]:
     return {"model": model, "created_at": _CREATED, "message": message, "done": False}
 
 
-def _final(model: Any, reply: Reply, text: str, *, with_calls: bool) -> dict[str, Any]:
+def _final(model: Any, reply: Reply, text: str, prompt: int, *, with_calls: bool) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": text}
     if with_calls and reply.calls:
         message["tool_calls"] = _calls(reply.calls)
@@ -138,7 +146,7 @@ def _final(model: Any, reply: Reply, text: str, *, with_calls: bool) -> dict[str
         "done": True,
         "done_reason": reply.finish_reason or "stop",
         "total_duration": 1000,
-        "prompt_eval_count": reply.prompt_tokens,
+        "prompt_eval_count": prompt,
         "eval_count": reply.completion_tokens,
     }
 

@@ -1,8 +1,9 @@
 """A real local HTTP server speaking enough of the OpenAI Chat Completions API for the `openai` client.
 
 Routes: `POST /v1/chat/completions` (streamed as SSE `data:` chunks ending in `[DONE]`, or not),
-`GET /v1/models`. Streamed tool calls are split into several fragments, arguments cut mid-string;
-a usage chunk is sent when the request asks for it with `stream_options`.
+`GET /v1/models`, and llama.cpp's `GET /props` when `props` is set. Streamed tool calls are split
+into several fragments, arguments cut mid-string; a usage chunk is sent when the request asks for it
+with `stream_options`.
 
 Example (the `openai_server` fixture of tests/conftest.py gives a started instance)::
 
@@ -14,6 +15,8 @@ Example (the `openai_server` fixture of tests/conftest.py gives a started instan
         server.fail_next(2, status=503)        # the next two chat requests fail
         server.reject_tools = True             # 400 "tools not supported" when tools are sent
         server.n_ctx = 4096                    # act as llama.cpp: /props, /tokenize, context overflows
+        server.props = {"chat_template_caps": {"supports_tools": False}}   # more of llama.cpp's /props
+        server.reply(Reply(text="a", fault="stall"))   # see scripted_http for the fault modes
         backend = OpenAIBackend(OpenAIBackendConfig(model="test-model", base_url=server.base_url))
         ...
         assert server.chat_bodies[0]["messages"][0]["role"] == "system"
@@ -33,8 +36,6 @@ from servers.scripted_http import (
     ScriptedServer,
     pieces,
     send_json,
-    start_stream,
-    write_line,
 )
 
 __all__ = ["Call", "OpenAIServer", "Reply", "count_tokens", "prompt_tokens"]
@@ -78,6 +79,10 @@ class OpenAIServer(ScriptedServer):
         self.n_ctx: int | None = None
         """When set, act as llama.cpp with this context size: `GET /props`, `POST /tokenize`, usage counted
         by `prompt_tokens`, and a 400 `exceed_context_size_error` for a longer prompt."""
+        self.reject_max_tokens = False
+        """Answer 400 to requests carrying `max_tokens`, as OpenAI does for its reasoning models."""
+        self.props: dict[str, Any] | None = None
+        """More of llama.cpp's `GET /props` (merged over what `n_ctx` implies); with neither, 404."""
 
     @property
     def base_url(self) -> str:
@@ -93,8 +98,8 @@ class OpenAIServer(ScriptedServer):
         elif method == "GET" and path == "/v1/models":
             data = [{"id": m, "object": "model", "created": 0, "owned_by": "test"} for m in self.models]
             send_json(handler, 200, {"object": "list", "data": data})
-        elif self.n_ctx is not None and method == "GET" and path == "/props":
-            send_json(handler, 200, {"default_generation_settings": {"n_ctx": self.n_ctx}, "total_slots": 1})
+        elif method == "GET" and path == "/props" and (self.n_ctx is not None or self.props is not None):
+            send_json(handler, 200, self._props())
         elif self.n_ctx is not None and method == "POST" and path == "/tokenize" and isinstance(body, dict):
             tokens = list(range(count_tokens(str(body.get("content") or ""))))
             send_json(handler, 200, {"tokens": tokens})
@@ -102,6 +107,12 @@ class OpenAIServer(ScriptedServer):
             self._chat(handler, body)
         else:
             send_json(handler, 404, _error(f"no route {method} {path}"))
+
+    def _props(self) -> dict[str, Any]:
+        props: dict[str, Any] = {"total_slots": 1}
+        if self.n_ctx is not None:
+            props["default_generation_settings"] = {"n_ctx": self.n_ctx}
+        return props | (self.props or {})
 
     def _chat(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         failure = self.take_failure()
@@ -141,6 +152,9 @@ class OpenAIServer(ScriptedServer):
             return 400, _error("tools are not supported by this model")
         if self.reject_stream_options and "stream_options" in body:
             return 400, _error("Unrecognized request argument supplied: stream_options")
+        if self.reject_max_tokens and "max_tokens" in body:
+            message = "Unsupported parameter: 'max_tokens' is not supported with this model. "
+            return 400, _error(message + "Use 'max_completion_tokens' instead.")
         return None
 
     def _wire_arguments(self, call: Call) -> str | dict[str, Any]:
@@ -163,35 +177,43 @@ class OpenAIServer(ScriptedServer):
             "id": "chatcmpl-test",
             "object": "chat.completion",
             "created": 0,
-            "model": body.get("model"),
+            "model": reply.model or body.get("model"),
             "choices": [{"index": 0, "message": message, "finish_reason": reply.finish}],
-            "usage": _usage(reply),
+            "usage": self._usage(reply, body),
         }
 
     def _stream(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], reply: Reply) -> None:
-        start_stream(handler, "text/event-stream")
-        model = body.get("model")
+        model = reply.model or body.get("model")
 
-        def chunk(choices: list[dict[str, Any]], usage: dict[str, int] | None = None) -> None:
+        def chunk(choices: list[dict[str, Any]], usage: dict[str, int] | None = None) -> str:
             data = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model}
             data |= {"choices": choices, "usage": usage}
-            write_line(handler, f"data: {json.dumps(data)}\n\n")
+            return f"data: {json.dumps(data)}\n\n"
 
-        def delta(content: dict[str, Any], finish: str | None = None) -> None:
-            chunk([{"index": 0, "delta": content, "logprobs": None, "finish_reason": finish}])
+        def delta(content: dict[str, Any], finish: str | None = None) -> str:
+            return chunk([{"index": 0, "delta": content, "logprobs": None, "finish_reason": finish}])
 
-        delta({"role": "assistant", "content": ""})
-        for piece in pieces(reply.reasoning):
-            delta({"reasoning_content": piece})
-        for piece in pieces(reply.text):
-            delta({"content": piece})
+        def faulty(kind: str, count: int) -> str:
+            if kind == "malformed":
+                return 'data: {"choices": [{"delta": {"content": "cut\n\n'
+            text = "I will read the file now.\n" if kind == "loop" else f"Step {count}: still going.\n"
+            return delta({"content": text})
+
+        lines = [delta({"role": "assistant", "content": ""})]
+        lines += [delta({"reasoning_content": piece}) for piece in pieces(reply.reasoning)]
+        lines += [delta({"content": piece}) for piece in pieces(reply.text)]
         for n, call in enumerate(reply.calls):
-            for fragment in self._fragments(n, call):
-                delta({"tool_calls": [fragment]})
-        delta({}, reply.finish)
+            lines += [delta({"tool_calls": [fragment]}) for fragment in self._fragments(n, call)]
+        lines.append(delta({}, reply.finish))
         if (body.get("stream_options") or {}).get("include_usage"):
-            chunk([], _usage(reply))
-        write_line(handler, "data: [DONE]\n\n")
+            lines.append(chunk([], self._usage(reply, body)))
+        lines.append("data: [DONE]\n\n")
+        self.send_stream(handler, "text/event-stream", lines, reply, faulty)
+
+    def _usage(self, reply: Reply, body: dict[str, Any]) -> dict[str, int]:
+        prompt = self.prompt_tokens(reply, body)
+        total = prompt + reply.completion_tokens
+        return {"prompt_tokens": prompt, "completion_tokens": reply.completion_tokens, "total_tokens": total}
 
     def _fragments(self, n: int, call: Call) -> list[dict[str, Any]]:
         """A call as stream fragments: id, type and name first, then the arguments in pieces."""
@@ -207,12 +229,3 @@ class OpenAIServer(ScriptedServer):
             for fragment in fragments:
                 fragment["index"] = n
         return fragments
-
-
-def _usage(reply: Reply) -> dict[str, int]:
-    total = reply.prompt_tokens + reply.completion_tokens
-    return {
-        "prompt_tokens": reply.prompt_tokens,
-        "completion_tokens": reply.completion_tokens,
-        "total_tokens": total,
-    }

@@ -4,6 +4,15 @@
 it runs a stdlib `ThreadingHTTPServer` on 127.0.0.1 (port 0) in a daemon thread, records every
 request, and hands out the scripted replies and the failures asked for. Subclasses only translate
 a `Reply` into their protocol's wire format.
+
+Fault modes (`Reply.fault`), each after `Reply.fault_after` streamed lines:
+`drop` closes the connection with the body incomplete, `close` ends the response cleanly but early
+(no finish reason, no `[DONE]`), `stall` stops sending without closing,
+`malformed` sends a line that is not valid JSON, `endless` streams new text until the client hangs up
+(a server that ignores the token limit), `loop` streams the same line until the client hangs up.
+Unless a reply sets `prompt_tokens`, the usage reported counts the request's messages and tools
+(~4 characters per token) — without the tools when the server `drop_tools`, like a llama.cpp whose
+chat template cannot render them.
 """
 
 from __future__ import annotations
@@ -16,9 +25,12 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any, Literal, Self
 
-__all__ = ["Call", "Recorded", "Reply", "Responder", "ScriptedServer"]
+__all__ = ["Call", "Fault", "Recorded", "Reply", "Responder", "ScriptedServer"]
+
+Fault = Literal["drop", "close", "stall", "malformed", "endless", "loop"]
+_FAULT_CAP = 30.0  # seconds an endless or stalled reply lasts at most (the test has failed by then)
 
 
 @dataclass
@@ -39,10 +51,19 @@ class Reply:
     finish_reason: str | None = None
     reasoning: str = ""
     """Thinking sent apart from the text, before it (`reasoning_content` / Ollama's `thinking`)."""
-    prompt_tokens: int = 11
+    prompt_tokens: int | None = None
+    """None counts the request (see the module docstring)."""
     completion_tokens: int = 7
     delay: float = 0.0
     """Seconds to wait before answering (to exercise client timeouts)."""
+    fault: Fault | None = None
+    """A broken stream (see the module docstring)."""
+    fault_after: int = 2
+    """Lines streamed before the fault (the first line carries no text)."""
+    interval: float = 0.0
+    """Seconds between the lines of an `endless` or `loop` reply."""
+    model: str | None = None
+    """The model name to answer with; None echoes the request's."""
 
     @property
     def finish(self) -> str:
@@ -102,6 +123,8 @@ class ScriptedServer:
         """Answer 400 "tools not supported" to chat requests that carry tools."""
         self.reject_unknown_models = False
         """Answer 404 to chat requests for a model not in `models`."""
+        self.drop_tools = False
+        """Accept tools but ignore them: they are not counted in the prompt tokens."""
         self.requests: list[Recorded] = []
         self.replies_used = 0
         self._replies: deque[Reply | Responder] = deque()
@@ -109,6 +132,7 @@ class ScriptedServer:
         self._lock = threading.Lock()
         self._http: _Http | None = None
         self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
 
     # -- scripting ---------------------------------------------------------------------------
 
@@ -138,6 +162,7 @@ class ScriptedServer:
 
     def stop(self) -> None:
         """Stop listening and wait for the serving thread."""
+        self._stopping.set()
         if self._http is not None:
             self._http.shutdown()
             self._http.server_close()
@@ -189,6 +214,54 @@ class ScriptedServer:
             time.sleep(reply.delay)
         return reply
 
+    def prompt_tokens(self, reply: Reply, body: dict[str, Any]) -> int:
+        """The prompt tokens to report: the reply's own, else ~4 characters per token of the request."""
+        if reply.prompt_tokens is not None:
+            return reply.prompt_tokens
+        shown: list[Any] = [body.get("messages") or []]
+        if not self.drop_tools:
+            shown.append(body.get("tools") or [])
+        return max(1, len(json.dumps(shown)) // 4)
+
+    def send_stream(
+        self,
+        handler: BaseHTTPRequestHandler,
+        content_type: str,
+        lines: list[str],
+        reply: Reply,
+        faulty: Callable[[str, int], str],
+    ) -> None:
+        """Stream `lines`, or break the stream as `reply.fault` asks; `faulty(kind, n)` gives the
+        fault's lines (`malformed`, the n-th `endless` / `loop` line)."""
+        if reply.fault is None:
+            start_stream(handler, content_type)
+            for line in lines:
+                write_line(handler, line)
+            return
+        # A length far beyond what is sent: closing early is then a broken body, not the end of it.
+        start_stream(handler, content_type, length=1 << 20 if reply.fault == "drop" else None)
+        for line in lines[: reply.fault_after]:
+            write_line(handler, line)
+        if reply.fault == "stall":
+            self._stopping.wait(_FAULT_CAP)
+        elif reply.fault == "malformed":
+            write_line(handler, faulty("malformed", 0))
+        elif reply.fault in ("endless", "loop"):
+            self._stream_forever(handler, reply, faulty)
+
+    def _stream_forever(
+        self, handler: BaseHTTPRequestHandler, reply: Reply, faulty: Callable[[str, int], str]
+    ) -> None:
+        """Until the client hangs up (the write fails), the server stops, or the cap is reached."""
+        assert reply.fault is not None
+        ends = time.monotonic() + _FAULT_CAP
+        count = 0
+        while not self._stopping.is_set() and time.monotonic() < ends:
+            write_line(handler, faulty(reply.fault, count))
+            count += 1
+            if reply.interval:
+                time.sleep(reply.interval)
+
     def no_reply_message(self) -> str:
         """Error text when the script is exhausted."""
         return f"test server has no scripted reply left ({self.replies_used} used)"
@@ -208,11 +281,13 @@ def send_json(
     handler.wfile.write(data)
 
 
-def start_stream(handler: BaseHTTPRequestHandler, content_type: str) -> None:
+def start_stream(handler: BaseHTTPRequestHandler, content_type: str, length: int | None = None) -> None:
     """Begin a response whose end is marked by closing the connection (HTTP/1.0 style)."""
     handler.send_response(200)
     handler.send_header("Content-Type", content_type)
     handler.send_header("Connection", "close")
+    if length is not None:
+        handler.send_header("Content-Length", str(length))
     handler.end_headers()
 
 
