@@ -60,10 +60,10 @@ _INTERPRETERS: dict[str, tuple[str, frozenset[str]]] = {
 _RUNS = {
     "python": r"\bos\.(?:system|popen|exec\w*|spawn\w*|posix_spawn\w*)|\bsubprocess\b|\bpty\.spawn"
     r"|\bcommands\.|__import__|from\s+(?:os|subprocess|pty)\s+import",
-    "perl": r"\bsystem\b|\bexec\b|`|\bqx\b|\bopen\s*\(?[^;]*\|",
-    "ruby": r"\bsystem\b|\bexec\b|`|%x|\bspawn\b|IO\.popen|Open3",
-    "node": r"child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bexec\s*\(|\bspawn\s*\("
-    r"|Bun\.spawn|Deno\.(?:run|Command)",
+    "perl": r"\b(?:system|exec)\s*[(\"'\[{qQ$@]|`|\bqx\b|\bopen\s*\(?[^;]*\|",
+    "ruby": r"\b(?:system|exec|spawn)\s*[(\"'%]|`|%x|IO\.popen|Open3",
+    "node": r"child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b"
+    r"|(?<![.\w])exec\s*\(|(?<![.\w])spawn\s*\(|Bun\.spawn|Deno\.(?:run|Command)",
     "php": r"\b(?:shell_exec|exec|system|passthru|popen|proc_open)\s*\(|`",
     "awk": r"\bsystem\s*\(|\|\s*getline|print[^;}]*\|",
     "pwsh": r"Invoke-Expression|\biex\b|Start-Process|cmd(?:\.exe)?\s*/c",
@@ -75,14 +75,15 @@ _DELETES = {
     "python": r"rmtree|os\.(?:remove|unlink|rmdir|removedirs)|\.unlink\(|\.rmdir\(|send2trash",
     "perl": r"\bunlink\b|\brmtree\b|\brmdir\b|remove_tree",
     "ruby": r"FileUtils\.(?:rm|remove)\w*|File\.(?:delete|unlink)|Dir\.(?:rmdir|delete|unlink)",
-    "node": r"\b(?:rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink|removeSync|remove)\s*\(|rimraf",
+    "node": r"\b(?:rmSync|rmdirSync|unlinkSync|removeSync)\s*\(|rimraf"
+    r"|\b(?:fs|fsp|promises|Deno)\.(?:rm|rmdir|unlink|remove)\w*\s*\(",
     "php": r"\b(?:unlink|rmdir)\s*\(",
     "pwsh": r"Remove-Item|\brm\s+-r|\bdel\b|Clear-Content|Format-Volume",
     "r": r"unlink\s*\(|file\.remove\s*\(",
     "lua": r"os\.remove",
 }
 _EVALS = {
-    "python": r"\b(?:exec|eval|compile)\s*\(|marshal\.loads|pickle\.loads",
+    "python": r"(?<![.\w])(?:exec|eval|compile)\s*\(|marshal\.loads|pickle\.loads",
     "perl": r"\beval\b",
     "ruby": r"\beval\b|instance_eval",
     "node": r"\beval\s*\(|new\s+Function|\bvm\.run",

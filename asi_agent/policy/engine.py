@@ -70,7 +70,9 @@ def decide(
     risk = classify(tool, risk, arguments)
     command = arguments.get("command") if tool == "run_terminal_cmd" else None
     danger = classify_command(command) if isinstance(command, str) else None
-    refusal = _classifier_refusal(danger, mode, policy, root)
+    cwd = arguments.get("cwd") if tool == "run_terminal_cmd" else None
+    here = root / cwd if isinstance(cwd, str) and cwd.strip() else root  # where relative targets start
+    refusal = _classifier_refusal(danger, mode, policy, root, here)
     if refusal:
         return refusal
     boundary = _path_refusal(arguments, risk, policy, root)
@@ -117,13 +119,17 @@ def _base(tool: str, risk: Risk, mode: Approval, policy: Policy, matched: list[t
 
 
 def _classifier_refusal(
-    danger: CommandRisk | None, mode: Approval, policy: Policy, root: Path
+    danger: CommandRisk | None, mode: Approval, policy: Policy, root: Path, here: Path
 ) -> Decision | None:
-    """Catastrophic commands in every mode; in yolo, destructive ones acting outside the project."""
+    """Catastrophic commands in every mode; in yolo, destructive ones acting outside the project.
+
+    `here` is the folder the command runs in (its `cwd`); a `cwd` outside the project is refused anyway.
+    """
     if danger and danger.level == "refuse":
         return Decision("deny", _line(f"{danger.reason} ({_quote(danger.matched)})"), CLASSIFIER)
     if danger and danger.level == "ask" and mode == "yolo":
-        outside = outside_target(danger.targets, root, [Path(d).expanduser() for d in policy.allow_dirs])
+        allowed = [Path(d).expanduser() for d in policy.allow_dirs]
+        outside = outside_target(danger.targets, root, allowed, cwd=here)
         if outside:
             reason = f"yolo mode refuses {danger.reason} ({_quote(danger.matched)}): it acts on {outside}"
             return Decision("deny", _line(f"{reason}, not inside the project"), CLASSIFIER)

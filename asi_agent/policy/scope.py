@@ -22,10 +22,16 @@ _GLOB = re.compile(r"[*?\[]")
 _VARIABLE = re.compile(r"^\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<plain>[A-Za-z_]\w*))")
 
 
-def outside_target(targets: Iterable[str], root: Path, allowed: Sequence[Path] = ()) -> str | None:
-    """The first target (as written) that resolves outside the project and every allowed folder, if any."""
-    base = Path(os.path.realpath(root))
-    inside = [base, *(Path(os.path.realpath(p)) for p in allowed), *_scratch()]
+def outside_target(
+    targets: Iterable[str], root: Path, allowed: Sequence[Path] = (), *, cwd: Path | None = None
+) -> str | None:
+    """The first target (as written) outside the project and every allowed folder, if any.
+
+    Relative targets start from `cwd` (the folder the command runs in; the project root by default).
+    """
+    project = Path(os.path.realpath(root))
+    base = Path(os.path.realpath(cwd)) if cwd is not None else project
+    inside = [project, *(Path(os.path.realpath(p)) for p in allowed), *_scratch()]
     for target in targets:
         if target.startswith("remote:"):
             return target.removeprefix("remote:")

@@ -507,5 +507,9 @@ EVERYDAY = (
         "python -c 'import platform; print(platform.system())'",
         "python -c 'import json; print(json.dumps({}))'",
         "node -e 'const m = new Map(); m.delete(1)'",
+        "perl -ne 'print if /system/' f",
+        "node -e \"console.log(/a/.exec('abc'))\"",
+        "python -c \"import re; print(re.compile('a').match('a'))\"",
+        "ruby -e 'puts :system'",
     ),
 )

@@ -1,8 +1,10 @@
 # ruff: noqa: E501 - data: one entry per line reads better than wrapped strings
 """Where the commands of the classifier corpus come from: public test suites, guards and incident reports.
 
-Keys are used by the corpus modules; every entry names one. "variant" entries are spellings of a listed
-command that the same source's rule is meant to catch (another wrapper, quoting or target).
+Every corpus entry names one key. A key names the suite, guard, document or incident the entry comes
+from, or whose rule or safe-list the entry exercises: most entries were written here (other spellings,
+wrappers, targets of the listed commands), not copied. `corpus_guards.py` and `corpus_dcg.py` hold cases
+taken from two guards' own test corpora; "asi-v0" is this repository's first corpus.
 """
 
 SOURCES: dict[str, str] = {

@@ -9,6 +9,7 @@ from danger_corpus import CATASTROPHIC, DESTRUCTIVE, EVERYDAY
 from asi_agent.policy import Policy, Rule, decide, load_policy
 from asi_agent.policy.approval import mode_action
 from asi_agent.policy.engine import CLASSIFIER
+from asi_agent.policy.scope import outside_target
 
 MODES = ("ask", "auto-edit", "plan", "yolo")
 ALLOW_COMMANDS = Policy(name="allow-commands", rules=[Rule(tool="run_terminal_cmd", action="allow")])
@@ -71,6 +72,18 @@ def test_yolo_refuses_destructive_targets_outside_the_project(tmp_path):
     ]
     for command in allowed:
         assert decide_command(command, "yolo", tmp_path, Policy()).action == "allow", command
+
+
+def test_yolo_resolves_relative_targets_from_the_commands_cwd(tmp_path):
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    # a pure judgement of paths (nothing is touched): a project outside /tmp, so scratch cannot hide it
+    project = Path("/usr/share")
+    assert outside_target(["../x"], project, cwd=project / "doc") is None
+    assert outside_target(["../x"], project) == "../x"
+    escape = "../" * (len(tmp_path.parts) + 2) + "opt/old"  # from a/b up past / (the project is under /tmp)
+    call = {"command": f"rm -rf {escape}", "cwd": "a/b"}
+    decision = decide("run_terminal_cmd", "execute", call, policy=Policy(), mode="yolo", root=tmp_path)
+    assert decision.action == "deny" and "not inside the project" in decision.reason
 
 
 def test_yolo_allow_dirs_count_as_inside(tmp_path, tmp_path_factory):
