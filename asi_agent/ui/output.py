@@ -170,6 +170,8 @@ class StreamJsonRenderer(Renderer):
         if line is not None:
             self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
             self.out.flush()
+        if isinstance(event, RunFinished) and event.error:
+            self.err.write(f"asi-agent: {_kind(event)}{event.error}\n")
 
     def fail(self, message: str) -> None:
         line = {"type": "result", **self.summary.result(_failed(message))}
