@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +51,7 @@ def run_command(args: argparse.Namespace) -> int:
     progress = ProgressLine(sys.stderr, enabled=wants_progress(sys.stderr, args.output_format))
     progress.start()
     try:
-        with progress_sink(progress.report if progress.enabled else None):
+        with progress_sink(progress.report if progress.enabled else None), progress.guarding_stderr():
             return _run(args, renderer, progress)
     except (UserError, KeyboardInterrupt) as exc:
         progress.stop()
@@ -78,9 +81,27 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine) -
     except KeyboardInterrupt:
         progress.stop()
         renderer.show(watch.end("ERROR", "interrupted"))
-        return EXIT_INTERRUPTED
+        return _leave(EXIT_INTERRUPTED)
     finish_git(git, end, auto_commit=config.auto_commit, model=backend.model_name)
-    return EXIT_CODES[end.status]
+    return _leave(EXIT_CODES[end.status]) if end.status == "TIMEOUT" else EXIT_CODES[end.status]
+
+
+class _AbandoningExecutor(ThreadPoolExecutor):
+    """The loop's executor: at the end of a run cut short, a blocking call still running (an in-process
+    model generating a reply nobody will read) is abandoned instead of waited for."""
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Never wait."""
+        super().shutdown(wait=False, cancel_futures=True)
+
+
+def _leave(code: int) -> int:
+    """`code`, or, when an abandoned worker thread would hold the process, exit at once with it."""
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)  # the transcript and journal are already on disk: each record is written at once
+    return code
 
 
 def _with_session(flags: dict[str, Any], resumed: Session | None) -> dict[str, Any]:
@@ -204,6 +225,7 @@ async def _drive(
         with progress.cleared():
             renderer.show(event)
 
+    asyncio.get_running_loop().set_default_executor(_AbandoningExecutor(thread_name_prefix="asi-worker"))
     try:
         ctx = agent.runner.ctx
         problems = await attach_mcp_servers(agent.runner.registry, ctx, user_dir=user_config_dir())

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import TextIO
+from contextlib import contextmanager, redirect_stderr
+from typing import Any, TextIO, cast
 
 from asi_agent.events import (
     AgentEvent,
@@ -117,6 +118,15 @@ class ProgressLine:
             self._clear()
             yield
 
+    @contextmanager
+    def guarding_stderr(self) -> Iterator[None]:
+        """Clear the line before anything else writes to `sys.stderr` (notices, warnings, plugin output)."""
+        if not self.enabled:
+            yield
+            return
+        with redirect_stderr(cast(TextIO, _ClearingStream(self, sys.stderr))):
+            yield
+
     def line(self) -> str | None:
         """The text of the line now, or None when there is nothing to show."""
         if self.activity is None:
@@ -147,3 +157,19 @@ class ProgressLine:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self._drawn = False
+
+
+class _ClearingStream:
+    """Stands in for stderr while the line is shown: each write first takes the line off the terminal."""
+
+    def __init__(self, progress: ProgressLine, stream: TextIO) -> None:
+        self._progress, self._stream = progress, stream
+
+    def write(self, text: str) -> int:
+        with self._progress.cleared():
+            written = self._stream.write(text)
+            self._stream.flush()
+            return written
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)

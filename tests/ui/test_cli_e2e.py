@@ -423,3 +423,47 @@ def test_no_progress_when_stderr_is_not_a_terminal(openai_server, project):
     proc = cli("run", *server_flags(openai_server), "hi", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert "waiting for the model" not in proc.stderr and "\x1b[K" not in proc.stderr
+
+
+SLEEPY_PLUGIN = """
+import time
+
+from asi_agent.sdk import BaseModel, PluginContext, tool
+
+
+class NoArgs(BaseModel):
+    pass
+
+
+@tool(description="Block for a minute", risk="read")
+def sleepy(args: NoArgs, ctx: PluginContext) -> str:
+    time.sleep(60)
+    return "woke up"
+"""
+
+
+def test_timeout_does_not_wait_for_a_blocked_worker_thread(openai_server, project):
+    (project / "plugins").mkdir()
+    (project / "plugins" / "sleepy.py").write_text(SLEEPY_PLUGIN)
+    manifest = {
+        "version": 1,
+        "tools": [
+            {
+                "name": "sleepy",
+                "description": "Block for a minute",
+                "parameters": {"type": "object", "properties": {}},
+                "risk": "read",
+                "run": {"type": "python", "entry": "sleepy:sleepy", "timeout": 120},
+            }
+        ],
+    }
+    (project / "moss-tools.json").write_text(json.dumps(manifest))
+    openai_server.reply(Reply(text="Sleeping.", calls=[Call("sleepy", {})]))
+    begun = time.monotonic()
+    proc = cli(
+        "run", *server_flags(openai_server), "--timeout", "3", "--output-format", "json", "nap", cwd=project
+    )
+    took = time.monotonic() - begun
+    assert proc.returncode == 4, proc.stderr
+    assert last_json(proc.stdout)["status"] == "TIMEOUT"
+    assert took < 30, took  # the blocked thread (60 s) was abandoned, not waited for

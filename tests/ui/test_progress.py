@@ -4,7 +4,9 @@ it draws in place and clears itself."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import sys
 import time
 
 from asi_agent.events import (
@@ -89,3 +91,21 @@ def test_only_text_output_on_a_terminal_wants_progress():
 
 def test_format_elapsed():
     assert [format_elapsed(s) for s in (0.4, 59.9, 60, 3725)] == ["0s", "59s", "1m00s", "62m05s"]
+
+
+def test_other_writes_to_stderr_take_the_line_off_first():
+    terminal = io.StringIO()
+    with contextlib.redirect_stderr(terminal):
+        line = ProgressLine(sys.stderr, interval=0.01)
+        line.report(ProgressReported("loading the model"))
+        line.start()
+        deadline = time.monotonic() + 5
+        while "loading the model" not in terminal.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with line.guarding_stderr():
+            print("asi-agent: a notice", file=sys.stderr)
+        line.stop()
+    text = terminal.getvalue()
+    notice = text.index("asi-agent: a notice")
+    assert text.rindex("loading the model", 0, notice) < text.rindex("\r\x1b[K", 0, notice)
+    assert text[text.rindex("\r\x1b[K", 0, notice) :].startswith("\r\x1b[Kasi-agent: a notice")
