@@ -57,6 +57,10 @@ def run_command(args: argparse.Namespace) -> int:
         progress.stop()
         renderer.fail(str(exc) or "interrupted")
         raise
+    except Exception as exc:  # our bug: it propagates (with its traceback), but scripts still get a result
+        progress.stop()
+        renderer.fail(f"internal error: {type(exc).__name__}: {exc}")
+        raise
     finally:
         progress.stop()
 
