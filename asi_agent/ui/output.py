@@ -125,14 +125,14 @@ class TextRenderer(Renderer):
 
     def _stream(self, delta: str) -> None:
         *complete, self._line = (self._line + delta).split("\n")
-        shown = [line for line in complete if not STATUS_RE.match(line)]
+        shown = [line for line in map(_without_status, complete) if line is not None]
         if shown:
             self.out.write("\n".join(shown) + "\n")
             self.out.flush()
 
     def _end_reply(self) -> None:
-        last, self._line = self._line, ""
-        if last.strip() and not STATUS_RE.match(last):
+        last, self._line = _without_status(self._line), ""
+        if last and last.strip():
             self.out.write(last + "\n")
             self.out.flush()
 
@@ -233,6 +233,14 @@ def make_renderer(output_format: str, out: TextIO = sys.stdout, err: TextIO = sy
 def error_object(message: str) -> dict[str, Any]:
     """The `--output-format json` object of a run that failed before it began (a usage error)."""
     return RunSummary().result(_failed(message))
+
+
+def _without_status(line: str) -> str | None:
+    """The line without an `AGENT_STATUS` ending; None when nothing but the status was on it."""
+    if not STATUS_RE.search(line):
+        return line
+    rest = STATUS_RE.sub("", line).rstrip()
+    return rest or None
 
 
 def _failed(message: str) -> RunFinished:

@@ -467,3 +467,13 @@ def test_timeout_does_not_wait_for_a_blocked_worker_thread(openai_server, projec
     assert proc.returncode == 4, proc.stderr
     assert last_json(proc.stdout)["status"] == "TIMEOUT"
     assert took < 30, took  # the blocked thread (60 s) was abandoned, not waited for
+
+
+def test_a_status_written_inline_is_neither_shown_nor_returned(openai_server, project):
+    openai_server.reply(Reply(text="It prints a greeting. AGENT_STATUS: DONE"))
+    proc = cli("run", *server_flags(openai_server), "what does it do?", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "It prints a greeting.\n"
+    openai_server.reply(Reply(text="It prints a greeting. AGENT_STATUS: DONE"))
+    proc = cli("run", *server_flags(openai_server), "--output-format", "json", "what does it do?", cwd=project)
+    assert last_json(proc.stdout)["result"] == "It prints a greeting."
