@@ -475,5 +475,7 @@ def test_a_status_written_inline_is_neither_shown_nor_returned(openai_server, pr
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "It prints a greeting.\n"
     openai_server.reply(Reply(text="It prints a greeting. AGENT_STATUS: DONE"))
-    proc = cli("run", *server_flags(openai_server), "--output-format", "json", "what does it do?", cwd=project)
+    proc = cli(
+        "run", *server_flags(openai_server), "--output-format", "json", "what does it do?", cwd=project
+    )
     assert last_json(proc.stdout)["result"] == "It prints a greeting."
