@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         "3 turn limit, 4 --timeout reached, 130 interrupted.",
     )
     parser.add_argument("--version", action=_VersionAction)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="what to do (default: chat)")
     run = sub.add_parser(
         "run",
         help="run one task headless",
@@ -165,8 +165,13 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--approval", choices=["ask", "auto-edit", "plan", "yolo"], help="permission mode (default: ask)")
     add("--yes", action="store_true", help="never ask (same as --approval yolo)")
     add("--policy", help="policy preset name or TOML file")
-    add("--max-turns", type=_positive, help="upper bound on model requests (default: 30)")
-    add("--output-format", choices=["text", "json", "stream-json"], default="text", help="output format")
+    add("--max-turns", type=_positive, metavar="N", help="upper bound on model requests (default: 30)")
+    add(
+        "--output-format",
+        choices=["text", "json", "stream-json"],
+        default="text",
+        help="text for people (default); json: one result object; stream-json: one object per event",
+    )
     add("--resume", metavar="ID", help="continue the saved session ID")
     add("--cursor", metavar="PATH:LINE[:COL]", help="the editor cursor, for get_cursor_context")
     add("--auto-commit", action="store_true", help="commit each completed task to git (config: auto_commit)")

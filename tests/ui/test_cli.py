@@ -28,6 +28,7 @@ def test_top_level_lists_every_subcommand_with_a_help_line():
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert {choice.dest for choice in action._choices_actions} == set(_subparsers())
     assert all(choice.help for choice in action._choices_actions)
+    assert all(a.help for a in parser._actions)
 
 
 @pytest.mark.parametrize(
