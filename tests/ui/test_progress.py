@@ -9,6 +9,7 @@ import io
 import sys
 import time
 
+from asi_agent.backends.retry import RetryPolicy, TransientError, call_with_retries
 from asi_agent.events import (
     ProgressReported,
     SessionStarted,
@@ -18,7 +19,9 @@ from asi_agent.events import (
     progress_sink,
     report_progress,
 )
+from asi_agent.exceptions import BackendError
 from asi_agent.messages import ToolCall
+from asi_agent.tools.code.index.store import CodeIndex
 from asi_agent.ui.progress import ProgressLine, format_elapsed, wants_progress
 
 READ = ToolCall("c1", "read_file", {"path": "a.py"})
@@ -109,3 +112,24 @@ def test_other_writes_to_stderr_take_the_line_off_first():
     notice = text.index("asi-agent: a notice")
     assert text.rindex("loading the model", 0, notice) < text.rindex("\r\x1b[K", 0, notice)
     assert text[text.rindex("\r\x1b[K", 0, notice) :].startswith("\r\x1b[Kasi-agent: a notice")
+
+
+async def test_retries_and_indexing_report_progress(tmp_path):
+    seen: list[ProgressReported] = []
+    failures = [TransientError(BackendError("connection refused"), retry_after=0.0)]
+
+    async def attempt() -> str:
+        if failures:
+            raise failures.pop()
+        return "ok"
+
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_text("def f():\n    return 1\n")
+    with progress_sink(seen.append):
+        assert await call_with_retries(attempt, RetryPolicy(max_retries=2)) == "ok"
+        index = CodeIndex(tmp_path, tmp_path / ".asi" / "code.db")
+        await asyncio.to_thread(index.update)
+        index.close()
+    assert seen[0] == ProgressReported("retrying in 0 s", "connection refused")
+    assert seen[1].activity == "waiting for the model"
+    assert ProgressReported("indexing 3 files") in seen
