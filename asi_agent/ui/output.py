@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from asi_agent.calls import STATUS_RE
+from asi_agent.calls import STATUS_RE, strip_status
 from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
@@ -97,12 +97,15 @@ class TextRenderer(Renderer):
         super().__init__(out, err)
         self._line = ""
         """The reply's line being streamed, held back until it is known not to be the status line."""
+        self._reply = ""
+        """The latest reply's text, to tell a result the runtime wrote (a stopped loop) from the model's."""
 
     def render(self, event: AgentEvent) -> None:
         if isinstance(event, TextStreamed):
             self._stream(event.delta)
         elif isinstance(event, AssistantReplied):
             self._end_reply()
+            self._reply = strip_status(event.message.content) or self._reply
         elif isinstance(event, ToolStarted):
             args = json.dumps(event.call.arguments, ensure_ascii=False)
             self.err.write(f"→ {event.call.name} {_clip(args, 200)}\n")
@@ -143,6 +146,8 @@ class TextRenderer(Renderer):
             f"[{event.status}] turns: {event.turns}, changed files: {changed}, session: "
             f"{self.summary.session_id}\n"
         )
+        if event.result and event.result != self._reply:  # not the model's words: the runtime's reason
+            self.err.write(f"asi-agent: {event.result}\n")
         if event.error:
             self.err.write(f"asi-agent: {_kind(event)}{event.error}\n")
 

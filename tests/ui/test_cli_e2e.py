@@ -479,3 +479,16 @@ def test_a_status_written_inline_is_neither_shown_nor_returned(openai_server, pr
         "run", *server_flags(openai_server), "--output-format", "json", "what does it do?", cwd=project
     )
     assert last_json(proc.stdout)["result"] == "It prints a greeting."
+
+
+def test_text_output_says_why_a_loop_was_stopped(openai_server, project):
+    openai_server.reply(
+        *(Reply(text="Looking.", calls=[Call("read_file", {"path": "calc.py"})]) for _ in range(4))
+    )
+    proc = cli("run", *server_flags(openai_server), "what is in calc.py?", cwd=project)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == "Looking.\n" * 3
+    assert (
+        "[STOP]" in proc.stderr
+        and "asi-agent: stopped a loop: the model made the same call 3 times" in proc.stderr
+    )
