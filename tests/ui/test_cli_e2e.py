@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import shutil
 import signal
 import subprocess
 import sys
@@ -492,3 +493,37 @@ def test_text_output_says_why_a_loop_was_stopped(openai_server, project):
         "[STOP]" in proc.stderr
         and "asi-agent: stopped a loop: the model made the same call 3 times" in proc.stderr
     )
+
+
+# --- plugins a plain install runs --------------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_tools_check_passes_on_a_copy_of_this_repositorys_plugins(tmp_path):
+    shutil.copy(REPO / "moss-tools.json", tmp_path / "moss-tools.json")
+    shutil.copytree(REPO / "plugins", tmp_path / "plugins")
+    proc = cli("tools", "--check", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    names = {line.split()[0] for line in proc.stdout.splitlines()}
+    assert {"word_count", "find_todos", "demo__slugify", "demo__count_lines", "refactor"} <= names
+
+
+def test_missing_mcp_package_is_named_at_once(tmp_path):
+    """With `mcp` unimportable the check fails at once naming the package, instead of waiting 30 s."""
+    shutil.copy(REPO / "moss-tools.json", tmp_path / "moss-tools.json")
+    shutil.copytree(REPO / "plugins", tmp_path / "plugins")
+    code = "import sys; sys.modules['mcp'] = None; from asi_agent.ui.cli import main; sys.exit(main())"
+    begun = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "tools", "--check"],
+        cwd=tmp_path,
+        env=clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert "No module named 'mcp'" in proc.stderr and "pip install 'mcp>=2,<3'" in proc.stderr
+    assert time.monotonic() - begun < 25  # the server's start timeout is 30 s
