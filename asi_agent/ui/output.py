@@ -146,7 +146,7 @@ class TextRenderer(Renderer):
             f"[{event.status}] turns: {event.turns}, changed files: {changed}, session: "
             f"{self.summary.session_id}\n"
         )
-        if event.result and event.result != self._reply:  # not the model's words: the runtime's reason
+        if event.result and event.result not in (self._reply, event.error):  # the runtime's reason
             self.err.write(f"asi-agent: {event.result}\n")
         if event.error:
             self.err.write(f"asi-agent: {_kind(event)}{event.error}\n")
