@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from asi_agent.backends.base import Backend, ToolSchema
+from asi_agent.bounds import DEFAULT_REPEAT_LIMIT, LoopBreaker
 from asi_agent.calls import (
     ParsedReply,
     new_call_id,
@@ -80,6 +81,8 @@ class AgentConfig:
     """Text mode's call dialect: "auto" (from the model name, then the first reply) or a dialect name."""
     context: ContextConfig = field(default_factory=ContextConfig)
     """The model's context window and how much of it the reply keeps."""
+    repeat_limit: int = DEFAULT_REPEAT_LIMIT
+    """The same call with the same result this many times in a row ends the run with STOP."""
 
 
 class Agent:
@@ -100,6 +103,7 @@ class Agent:
         self.context = ContextKeeper(backend, config.context, state_dir=runner.ctx.state_dir, writes=writes)
         self.task = ""
         self.cutoffs = CutOffGuard()
+        self.loops = LoopBreaker(config.repeat_limit)
 
     async def run(self, task: str) -> AsyncIterator[AgentEvent]:
         """Run the loop, yielding events; the last event is always `RunFinished`."""
@@ -142,10 +146,11 @@ class Agent:
                 continue
             retries = 0
             if message.tool_calls:
-                async for event in self._run_calls(prepared):
+                async for event in self._tool_turn(prepared, parsed.problems):
                     yield event
-                if parsed.problems:  # the good calls ran; say which fragments did not
-                    self._add(Message("user", "Not run, could not be parsed: " + "; ".join(parsed.problems)))
+                if self.loops.reason:
+                    yield self._finish("STOP", self.loops.reason, turn)
+                    return
                 continue
             status = parse_status(message.content) or "DONE"
             self.session.append("status", status=status, turn=turn)
@@ -155,6 +160,16 @@ class Agent:
                 return
             self._add(Message("user", CONTINUE_PROMPT))
         yield self._finish("MAX_TURNS", last_text, self.config.max_turns)
+
+    async def _tool_turn(
+        self, prepared: Sequence[Prepared | Outcome], problems: Sequence[str]
+    ) -> AsyncIterator[AgentEvent]:
+        """Run a reply's calls, unless they go on a loop (then `self.loops.reason` says why the run ends)."""
+        async for event in self._run_calls(self.loops.screen(prepared)):
+            self.loops.observe(event)
+            yield event
+        if problems and not self.loops.reason:  # the good calls ran; say which fragments did not
+            self._add(Message("user", "Not run, could not be parsed: " + "; ".join(problems)))
 
     def _mode(self) -> Literal["native", "text"]:
         return "native" if self.native else "text"

@@ -80,6 +80,9 @@ class AsiConfig(BaseModel):
     """Policy preset name or TOML file."""
     max_turns: int = Field(30, ge=1, le=1000)
     """Upper bound on model requests in one run."""
+    timeout: float | None = Field(None, gt=0)
+    """Wall-clock seconds one run may take; then it ends with status TIMEOUT and its partial result.
+    Empty means no limit."""
     offered_tools: list[str] | None = None
     """Tools described to the model each turn (a small model copes better with few); empty means all.
     A registered tool the model names anyway still runs."""

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal
 
 from asi_agent.messages import Message, ToolCall, Usage
 
 Status = Literal["DONE", "CONTINUE", "STOP"]
-Ending = Literal["DONE", "STOP", "MAX_TURNS", "ERROR"]
+Ending = Literal["DONE", "STOP", "MAX_TURNS", "TIMEOUT", "ERROR"]
 Answer = Literal["yes", "no", "always"]
 
 __all__ = [
@@ -21,6 +24,8 @@ __all__ = [
     "ContextCompacted",
     "DecisionMade",
     "Ending",
+    "ProgressReported",
+    "ProgressSink",
     "ReasoningStreamed",
     "RetryRequested",
     "RunFinished",
@@ -30,6 +35,8 @@ __all__ = [
     "TextStreamed",
     "ToolFinished",
     "ToolStarted",
+    "progress_sink",
+    "report_progress",
 ]
 
 
@@ -169,3 +176,36 @@ AgentEvent = (
     | StatusDecided
     | RunFinished
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressReported:
+    """Something slow is under way (loading the model, indexing, retrying); for progress displays only."""
+
+    activity: str
+    """What is happening, as a person reads it: "loading the model", "indexing 1200 files"."""
+    detail: str = ""
+    """A short addition: the model's name, the error being retried."""
+
+
+ProgressSink = Callable[[ProgressReported], None]
+"""Receives progress reports; may be called from worker threads, so it must be quick and thread-safe."""
+
+_SINK: ContextVar[ProgressSink | None] = ContextVar("asi_agent_progress_sink", default=None)
+
+
+def report_progress(activity: str, detail: str = "") -> None:
+    """Tell the progress display what is happening now; does nothing when no display listens."""
+    sink = _SINK.get()
+    if sink is not None:
+        sink(ProgressReported(activity, detail))
+
+
+@contextmanager
+def progress_sink(sink: ProgressSink | None) -> Iterator[None]:
+    """Send this context's progress reports (tasks and threads started in it included) to `sink`."""
+    token = _SINK.set(sink)
+    try:
+        yield
+    finally:
+        _SINK.reset(token)

@@ -1,10 +1,24 @@
-"""The system prompt: house rules, AGENTS.md, the user prompts, and in text mode the tool contract."""
+"""The system prompt: house rules, the project's instruction files, the user prompts, and in text mode
+the tool contract.
+
+Projects keep instructions for coding agents under several names; all of them are read, `AGENTS.md`
+first, each file once (a symlink or a copy of another is skipped) and cut at `MAX_INSTRUCTION_CHARS`.
+"""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["system_prompt"]
+__all__ = [
+    "INSTRUCTION_FILES",
+    "MAX_INSTRUCTION_CHARS",
+    "InstructionFile",
+    "instruction_files",
+    "system_prompt",
+]
 
 BASE = """You are asi-agent, a coding assistant working in the project folder {root}.
 You act only through the registered tools; their parameters must match each tool's schema exactly.
@@ -17,15 +31,74 @@ AGENT_STATUS: CONTINUE  (more steps are needed; you will be asked to go on)
 AGENT_STATUS: STOP      (you cannot or must not go on; say why)
 If a tool returns an error, read it and correct the call instead of repeating it."""
 
+INSTRUCTION_FILES = (
+    "AGENTS.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+    "QWEN.md",
+    ".cursorrules",
+    ".github/copilot-instructions.md",
+)
+"""Project instruction files of coding agents, in the order they are read (relative to the project root)."""
+MAX_INSTRUCTION_CHARS = 20_000
+"""Each instruction file is cut after this many characters, so one large file cannot fill the context."""
 
-def system_prompt(root: Path, user_config: Path, *, contract: str | None = None, git: bool = True) -> str:
+
+@dataclass(frozen=True, slots=True)
+class InstructionFile:
+    """One project instruction file as it goes into the system prompt."""
+
+    name: str
+    text: str
+    truncated: bool = False
+
+
+def instruction_files(root: Path) -> list[InstructionFile]:
+    """The project's instruction files that exist and are not empty, each read once, in order."""
+    found: list[InstructionFile] = []
+    seen_paths: set[Path] = set()
+    seen_texts: set[str] = set()
+    for name in INSTRUCTION_FILES:
+        path = root / name
+        try:
+            real = path.resolve()
+        except OSError:
+            continue
+        if real in seen_paths or not path.is_file():
+            continue
+        seen_paths.add(real)
+        text = _read(path, limit=MAX_INSTRUCTION_CHARS + 1)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        if not text or digest in seen_texts:
+            continue
+        seen_texts.add(digest)
+        cut = len(text) > MAX_INSTRUCTION_CHARS
+        if cut:
+            text = (
+                text[:MAX_INSTRUCTION_CHARS]
+                + f"\n[… {name} goes on; only its first {MAX_INSTRUCTION_CHARS} characters are included]"
+            )
+        found.append(InstructionFile(name, text, cut))
+    return found
+
+
+def system_prompt(
+    root: Path,
+    user_config: Path,
+    *,
+    contract: str | None = None,
+    instructions: Sequence[InstructionFile] | None = None,
+    git: bool = True,
+) -> str:
     """Assemble the system prompt from its parts; missing files are simply left out.
 
+    `instructions` are the project's instruction files when the caller already read them (to list them).
     With `git`, a project inside a repository gets its branch, uncommitted files and last commits.
     """
     parts = [BASE.format(root=root)]
+    for item in instruction_files(root) if instructions is None else instructions:
+        parts.append(f"## Project instructions ({item.name})\n{item.text}")
     for title, path in (
-        ("Project instructions (AGENTS.md)", root / "AGENTS.md"),
         ("User instructions", user_config / "USER_PROMPT.md"),
         ("Project user instructions", root / ".asi" / "USER_PROMPT.md"),
     ):
@@ -43,9 +116,10 @@ def system_prompt(root: Path, user_config: Path, *, contract: str | None = None,
     return "\n\n".join(parts)
 
 
-def _read(path: Path) -> str:
+def _read(path: Path, limit: int = -1) -> str:
     try:
-        return path.read_text(encoding="utf-8").strip()
+        with path.open(encoding="utf-8") as handle:
+            return handle.read(limit).strip()
     except (OSError, UnicodeDecodeError):
         return ""
 

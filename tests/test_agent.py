@@ -131,7 +131,7 @@ async def test_turn_limit(project):
     assert (end.status, end.turns) == ("MAX_TURNS", 2)
 
 
-async def test_identical_calls_are_stopped(project):
+async def test_identical_calls_in_a_row_end_the_run_with_stop(project):
     same = call("read_file", path="calc.py")
     backend = ScriptedBackend(
         [reply("", same), reply("", same), reply("", same), reply("AGENT_STATUS: DONE")]
@@ -139,7 +139,40 @@ async def test_identical_calls_are_stopped(project):
     events = await collect(make_agent(project, backend))
     outcomes = results(events)
     assert [r.ok for r in outcomes] == [True, True, False]
-    assert "already made this exact call" in (outcomes[2].error or "")
+    assert outcomes[2].output.startswith("not run: stopped a loop")
+    end = finished(events)
+    assert (end.status, end.turns) == ("STOP", 3)
+    assert "same call 3 times in a row" in end.result and "read_file" in end.result
+    assert len(backend.requests) == 3  # the run ended: the model was not asked again
+
+
+async def test_identical_calls_with_other_results_do_not_stop_the_run(project):
+    same = call("read_file", path="calc.py")
+    edit = call("replace_text", path="calc.py", oldText="a - b", newText="a + b")
+    backend = ScriptedBackend(
+        [reply("", same), reply("", edit), reply("", same), reply("", same), reply("AGENT_STATUS: DONE")]
+    )
+    end = finished(await collect(make_agent(project, backend, approval="yolo")))
+    assert end.status == "DONE"
+
+
+async def test_repeated_calls_apart_are_refused_by_the_gate(project):
+    one, two = call("read_file", path="calc.py"), call("list_directory", path=".")
+    backend = ScriptedBackend(
+        [
+            reply("", one),
+            reply("", two),
+            reply("", one),
+            reply("", two),
+            reply("", one),
+            reply("AGENT_STATUS: DONE"),
+        ]
+    )
+    events = await collect(make_agent(project, backend))
+    outcomes = results(events)
+    assert [r.ok for r in outcomes] == [True, True, True, True, False]
+    assert "already made this exact call" in (outcomes[4].error or "")
+    assert finished(events).status == "DONE"
 
 
 async def test_unknown_tool_and_bad_arguments_go_back_to_the_model(project):

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.base import DeltaCallback, ToolSchema
 from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
+from asi_agent.events import report_progress
 from asi_agent.exceptions import BackendError, ContextOverflowError
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
@@ -391,7 +392,9 @@ class LocalBackend:
             request["response_format"] = {"type": "json_schema", "json_schema": {"schema": schema}}
         async with self._lock:
             if self._server is None:
+                report_progress("loading the model", self.model_name)
                 self._server = await asyncio.to_thread(_load_server, self._config, self._key)
+                report_progress("waiting for the model", self.model_name)
             reply, constrained = await self._request(request)
         completion = _completion(reply, structured=bool(tools), lenient=not constrained)
         if on_delta is not None and completion.text:

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from asi_agent.events import report_progress
 from asi_agent.exceptions import BackendError
 
 __all__ = [
@@ -99,9 +100,11 @@ async def call_with_retries(
                     f"{exc.error} (gave up: a retry in {wait:.1f} s would pass the request_timeout)"
                 ) from exc
             _logger.info("retrying in %.2f s: %s", wait, exc.error)
+            report_progress(f"retrying in {wait:.0f} s", str(exc.error))
             if on_retry is not None:
                 on_retry(wait, exc.error)
             await asyncio.sleep(wait)
+            report_progress("waiting for the model")
             retry += 1
 
 

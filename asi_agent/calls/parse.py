@@ -42,10 +42,12 @@ _MARKERS = tuple(
 _MARKER_RE = re.compile("|".join(re.escape(marker) for marker in _MARKERS))
 
 STATUS_RE = re.compile(
-    r"^[ \t>*_`#-]*AGENT_STATUS[ \t*_`]*[:：][ \t*_`]*(?P<status>DONE|CONTINUE|STOP)\b[ \t*_`.!。\r]*$",
+    r"(?:^|(?<=\s))[ \t>*_`#-]*AGENT_STATUS[ \t*_`]*[:：][ \t*_`]*(?P<status>DONE|CONTINUE|STOP)\b"
+    r"[ \t*_`.!。\r]*$",
     re.IGNORECASE | re.MULTILINE,
 )
-"""One `AGENT_STATUS: X` line, tolerating markdown bold/backticks, a full-width colon and any case."""
+"""An `AGENT_STATUS: X` line, or one ending a line of text (small models write it inline), tolerating
+markdown bold/backticks, a full-width colon and any case."""
 
 
 @dataclass(frozen=True, slots=True)

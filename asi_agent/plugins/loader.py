@@ -11,6 +11,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from asi_agent.events import report_progress
 from asi_agent.plugins.manifest import (
     MANIFEST_NAME,
     CommandRun,
@@ -145,6 +146,7 @@ async def attach_mcp_servers(
     _, servers, _ = _load(ctx.root, user_dir, ())
     if not servers:
         return []
+    report_progress("starting MCP servers", ", ".join(servers))
     hub = McpHub(servers, ctx.root)
     ctx.cleanups.append(hub.aclose)
     ctx.state[MCP_KEY] = hub

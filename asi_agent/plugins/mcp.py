@@ -23,7 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from asi_agent.exceptions import ToolError
 from asi_agent.plugins.manifest import McpServerDef, PluginProblem
-from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, command_argv
+from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, command_argv, install_hint
 from asi_agent.plugins.schemas import inline_refs
 from asi_agent.tools.base import PluginArgs, ToolArgs, ToolContext, ToolSpec
 
@@ -82,6 +82,7 @@ class McpConnection:
             await self.aclose()
             raise ToolError(
                 f"MCP server {self.entry.name!r} failed to start: {_describe(exc)}{detail}"
+                f"{install_hint(_describe(exc) + detail)}"
             ) from exc
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> str:
@@ -113,8 +114,11 @@ class McpConnection:
 
     async def _own(self, ready: asyncio.Future[list[Any]]) -> None:
         """The owning task: open the transport and the session, serve until asked to stop."""
-        from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: PLC0415 - heavy
-
+        try:
+            from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: PLC0415 - heavy
+        except ImportError:  # said at once, naming the package, never as a start timeout
+            ready.set_exception(ModuleNotFoundError("No module named 'mcp'"))
+            return
         definition = self.entry.definition
         argv = command_argv(
             [definition.command, *definition.args], root=self.cwd, plugin_dir=self.entry.plugin_dir

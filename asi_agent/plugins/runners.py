@@ -20,6 +20,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import shlex
 import signal
 import sys
@@ -40,8 +41,19 @@ __all__ = [
     "command_runner",
     "find_module",
     "http_runner",
+    "install_hint",
     "python_runner",
 ]
+
+PACKAGE_NAMES = {
+    "mcp": "mcp>=2,<3",
+    "rope": "rope>=1.13",
+    "yaml": "PyYAML",
+    "PIL": "Pillow",
+    "bs4": "beautifulsoup4",
+    "git": "GitPython",
+}
+"""Import names whose package (or the version asi-agent needs) is named otherwise on PyPI."""
 
 MAX_OUTPUT_CHARS = 100_000
 """Longest result a plugin may return; the rest is cut with a note."""
@@ -143,6 +155,17 @@ def http_runner(name: str, run: HttpRun) -> ToolFunction:
     return _named(call, name)
 
 
+def install_hint(text: str) -> str:
+    """When `text` says a Python module is missing: which, and the command that most likely installs it."""
+    found = re.search(r"No module named '([A-Za-z0-9_]+)", text)
+    if found is None:
+        return ""
+    name = found[1]
+    package = PACKAGE_NAMES.get(name, name.replace("_", "-"))
+    command = f"pip install '{package}'" if re.search(r"[<>=,]", package) else f"pip install {package}"
+    return f" (the Python package {package.split('>')[0]!r} is not installed: {command})"
+
+
 def find_module(module: str, plugin_dir: Path) -> Path | None:
     """The file of `module` in `plugin_dir/plugins/` or `plugin_dir`, if there is one."""
     rel = Path(*module.split("."))
@@ -186,7 +209,9 @@ def _import_file(tool: str, path: Path) -> ModuleType:
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # the plugin's own bug: report it to the model instead of ending the run
-        raise ToolError(f"{tool}: importing {path.name} failed: {type(exc).__name__}: {exc}") from exc
+        raise ToolError(
+            f"{tool}: importing {path.name} failed: {type(exc).__name__}: {exc}{install_hint(str(exc))}"
+        ) from exc
     finally:
         with contextlib.suppress(ValueError):
             sys.path.remove(folder)

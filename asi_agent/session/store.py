@@ -53,6 +53,15 @@ class Session:
                 except json.JSONDecodeError:
                     continue
 
+    def meta(self) -> dict[str, Any]:
+        """The session's first `meta` record (id, folder, and the settings it was started with)."""
+        return next((r for r in self.records() if r.get("type") == "meta"), {})
+
+    def settings(self) -> dict[str, Any]:
+        """The provider, model, tool mode and policy the session was started with (what `resume` reuses)."""
+        found = self.meta().get("settings")
+        return {k: v for k, v in found.items() if v is not None} if isinstance(found, dict) else {}
+
     def messages(self) -> list[Message]:
         """The conversation so far, to continue it (a `compacted` record replaces what came before)."""
         found: list[Message] = []

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageParser", "build_parser", "main"]
 
 EXIT_INTERRUPTED = 130
 # The values of config's CallFormat, spelled out here so that `--help` does not import pydantic.
@@ -14,41 +16,120 @@ CALL_FORMATS = (
     "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
     "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
 )
+EXIT_USAGE = 1
+"""Usage errors are errors of the person's making, like a bad config: exit 1 (2 means the agent stopped)."""
+MACHINE_FORMATS = ("json", "stream-json")
+
+
+class UsageParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors exit 1 and, for json output, still end stdout with a result."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print usage and the message to stderr; exit 1."""
+        self.print_usage(sys.stderr)
+        if _wants_json(sys.argv[1:] if _ARGV is None else _ARGV):
+            from asi_agent.ui.output import error_object  # noqa: PLC0415 - only on this error
+
+            print(json.dumps(error_object(f"usage: {message}")), flush=True)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+_ARGV: list[str] | None = None
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    for index, word in enumerate(argv):
+        if word.startswith("--output-format="):
+            return word.split("=", 1)[1] in MACHINE_FORMATS
+        if word == "--output-format" and index + 1 < len(argv):
+            return argv[index + 1] in MACHINE_FORMATS
+    return False
+
+
+class _VersionAction(argparse.Action):
+    """`--version`, reading the installed version only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit", **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+        try:
+            number = version("asi-agent")
+        except PackageNotFoundError:
+            number = "unknown (not installed)"
+        print(f"asi-agent {number}")
+        parser.exit(0)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = UsageParser(
         prog="asi-agent",
         description="A local coding assistant: a model decides, asi-agent runs real tools on your project.",
+        epilog="Exit codes of run/resume: 0 done, 1 error (usage too), 2 the agent stopped, "
+        "3 turn limit, 4 --timeout reached, 130 interrupted.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    run = sub.add_parser("run", help="run one task headless", description="Run one task headless.")
+    parser.add_argument("--version", action=_VersionAction)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="what to do (default: chat)")
+    run = sub.add_parser(
+        "run",
+        help="run one task headless",
+        description="Run one task headless in the project folder; the exit code says how it ended.",
+    )
     run.add_argument("task", help='the task; "-" reads it from standard input')
     _run_options(run)
-    chat = sub.add_parser("chat", help="interactive chat in the current folder (the default)")
+    chat = sub.add_parser(
+        "chat",
+        help="interactive chat in the current folder (the default)",
+        description="Chat with the agent in the current folder.",
+    )
     _run_options(chat)
-    resume = sub.add_parser("resume", help="continue a saved session")
-    resume.add_argument("session_id", metavar="ID")
+    resume = sub.add_parser(
+        "resume",
+        help="continue a saved session",
+        description="Continue a saved session. Its provider, model, tool mode and policy are reused unless "
+        "given again; options may come before or after ID and TASK.",
+    )
+    resume.add_argument("session_id", metavar="ID", help="the session to continue (`asi-agent sessions`)")
     resume.add_argument("task", nargs="?", default=None, help="what to do next (default: continue)")
     _run_options(resume)
-    tools = sub.add_parser("tools", help="list built-in and plugin tools")
+    tools = sub.add_parser(
+        "tools",
+        help="list built-in and plugin tools",
+        description="List the built-in tools and the tools of moss-tools.json (MCP servers included).",
+    )
     tools.add_argument("--json", action="store_true", help="print the tool schemas as JSON")
     tools.add_argument(
         "--check", action="store_true", help="validate the plugin manifests; exit 1 on any problem"
     )
     tools.add_argument("--cwd", default=".", help="project root (default: .)")
-    undo = sub.add_parser("undo", help="revert the last N journaled changes")
-    undo.add_argument("count", nargs="?", type=_positive, default=1, metavar="N")
+    undo = sub.add_parser(
+        "undo",
+        help="revert the last N journaled changes",
+        description="Revert the last N changes asi-agent made (edits, creates, deletes), newest first.",
+    )
+    undo.add_argument(
+        "count", nargs="?", type=_positive, default=1, metavar="N", help="how many changes (default: 1)"
+    )
     undo.add_argument("--cwd", default=".", help="project root (default: .)")
-    sessions = sub.add_parser("sessions", help="list saved sessions")
+    sessions = sub.add_parser(
+        "sessions",
+        help="list saved sessions",
+        description="List the project's saved sessions, newest first.",
+    )
     sessions.add_argument("--cwd", default=".", help="project root (default: .)")
     _git_commands(sub)
     return parser
 
 
-def _git_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    diff = sub.add_parser("diff", help="show the changes of a session (default: the latest)")
+def _git_commands(sub: argparse._SubParsersAction[UsageParser]) -> None:
+    diff = sub.add_parser(
+        "diff",
+        help="show the changes of a session (default: the latest)",
+        description="Show the changes a session made, as a unified diff.",
+    )
     diff.add_argument("--session", metavar="ID", help="the session (default: the latest that changed files)")
     diff.add_argument("--stat", action="store_true", help="only the changed files and line counts")
     diff.add_argument("--cwd", default=".", help="project root (default: .)")
@@ -57,7 +138,9 @@ def _git_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="list git checkpoints, or restore one",
         description="A run saves a checkpoint before its first change (refs/asi/checkpoints/).",
     )
-    checkpoints.add_argument("action", nargs="?", choices=["list", "restore"], default="list")
+    checkpoints.add_argument(
+        "action", nargs="?", choices=["list", "restore"], default="list", help="list (default) or restore"
+    )
     checkpoints.add_argument("id", nargs="?", metavar="ID", help="the checkpoint to restore")
     checkpoints.add_argument("--cwd", default=".", help="project root (default: .)")
 
@@ -82,24 +165,63 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--approval", choices=["ask", "auto-edit", "plan", "yolo"], help="permission mode (default: ask)")
     add("--yes", action="store_true", help="never ask (same as --approval yolo)")
     add("--policy", help="policy preset name or TOML file")
-    add("--max-turns", type=_positive, help="upper bound on model requests (default: 30)")
-    add("--output-format", choices=["text", "json", "stream-json"], default="text", help="output format")
+    add("--max-turns", type=_positive, metavar="N", help="upper bound on model requests (default: 30)")
+    add(
+        "--output-format",
+        choices=["text", "json", "stream-json"],
+        default="text",
+        help="text for people (default); json: one result object; stream-json: one object per event",
+    )
     add("--resume", metavar="ID", help="continue the saved session ID")
     add("--cursor", metavar="PATH:LINE[:COL]", help="the editor cursor, for get_cursor_context")
     add("--auto-commit", action="store_true", help="commit each completed task to git (config: auto_commit)")
     add("--allow-dirty", action="store_true", help="with --auto-commit, start even on uncommitted changes")
+    add(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="end the run after this wall-clock time with status TIMEOUT, exit code 4 (default: none)",
+    )
 
 
 def _positive(value: str) -> int:
-    number = int(value)
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
     if number < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
     return number
 
 
+def _seconds(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {value!r}") from None
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {value}")
+    return number
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """Parse the command line; `resume` takes its options before or after ID and TASK."""
+    global _ARGV  # noqa: PLW0603 - the parser's error() needs the words to honour --output-format json
+    _ARGV = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(_ARGV)
+    # argparse binds an optional positional (TASK) to nothing when an option follows ID, leaving the
+    # task as an "unrecognized" word: give it back to `resume`.
+    if args.command == "resume" and args.task is None and len(extra) == 1 and not extra[0].startswith("-"):
+        args.task, extra = extra[0], []
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `asi-agent` and `python -m asi_agent`; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    args = parse(argv)
     from asi_agent.exceptions import UserError  # noqa: PLC0415 - keep `--help` instant
 
     try:

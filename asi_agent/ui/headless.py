@@ -4,52 +4,136 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from asi_agent.agent import Agent, AgentConfig
+from asi_agent.bounds import RunWatch
 from asi_agent.config import AsiConfig, load_config, user_config_dir
 from asi_agent.context import ContextConfig
-from asi_agent.events import ApprovalRequested, RunFinished
+from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished, progress_sink, report_progress
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.policy import load_policy
-from asi_agent.prompts import system_prompt
+from asi_agent.prompts import instruction_files, system_prompt
 from asi_agent.providers import create_backend, offered_tools
-from asi_agent.session import SessionStore
+from asi_agent.session import Session, SessionStore
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import REGISTRY_KEY
+from asi_agent.ui.cli import EXIT_INTERRUPTED
 from asi_agent.ui.confirm import ask_in_terminal
 from asi_agent.ui.gitrun import attach_git, finish_git
 from asi_agent.ui.output import Renderer, make_renderer
+from asi_agent.ui.progress import ProgressLine, wants_progress
 
 __all__ = ["EXIT_CODES", "run_command"]
 
-EXIT_CODES = {"DONE": 0, "ERROR": 1, "STOP": 2, "MAX_TURNS": 3}
+EXIT_CODES = {"DONE": 0, "ERROR": 1, "STOP": 2, "MAX_TURNS": 3, "TIMEOUT": 4}
 CURSOR_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
+MODEL_SETTINGS = ("provider", "model", "base_url")
+"""Reused by `resume` together, or not at all: another provider's model name would be meaningless."""
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """Run (or resume) one task and return the exit code of DESIGN.md."""
+    """Run (or resume) one task and return the exit code of DESIGN.md.
+
+    With json output, every way out (errors and interrupts included) ends stdout with the result object.
+    """
+    renderer = make_renderer(args.output_format)
+    progress = ProgressLine(sys.stderr, enabled=wants_progress(sys.stderr, args.output_format))
+    progress.start()
+    try:
+        with progress_sink(progress.report if progress.enabled else None), progress.guarding_stderr():
+            return _run(args, renderer, progress)
+    except (UserError, KeyboardInterrupt) as exc:
+        progress.stop()
+        renderer.fail(str(exc) or "interrupted")
+        raise
+    except Exception as exc:  # our bug: it propagates (with its traceback), but scripts still get a result
+        progress.stop()
+        renderer.fail(f"internal error: {type(exc).__name__}: {exc}")
+        raise
+    finally:
+        progress.stop()
+
+
+def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine) -> int:
     root = Path(args.cwd).expanduser().resolve()
     if not root.is_dir():
         raise UserError(f"--cwd {args.cwd}: not a directory")
     task = _task(args)
-    config = load_config(root, _flags(args))
-
+    store = SessionStore(root / ".asi")
+    resumed = store.open(args.resume) if args.resume else None
+    config = load_config(root, _with_session(_flags(args), resumed))
+    report_progress("preparing the model", config.provider or "detecting the provider")
     backend = create_backend(config)
-    agent = _agent(root, config, backend, args)
+    session = resumed or store.create(cwd=str(root), settings=_settings(config, backend))
+    agent = _agent(root, config, backend, args, session)
     allow_dirty = bool(getattr(args, "allow_dirty", False))
     git = attach_git(agent, root, task, auto_commit=config.auto_commit, allow_dirty=allow_dirty)
-    renderer = make_renderer(args.output_format)
-    end = asyncio.run(_drive(agent, task, renderer))
+    watch = RunWatch(agent)
+    try:
+        end = asyncio.run(_drive(agent, task, renderer, watch, progress, timeout=config.timeout))
+    except KeyboardInterrupt:
+        progress.stop()
+        renderer.show(watch.end("ERROR", "interrupted"))
+        return _leave(EXIT_INTERRUPTED)
     finish_git(git, end, auto_commit=config.auto_commit, model=backend.model_name)
-    return EXIT_CODES[end.status]
+    return _leave(EXIT_CODES[end.status]) if end.status == "TIMEOUT" else EXIT_CODES[end.status]
+
+
+class _AbandoningExecutor(ThreadPoolExecutor):
+    """The loop's executor: at the end of a run cut short, a blocking call still running (an in-process
+    model generating a reply nobody will read) is abandoned instead of waited for."""
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Never wait."""
+        super().shutdown(wait=False, cancel_futures=True)
+
+
+def _leave(code: int) -> int:
+    """`code`, or, when an abandoned worker thread would hold the process, exit at once with it."""
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)  # the transcript and journal are already on disk: each record is written at once
+    return code
+
+
+def _with_session(flags: dict[str, Any], resumed: Session | None) -> dict[str, Any]:
+    """The flags, completed with the resumed session's settings where no flag overrides them."""
+    if resumed is None:
+        return flags
+    settings = resumed.settings()
+    if any(flags.get(key) is not None for key in MODEL_SETTINGS):
+        settings = {k: v for k, v in settings.items() if k not in MODEL_SETTINGS}
+    given = {k: v for k, v in flags.items() if v is not None}
+    return {**settings, **given}
+
+
+def _settings(config: AsiConfig, backend: Any) -> dict[str, Any]:
+    """What a resumed session reuses: the provider actually used, its model, tool mode and policy."""
+    provider = config.provider or type(backend).__module__.rsplit(".", 1)[-1]
+    model = config.model
+    if provider in ("scripted", "local") and model and Path(model).is_file():
+        model = str(Path(model).resolve())  # a script or GGUF file, resumed from any folder
+    elif provider in ("openai", "ollama"):
+        model = backend.model_name  # the model auto-detection chose
+    return {
+        "provider": provider,
+        "model": model,
+        "base_url": config.base_url,
+        "tool_mode": config.tool_mode,
+        "policy": config.policy,
+    }
 
 
 def _task(args: argparse.Namespace) -> str:
@@ -77,10 +161,11 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
         "approval": "yolo" if args.yes else args.approval,
         "max_turns": args.max_turns,
         "auto_commit": True if getattr(args, "auto_commit", False) else None,
+        "timeout": args.timeout,
     }
 
 
-def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace) -> Agent:
+def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace, session: Session) -> Agent:
     state = root / ".asi"
     policy = load_policy(config.policy, root)
     registry, problems = build_registry(root, user_config_dir(), locale=config.tool_locale)
@@ -88,8 +173,6 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         print(f"asi-agent: warning: {problem}", file=sys.stderr)
     journal = Journal(state)
     journal.recover()  # settle what a killed run left half-done before anything reads the project
-    store = SessionStore(state)
-    session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
     ctx = ToolContext(
         root,
         journal,
@@ -115,7 +198,9 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         offered=offered_tools(config, backend),
         context=ContextConfig(window=config.context_window),
     )
-    system = system_prompt(root, user_config_dir())
+    instructions = instruction_files(root)
+    session.append("instructions", files=[item.name for item in instructions])
+    system = system_prompt(root, user_config_dir(), instructions=instructions)
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
 
 
@@ -126,19 +211,33 @@ def _cursor(root: Path, value: str) -> Cursor:
     return Cursor((root / match["path"]).resolve(), int(match["line"]), int(match["col"] or 1))
 
 
-async def _drive(agent: Agent, task: str, renderer: Renderer) -> RunFinished:
+async def _drive(
+    agent: Agent,
+    task: str,
+    renderer: Renderer,
+    watch: RunWatch,
+    progress: ProgressLine,
+    *,
+    timeout: float | None,
+) -> RunFinished:
     """Run the agent to its end; the session's tools and the backend are closed however it ends."""
+
+    async def handle(event: AgentEvent) -> None:
+        progress.show(event)
+        if isinstance(event, ApprovalRequested):
+            event.answer.set_result(await ask_in_terminal(event))
+        with progress.cleared():
+            renderer.show(event)
+
+    asyncio.get_running_loop().set_default_executor(_AbandoningExecutor(thread_name_prefix="asi-worker"))
     try:
         ctx = agent.runner.ctx
-        for problem in await attach_mcp_servers(agent.runner.registry, ctx, user_dir=user_config_dir()):
-            print(f"asi-agent: warning: {problem}", file=sys.stderr)
-        async for event in agent.run(task):
-            if isinstance(event, ApprovalRequested):
-                event.answer.set_result(await ask_in_terminal(event))
-            renderer.show(event)
-            if isinstance(event, RunFinished):
-                return event
+        problems = await attach_mcp_servers(agent.runner.registry, ctx, user_dir=user_config_dir())
+        with progress.cleared():
+            for problem in problems:
+                print(f"asi-agent: warning: {problem}", file=sys.stderr)
+        return await watch.drive(task, handle, timeout=timeout)
     finally:
+        progress.set(None)
         await agent.runner.ctx.aclose()
         await agent.backend.aclose()
-    raise AssertionError("the agent ended without RunFinished")

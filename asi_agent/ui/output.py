@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from asi_agent.calls import STATUS_RE, strip_status
 from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
@@ -21,8 +22,9 @@ from asi_agent.events import (
     ToolFinished,
     ToolStarted,
 )
+from asi_agent.messages import Usage
 
-__all__ = ["Renderer", "RunSummary", "make_renderer"]
+__all__ = ["Renderer", "RunSummary", "error_object", "make_renderer"]
 
 
 @dataclass
@@ -83,16 +85,27 @@ class Renderer:
     def render(self, event: AgentEvent) -> None:
         """Print what this format prints for the event."""
 
+    def fail(self, message: str) -> None:
+        """The run ended in an error outside the loop (the caller prints the message to stderr)."""
+
 
 class TextRenderer(Renderer):
-    """Human-readable: the reply streams to stdout, tool activity goes to stderr."""
+    """Human-readable: the reply streams to stdout (without its `AGENT_STATUS` line and without blank
+    lines for turns that said nothing); tool activity goes to stderr."""
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        super().__init__(out, err)
+        self._line = ""
+        """The reply's line being streamed, held back until it is known not to be the status line."""
+        self._reply = ""
+        """The latest reply's text, to tell a result the runtime wrote (a stopped loop) from the model's."""
 
     def render(self, event: AgentEvent) -> None:
         if isinstance(event, TextStreamed):
-            self.out.write(event.delta)
-            self.out.flush()
+            self._stream(event.delta)
         elif isinstance(event, AssistantReplied):
-            self.out.write("\n")
+            self._end_reply()
+            self._reply = strip_status(event.message.content) or self._reply
         elif isinstance(event, ToolStarted):
             args = json.dumps(event.call.arguments, ensure_ascii=False)
             self.err.write(f"→ {event.call.name} {_clip(args, 200)}\n")
@@ -113,14 +126,30 @@ class TextRenderer(Renderer):
         elif isinstance(event, RunFinished):
             self._finish(event)
 
+    def _stream(self, delta: str) -> None:
+        *complete, self._line = (self._line + delta).split("\n")
+        shown = [line for line in map(_without_status, complete) if line is not None]
+        if shown:
+            self.out.write("\n".join(shown) + "\n")
+            self.out.flush()
+
+    def _end_reply(self) -> None:
+        last, self._line = _without_status(self._line), ""
+        if last and last.strip():
+            self.out.write(last + "\n")
+            self.out.flush()
+
     def _finish(self, event: RunFinished) -> None:
+        self._end_reply()
         changed = ", ".join(self.summary.changed_files) or "none"
         self.err.write(
             f"[{event.status}] turns: {event.turns}, changed files: {changed}, session: "
             f"{self.summary.session_id}\n"
         )
+        if event.result and event.result not in (self._reply, event.error):  # the runtime's reason
+            self.err.write(f"asi-agent: {event.result}\n")
         if event.error:
-            self.err.write(f"asi-agent: error: {event.error}\n")
+            self.err.write(f"asi-agent: {_kind(event)}{event.error}\n")
 
 
 class JsonRenderer(Renderer):
@@ -129,8 +158,13 @@ class JsonRenderer(Renderer):
     def render(self, event: AgentEvent) -> None:
         if isinstance(event, RunFinished):
             self.out.write(json.dumps(self.summary.result(event), ensure_ascii=False) + "\n")
+            self.out.flush()
             if event.error:
-                self.err.write(f"asi-agent: error: {event.error}\n")
+                self.err.write(f"asi-agent: {_kind(event)}{event.error}\n")
+
+    def fail(self, message: str) -> None:
+        self.out.write(json.dumps(self.summary.result(_failed(message)), ensure_ascii=False) + "\n")
+        self.out.flush()
 
 
 class StreamJsonRenderer(Renderer):
@@ -141,6 +175,13 @@ class StreamJsonRenderer(Renderer):
         if line is not None:
             self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
             self.out.flush()
+        if isinstance(event, RunFinished) and event.error:
+            self.err.write(f"asi-agent: {_kind(event)}{event.error}\n")
+
+    def fail(self, message: str) -> None:
+        line = {"type": "result", **self.summary.result(_failed(message))}
+        self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        self.out.flush()
 
     def _line(self, event: AgentEvent) -> dict[str, Any] | None:  # noqa: PLR0911 - one return per event type
         if isinstance(event, SessionStarted):
@@ -192,6 +233,28 @@ def make_renderer(output_format: str, out: TextIO = sys.stdout, err: TextIO = sy
         "stream-json": StreamJsonRenderer,
     }
     return kinds[output_format](out, err)
+
+
+def error_object(message: str) -> dict[str, Any]:
+    """The `--output-format json` object of a run that failed before it began (a usage error)."""
+    return RunSummary().result(_failed(message))
+
+
+def _without_status(line: str) -> str | None:
+    """The line without an `AGENT_STATUS` ending; None when nothing but the status was on it."""
+    if not STATUS_RE.search(line):
+        return line
+    rest = STATUS_RE.sub("", line).rstrip()
+    return rest or None
+
+
+def _failed(message: str) -> RunFinished:
+    return RunFinished("ERROR", "", 0, Usage(), message)
+
+
+def _kind(event: RunFinished) -> str:
+    """`error: ` before the message of an error; other ends (TIMEOUT) speak for themselves."""
+    return "error: " if event.status == "ERROR" else ""
 
 
 def _clip(text: str, limit: int) -> str:

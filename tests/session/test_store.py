@@ -42,3 +42,14 @@ def test_unknown_session(tmp_path):
 def test_a_new_session_makes_the_state_folder_ignored_by_git(tmp_path):
     SessionStore(tmp_path / ".asi").create()
     assert (tmp_path / ".asi" / ".gitignore").read_text() == "*\n"
+
+
+def test_settings_are_kept_for_resume(tmp_path):
+    store = SessionStore(tmp_path / ".asi")
+    settings = {"provider": "openai", "model": "m", "base_url": None, "tool_mode": "text", "policy": None}
+    session = store.create(cwd=str(tmp_path), settings=settings)
+    session.append("run", task="t")
+    again = store.open(session.id)
+    assert again.meta()["cwd"] == str(tmp_path)
+    assert again.settings() == {"provider": "openai", "model": "m", "tool_mode": "text"}
+    assert store.create().settings() == {}  # sessions of older versions carry none

@@ -26,7 +26,7 @@ from asi_agent.tools.quality.modelio import index_query
 __all__ = ["parse_rename", "rename_symbol"]
 
 _RENAME = re.compile(r"^\s*([\w.]+)\s*(?:->|=>|→|⇒)\s*(\w+)\s*$")
-_INSTALL = "pip install 'asi-agent[refactor]'"
+_INSTALL = "pip install 'rope>=1.13' (it comes with asi-agent: reinstall asi-agent)"
 _SHOWN_REFS = 30
 
 
@@ -102,7 +102,7 @@ def _offset_of(text: str, name: str) -> int | None:
 def _rope_changes(root: Path, rel: str, offset: int, new: str, files: list[str]) -> list[tuple[str, str]]:
     """(file, new text) of every file rope's rename changes; rope itself writes nothing."""
     try:
-        from rope.base import change, exceptions  # noqa: PLC0415 - optional extra, heavy
+        from rope.base import change, exceptions  # noqa: PLC0415 - heavy
         from rope.base.project import Project  # noqa: PLC0415
         from rope.refactor.rename import Rename  # noqa: PLC0415
     except ImportError as exc:

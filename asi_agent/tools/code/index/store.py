@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from asi_agent.events import report_progress
 from asi_agent.tools.code.index import parse
 from asi_agent.tools.code.index.parse import Job, Parsed, Result
 from asi_agent.tools.ignore import is_ignored, iter_project_entries
@@ -108,6 +109,8 @@ class CodeIndex:
                 old = known.pop(rel, None)
                 if old is None or old[0] != mtime_ns or old[1] != size:
                     jobs.append(Job(path, rel, mtime_ns, size, old[2] if old else ""))
+            if jobs:
+                report_progress(f"indexing {len(jobs)} files")
             removed = sorted(known)
             if removed:
                 self._write([], removed)
