@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageParser", "build_parser", "main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageParser", "build_parser", "entry", "main"]
 
 EXIT_INTERRUPTED = 130
 # The values of config's CallFormat, spelled out here so that `--help` does not import pydantic.
@@ -217,6 +219,20 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
+
+
+def entry() -> None:
+    """The `asi-agent` process: `main()`, then exit at once.
+
+    Everything a run keeps is on disk when `main` returns (each transcript and journal record is
+    written and flushed as it happens), so the interpreter's teardown — unloading hundreds of
+    modules, finalising clients — is skipped: it cost up to a second after the result was printed.
+    """
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing left to deliver
+            stream.flush()
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
