@@ -15,6 +15,7 @@ from asi_agent.context import ContextConfig
 from asi_agent.events import ApprovalRequested, RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
+from asi_agent.grounding import attach_grounding
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.policy import load_policy
 from asi_agent.prompts import system_prompt
@@ -101,6 +102,8 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         ctx.cursor = _cursor(root, args.cursor)
     ctx.model = BackendModel(backend)
     ctx.state[REGISTRY_KEY] = registry  # moss_register_plugin_tool makes new tools callable at once
+    if config.local.grounding:
+        attach_grounding(backend, ctx, registry)
     gate = GateConfig(
         approval=config.approval or policy.mode or "ask",
         policy=policy,
