@@ -27,7 +27,7 @@ from typing import Any
 
 from asi_agent.backends.local import LocalBackend, LocalBackendConfig
 from asi_agent.config import load_config
-from asi_agent.events import RunFinished
+from asi_agent.events import AssistantReplied, RunFinished
 from asi_agent.ui.headless import _agent
 
 HERE = Path(__file__).parent
@@ -66,10 +66,13 @@ async def run_task(task: dict[str, Any], backend: LocalBackend, grounding: bool)
         started = time.perf_counter()
         agent = _agent(root, config, backend, args)
         end: RunFinished | None = None
+        decoded = 0
         try:
             async for event in agent.run(task["task"]):
                 if isinstance(event, RunFinished):
                     end = event
+                elif isinstance(event, AssistantReplied) and event.usage.completion_tokens:
+                    decoded += 1  # a turn the model decoded (grounding may leave one possible reply)
         finally:
             await agent.runner.ctx.aclose()
         seconds = time.perf_counter() - started
@@ -79,6 +82,7 @@ async def run_task(task: dict[str, Any], backend: LocalBackend, grounding: bool)
             "kind": task["kind"],
             "status": end.status,
             "turns": end.turns,
+            "decoded_turns": decoded,
             "result": end.result[:300],
             "done": check(task, root, end.status, end.result),
             "seconds": round(seconds, 2),
@@ -99,6 +103,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "completion_edit": rate([r for r in rows if r["kind"] in WRITE_KINDS]),
         "by_kind": {kind: rate([r for r in rows if r["kind"] == kind]) for kind in kinds},
         "median_s": round(statistics.median(times), 2),
+        "decoded_turns": f"{sum(r['decoded_turns'] for r in rows)} of {sum(r['turns'] for r in rows)}",
         "p95_s": round(times[min(len(times) - 1, int(0.95 * len(times)))], 2),
     }
 

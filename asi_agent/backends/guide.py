@@ -17,10 +17,13 @@ from asi_agent.messages import Message, ToolCall
 
 __all__ = [
     "CUT_OFF",
+    "NO_VALUE",
     "Guide",
     "TurnPlan",
     "cut_off_text",
     "is_followup",
+    "is_value",
+    "only_value",
     "result_ok",
     "run_results",
     "unfounded_answer",
@@ -46,6 +49,8 @@ class TurnPlan:
     """Text added to the system turn: orientation, reply language."""
     example: Sequence[tuple[str, str]] = ()
     """Worked example turns `(role, content)` put before the conversation, in the model's chat template."""
+    own_system: bool = False
+    """`system` replaces the agent's system prompt (a tiny model follows a short prompt better)."""
 
 
 class Guide(Protocol):
@@ -103,3 +108,38 @@ def unfounded_answer(messages: Sequence[Message], answer: str) -> str | None:
 def cut_off_text(reason: str) -> str:
     """The reply that ends a run honestly: what went wrong, then `AGENT_STATUS: STOP`."""
     return f"The model could not complete the task: {reason}.\nAGENT_STATUS: STOP"
+
+
+NO_VALUE = object()
+"""What `only_value` returns when a schema admits more than one value."""
+
+
+def only_value(schema: Any) -> Any:
+    """The one JSON value `schema` admits (a `const`, a one-item `enum`, objects of those), else `NO_VALUE`.
+
+    When grounding has left a single choice, decoding it with the model would only spend time.
+    """
+    if not isinstance(schema, dict):
+        return NO_VALUE
+    if "const" in schema:
+        return schema["const"]
+    choices = schema.get("enum", schema.get("anyOf"))
+    if choices is not None:
+        if len(choices) != 1:
+            return NO_VALUE
+        return choices[0] if "enum" in schema else only_value(choices[0])
+    return _only_object(schema)
+
+
+def _only_object(schema: dict[str, Any]) -> Any:
+    properties = schema.get("properties")
+    closed = schema.get("additionalProperties") is False and schema.get("type") == "object"
+    if not closed or not isinstance(properties, dict) or set(schema.get("required", ())) != set(properties):
+        return NO_VALUE
+    values = {name: only_value(prop) for name, prop in properties.items()}
+    return NO_VALUE if any(v is NO_VALUE for v in values.values()) else values
+
+
+def is_value(value: Any) -> bool:
+    """Whether `only_value` found the one value."""
+    return value is not NO_VALUE

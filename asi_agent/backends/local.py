@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import os
 import secrets
 from collections.abc import Mapping, Sequence
@@ -22,7 +23,16 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.base import DeltaCallback, ToolSchema
-from asi_agent.backends.guide import CUT_OFF, Guide, TurnPlan, cut_off_text, unfounded_answer
+from asi_agent.backends.guide import (
+    CUT_OFF,
+    NO_VALUE,
+    Guide,
+    TurnPlan,
+    cut_off_text,
+    is_value,
+    only_value,
+    unfounded_answer,
+)
 from asi_agent.backends.local_chat import build_reply_schema, parse_reply, render_messages, tools_prompt
 from asi_agent.exceptions import BackendError
 from asi_agent.messages import Completion, Message, Usage
@@ -197,13 +207,20 @@ class LocalBackend:
         }
         if self._config.seed is not None:
             request["seed"] = self._config.seed
+        forced: Any = NO_VALUE
         if constrained and tools:
             schema = self._reply_schema(messages, tools, plan)
             request["response_format"] = {"type": "json_schema", "json_schema": {"schema": schema}}
-        async with self._lock:
-            if self._server is None:
-                self._server = await asyncio.to_thread(_load_server, self._config)
-            reply, decoded = await self._request(request)
+            forced = only_value(schema)
+        if is_value(forced):
+            # Grounding left one possible reply: the grammar would force every token of it anyway.
+            content = json.dumps(forced, ensure_ascii=False)
+            reply, decoded = {"choices": [{"message": {"content": content}, "finish_reason": "stop"}]}, True
+        else:
+            async with self._lock:
+                if self._server is None:
+                    self._server = await asyncio.to_thread(_load_server, self._config)
+                reply, decoded = await self._request(request)
         completion = _completion(reply, structured=bool(tools), lenient=not decoded)
         if tools:
             completion = self._honest(messages, completion, plan)

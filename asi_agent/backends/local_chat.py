@@ -157,6 +157,8 @@ def render_messages(
     A plan's worked example comes first, as real turns of the model's chat template.
     """
     system = [message.content for message in messages if message.role == "system" and message.content]
+    if plan is not None and plan.own_system:
+        system = []
     if tools:
         system.append(tools_prompt(tools))
     if plan is not None and plan.system:

@@ -32,6 +32,7 @@ _FIXED_TOOLS: dict[str, tuple[str, ...]] = {
     "create": ("create_file",),
     "test": ("run_tests",),
 }
+_ROLE = "You are asi-agent, a coding assistant. You work on the project below through its tools."
 _REPLY_LANGUAGE = {"en": "Answer in English.", "zh": "用中文回答。"}
 
 
@@ -102,6 +103,7 @@ class Grounder:
             answer=self._answer(intent, task, results),
             system=self._orientation(task, lang),
             example=worked_example(lang, edit=intent in ("edit", "create")),
+            own_system=self.config.quote_answers,
         )
 
     def judge(self, messages: Sequence[Message], answer: str) -> str | None:
@@ -222,7 +224,7 @@ class Grounder:
         return {"enum": list(dict.fromkeys(o for o in options if o.strip()))}
 
     def _orientation(self, task: str, lang: str) -> str:
-        parts: list[str] = []
+        parts: list[str] = [_ROLE] if self.config.quote_answers else []
         tree = self.view.tree(self.config.tree_files)
         if tree is not None:
             parts.append(f"Project files:\n{tree}")
