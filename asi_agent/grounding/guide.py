@@ -147,13 +147,27 @@ class Grounder:
             return "search", (await self._task_symbols(task))[:limit]
         stems = {f.rsplit("/", 1)[-1].split(".")[0].lower() for f in view.files}
         table: dict[str, tuple[str, Callable[[], list[str]]]] = {
-            "read_file": ("path", lambda: view.mentioned_files(task) or view.ranked_files(task, limit)),
-            "list_directory": ("path", lambda: view.mentioned_dirs(task) or view.ranked_dirs(task, limit)),
+            "read_file": ("path", lambda: self._read_choices(task)),
+            # A task that names no folder means the project itself.
+            "list_directory": ("path", lambda: view.mentioned_dirs(task)[:limit] or ["."]),
             "grep_search": ("pattern", lambda: self._patterns(task)[:limit]),
             "file_search": ("pattern", lambda: [w for w in words(task) if w.lower() in stems][:limit]),
         }
         entry = table.get(name)
         return (entry[0], entry[1]()) if entry else None
+
+    def _read_choices(self, task: str) -> list[str]:
+        """Files the task names; else files holding a value it quotes; else the best-ranked files."""
+        view, limit = self.view, self.config.max_choices
+        if named := view.mentioned_files(task):
+            return named[:limit]
+        values = quoted(task)
+        holding = [
+            f
+            for f in view.files[:300]
+            if values and any(v in (view.small_text(f, 100_000) or "") for v in values)
+        ]
+        return holding[:limit] or view.ranked_files(task, limit)
 
     def _patterns(self, task: str) -> list[str]:
         """Quoted values and task words that occur in some project file (as escaped regular expressions)."""

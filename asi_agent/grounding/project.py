@@ -46,11 +46,6 @@ class ProjectView:
         """At most `limit` files, those the task names first, then those sharing its words, then the rest."""
         return self._ranked(self.files, task)[:limit]
 
-    def ranked_dirs(self, task: str, limit: int) -> list[str]:
-        """At most `limit` folders, those the task names first; the root is always offered."""
-        ranked = [d for d in self._ranked(self.dirs, task) if d != "."]
-        return [*ranked[: limit - 1], "."] if ranked and _mention(ranked[0], task) else [".", *ranked][:limit]
-
     def new_files(self, task: str) -> list[str]:
         """File names the task mentions that do not exist yet (what a `create` task means to make)."""
         existing = set(self.files)
