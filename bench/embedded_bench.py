@@ -9,7 +9,7 @@ holds the expected text, or the file has the expected content. Runs with groundi
 times each (seed = run number), on `--threads` CPU threads. Writes `bench/results/embedded.json`
 and prints a markdown table with n, completion, median and p95 wall time, and the load average.
 
-    python bench/embedded_bench.py [--runs 3] [--threads 2] [--mode on|off|both] [--only ID ...]
+    python bench/embedded_bench.py [--runs 3] [--threads 2] [--mode on|off|both] [--only ID ...] [--out FILE]
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def check(task: dict[str, Any], root: Path, status: str, result: str) -> bool:
     if status != "DONE":
         return False
     if "result_has" in task:
-        return all(text in result for text in task["result_has"])
+        lacks = task.get("result_lacks", [])
+        return all(t in result for t in task["result_has"]) and not any(t in result for t in lacks)
     path = root / task["file"]
     if not path.is_file():
         return False
@@ -138,6 +139,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--mode", choices=("on", "off", "both"), default="both")
     parser.add_argument("--only", nargs="*", default=None, help="task ids")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where the figures are written")
     options = parser.parse_args()
     tasks = json.loads(TASKS.read_text(encoding="utf-8"))
     if options.only:
@@ -168,8 +170,8 @@ def main() -> None:
         )
         print(f"|   by kind | {s['by_kind']} |")
     if not options.only:
-        RESULTS.parent.mkdir(exist_ok=True)
-        RESULTS.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        options.out.parent.mkdir(exist_ok=True)
+        options.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

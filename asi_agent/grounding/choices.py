@@ -74,7 +74,8 @@ def ranked_lines(text: str, words: Sequence[str], quoted: Sequence[str], limit: 
         if not stripped:
             continue
         low = stripped.lower()
-        score = 10 * sum(q in stripped for q in quoted) + sum(w in low for w in lowered)
+        whole = sum(re.search(rf"\b{re.escape(w)}\b", low) is not None for w in lowered)
+        score = 10 * sum(q in stripped for q in quoted) + 2 * whole + sum(w in low for w in lowered)
         if score:
             scored.append((-score, number, stripped))
     return [line for _, _, line in sorted(scored)[:limit]]

@@ -137,14 +137,17 @@ class Grounder:
             return self._replace(schema, task, results)
         if name == "create_file":
             return self._create(schema, task)
-        closed = await self._closed_values(name, task)
+        if name == "find_code_location":  # a symbol the index knows: look it up exactly
+            found = close_parameter(
+                schema, "search", (await self._task_symbols(task))[: self.config.max_choices]
+            )
+            return _with_default(found, "searchType", "exact")
+        closed = self._closed_values(name, task)
         return schema if closed is None else close_parameter(schema, *closed)
 
-    async def _closed_values(self, name: str, task: str) -> tuple[str, list[str]] | None:
+    def _closed_values(self, name: str, task: str) -> tuple[str, list[str]] | None:
         """The parameter of a reading tool closed to the project's values, and those values."""
         view, limit = self.view, self.config.max_choices
-        if name == "find_code_location":
-            return "search", (await self._task_symbols(task))[:limit]
         stems = {f.rsplit("/", 1)[-1].split(".")[0].lower() for f in view.files}
         table: dict[str, tuple[str, Callable[[], list[str]]]] = {
             "read_file": ("path", lambda: self._read_choices(task)),
@@ -279,6 +282,17 @@ def _read_paths(results: Sequence[tuple[Message, ToolCall | None]]) -> list[str]
         if call and call.name == "read_file" and result_ok(result)
     ]
     return list(dict.fromkeys(reversed(paths)))
+
+
+def _with_default(schema: dict[str, Any] | None, name: str, value: str) -> dict[str, Any] | None:
+    """`schema` with parameter `name` fixed to `value` (a one-item enum), offered even if it was not."""
+    if schema is None:
+        return None
+    parameters = schema["function"]["parameters"]
+    parameters["properties"][name] = {"type": "string", "enum": [value]}
+    if name not in parameters["required"]:
+        parameters["required"].append(name)
+    return schema
 
 
 def _goal_met(intent: Intent, results: Sequence[tuple[Message, ToolCall | None]]) -> bool:
