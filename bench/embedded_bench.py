@@ -110,7 +110,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def bench(
-    tasks: list[dict[str, Any]], runs: int, threads: int, grounding: bool
+    tasks: list[dict[str, Any]], runs: int, threads: int, grounding: bool, partial: Path | None = None
 ) -> list[dict[str, Any]]:
     """Every task `runs` times; one model load per run (seed = run number)."""
     rows: list[dict[str, Any]] = []
@@ -121,6 +121,10 @@ async def bench(
                 row = await run_task(task, backend, grounding)
                 row["run"] = run
                 rows.append(row)
+                if partial is not None:  # kept after every task: a long run interrupted still counts
+                    partial.write_text(
+                        json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+                    )
                 mark = "ok " if row["done"] else "NO "
                 print(
                     f"  {mark} {'on ' if grounding else 'off'} run {run} {row['id']:<16} "
@@ -140,11 +144,17 @@ def main() -> None:
     parser.add_argument("--mode", choices=("on", "off", "both"), default="both")
     parser.add_argument("--only", nargs="*", default=None, help="task ids")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the figures are written")
+    parser.add_argument("--summarise", nargs="*", type=Path, help="only summarise these partial files")
     options = parser.parse_args()
+    if options.summarise:
+        for path in options.summarise:
+            print(path.name, json.dumps(summarise(json.loads(path.read_text(encoding="utf-8")))))
+        return
     tasks = json.loads(TASKS.read_text(encoding="utf-8"))
     if options.only:
         tasks = [t for t in tasks if t["id"] in options.only]
     modes = {"on": [True], "off": [False], "both": [True, False]}[options.mode]
+    options.out.parent.mkdir(exist_ok=True)
     report: dict[str, Any] = {
         "threads": options.threads,
         "runs": options.runs,
@@ -153,7 +163,8 @@ def main() -> None:
     }
     for grounding in modes:
         load_before = os.getloadavg()
-        rows = asyncio.run(bench(tasks, options.runs, options.threads, grounding))
+        partial = options.out.with_suffix(f".{'on' if grounding else 'off'}.partial.json")
+        rows = asyncio.run(bench(tasks, options.runs, options.threads, grounding, partial))
         load_after = os.getloadavg()
         summary = summarise(rows)
         summary["load_average_1m"] = [round(load_before[0], 2), round(load_after[0], 2)]
@@ -170,7 +181,6 @@ def main() -> None:
         )
         print(f"|   by kind | {s['by_kind']} |")
     if not options.only:
-        options.out.parent.mkdir(exist_ok=True)
         options.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
