@@ -32,6 +32,8 @@ _FIXED_TOOLS: dict[str, tuple[str, ...]] = {
     "create": ("create_file",),
     "test": ("run_tests",),
 }
+NOTHING_FOUND = "Nothing in the project fits the task."
+"""The embedded model's only answer when no tool result succeeded (the run then ends STOP)."""
 _ROLE = "You are asi-agent, a coding assistant. You work on the project below through its tools."
 _REPLY_LANGUAGE = {"en": "Answer in English.", "zh": "用中文回答。"}
 
@@ -229,8 +231,10 @@ class Grounder:
     ) -> dict[str, Any]:
         free = {"type": "string", "minLength": 1, "maxLength": 2000}
         good = [result.content for result, _ in results if result_ok(result)]
-        if not self.config.quote_answers or not good:
+        if not self.config.quote_answers:
             return free
+        if not good:  # nothing to quote: the one honest answer, which the judge turns into STOP
+            return {"enum": [NOTHING_FOUND]}
         latest = good[-1]
         if intent in ("edit", "create", "test"):
             return {"enum": [latest.splitlines()[0] if intent != "test" else latest[-1500:]]}

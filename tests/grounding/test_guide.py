@@ -10,6 +10,7 @@ import pytest
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.grounding import Grounder, GrounderConfig
 from asi_agent.grounding.choices import exclude_repeat
+from asi_agent.grounding.guide import NOTHING_FOUND
 from asi_agent.grounding.task import classify, language, quoted
 from asi_agent.messages import Message, ToolCall
 from asi_agent.toolrun import ToolRunner
@@ -225,3 +226,15 @@ async def test_a_large_project_offers_its_most_relevant_subset(tmp_path: Path) -
     paths = _tools(plan)["read_file"]["properties"]["path"]["enum"]
     assert len(paths) == 12 and paths[0] == "pkg17/mod137.py"
     assert "Project files:" not in plan.system  # too many files for the first prompt
+
+
+async def test_with_nothing_to_work_from_the_only_answer_ends_stop(tmp_path: Path) -> None:
+    root = tmp_path / "empty"
+    root.mkdir()
+    ctx = ToolContext(root=root, journal=Journal(root / ".asi"), session_id="t")
+    grounder = Grounder(ctx, default_registry())
+    messages = [Message("user", "Show me the contents of greet.py.")]
+    plan = await grounder.plan(messages)
+    assert plan.tools == [] and plan.allow_answer
+    assert plan.answer == {"enum": [NOTHING_FOUND]}
+    assert grounder.judge(messages, NOTHING_FOUND) is not None
