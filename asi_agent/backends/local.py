@@ -251,7 +251,9 @@ class LocalBackend:
             reason = unfounded_answer(messages, completion.text)
         if reason is None:
             return completion
-        return Completion(cut_off_text(reason), (), completion.usage, completion.finish_reason)
+        return Completion(
+            text=cut_off_text(reason), usage=completion.usage, finish_reason=completion.finish_reason
+        )
 
     async def _request(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         """The reply, and whether it was decoded under the schema."""
