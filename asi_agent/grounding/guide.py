@@ -202,7 +202,8 @@ class Grounder:
         variants: list[dict[str, Any]] = []
         for path in _read_paths(results)[:3]:
             text = self.view.small_text(path, 200_000) or ""
-            olds = [v for v in values if v in text] + ranked_lines(text, words(task), values, 8)
+            # A value the task quotes that occurs in the file is what to replace; else lines with its words.
+            olds = [v for v in values if v in text] or ranked_lines(text, words(task), values, 8)
             narrowed = close_parameter(close_parameter(schema, "path", [path]) or schema, "oldText", olds)
             if narrowed is None:
                 continue

@@ -114,7 +114,7 @@ async def test_after_a_read_the_edit_is_closed_to_text_in_that_file(grounder: Gr
     plan = await grounder.plan(messages)
     replace = _tools(plan)["replace_text"]["properties"]
     assert replace["path"]["enum"] == ["calc.py"]
-    assert replace["oldText"]["enum"][0] == "a - b"
+    assert replace["oldText"]["enum"] == ["a - b"]  # the quoted value that occurs in the file
     assert all(old in (grounder.ctx.root / "calc.py").read_text() for old in replace["oldText"]["enum"])
     assert replace["newText"]["enum"] == ["a + b"]
     assert "read_file" not in _tools(plan)  # the only file was read: repeating it is not offered
@@ -135,16 +135,21 @@ async def test_after_the_change_only_a_quoted_answer_is_left(grounder: Grounder)
 
 
 async def test_an_identical_repeat_is_not_offered(grounder: Grounder) -> None:
-    task = "Fix the bug in calc.py: add() must return `a + b`, not `a - b`."
+    task = "Fix the wrong return in calc.py."
     messages = await _after(grounder, task, ToolCall("c1", "read_file", {"path": "calc.py"}))
-    failed = ToolCall("c2", "replace_text", {"path": "calc.py", "oldText": "a - b", "newText": "a + b"})
+    failed = ToolCall(
+        "c2", "replace_text", {"path": "calc.py", "oldText": "return a - b", "newText": "return a + b"}
+    )
     messages += [
         Message("assistant", "", (failed,)),
         Message("tool", "ERROR: the file changed on disk", tool_call_id="c2", name="replace_text"),
     ]
     plan = await grounder.plan(messages)
     replace = _tools(plan)["replace_text"]["properties"]
-    assert replace["oldText"]["enum"] and "a - b" not in replace["oldText"]["enum"]
+    assert replace["oldText"]["enum"] == [
+        "return a * b"
+    ]  # the other line with a task word; not the same call
+    assert replace["newText"]["type"] == "string"  # nothing quoted: the model writes the new text
     assert not plan.allow_answer
 
 
