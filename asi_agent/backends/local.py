@@ -34,7 +34,8 @@ from asi_agent.backends.guide import (
     unfounded_answer,
 )
 from asi_agent.backends.local_chat import build_reply_schema, parse_reply, render_messages, tools_prompt
-from asi_agent.exceptions import BackendError
+from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
+from asi_agent.exceptions import BackendError, ContextOverflowError
 from asi_agent.messages import Completion, Message, Usage
 
 __all__ = [
@@ -159,6 +160,8 @@ class LocalBackend:
         self._config = config or LocalBackendConfig()
         self._server: Any = None
         self._lock = asyncio.Lock()  # llama.cpp runs one slot: one request at a time
+        self._key = secrets.token_hex(16)
+        self._probe: ServerProbe | None = None
         self.guide: Guide | None = None
         """Narrows each turn to the sensible choices (set by whoever knows the project)."""
 
@@ -219,7 +222,7 @@ class LocalBackend:
         else:
             async with self._lock:
                 if self._server is None:
-                    self._server = await asyncio.to_thread(_load_server, self._config)
+                    self._server = await asyncio.to_thread(_load_server, self._config, self._key)
                 reply, decoded = await self._request(request)
         completion = _completion(reply, structured=bool(tools), lenient=not decoded)
         if tools:
