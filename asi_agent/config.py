@@ -53,6 +53,8 @@ class LocalSection(BaseModel):
     """Context size in tokens."""
     threads: int | None = Field(None, ge=1)
     """CPU threads; empty means all cores."""
+    grounding: bool = True
+    """Narrow each turn to the task's tools and the project's real paths, symbols and text (see README)."""
 
 
 class AsiConfig(BaseModel):

@@ -3,7 +3,10 @@
 With tools offered, decoding is constrained by a JSON schema whose top level is `anyOf` of
 `{"answer": str}` and, per tool, `{"tool": <name>, "arguments": <its parameters>}`, so even a
 135M model emits calls that match the tool's schema. The reply comes back as a native call:
-to the agent, the local model looks like a native tool-calling model.
+to the agent, the local model looks like a native tool-calling model. With a `guide` attached
+(`asi_agent.grounding`), every turn is narrowed further to the task's tools and the project's real
+values. A reply cut off at `max_tokens`, or an answer that rests on no tool result, ends the run
+with `AGENT_STATUS: STOP` instead of becoming the result.
 """
 
 from __future__ import annotations
@@ -12,20 +15,29 @@ import asyncio
 import importlib.util
 import json
 import os
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import json_repair
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.guide import (
+    CUT_OFF,
+    NO_VALUE,
+    Guide,
+    TurnPlan,
+    cut_off_text,
+    is_value,
+    only_value,
+    unfounded_answer,
+)
+from asi_agent.backends.local_chat import build_reply_schema, parse_reply, render_messages, tools_prompt
 from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
 from asi_agent.events import report_progress
 from asi_agent.exceptions import BackendError, ContextOverflowError
-from asi_agent.messages import Completion, Message, RawCall, Usage
+from asi_agent.messages import Completion, Message, Usage
 
 __all__ = [
     "EMBEDDED_MODEL_FILE",
@@ -45,7 +57,6 @@ _GGUF_MAGIC = b"GGUF"
 # The DRY sampler penalises repeated sequences: without it the 135M model often loops inside a
 # JSON string until max_tokens (benchmark: replies cut 17% → 4%, schema-valid calls 94% → 100%).
 _DRY_MULTIPLIER = 0.8
-_DESCRIPTION_CHARS = 120  # tool descriptions are cut here: the prompt must fit a small context
 
 
 class LocalBackendConfig(BaseModel):
@@ -104,195 +115,6 @@ def _resolve_model_path(config: LocalBackendConfig) -> Path:
     return path
 
 
-# --- the reply schema -------------------------------------------------------------------
-
-
-def _tool_function(tool: ToolSchema) -> Mapping[str, Any]:
-    function = tool.get("function", tool)
-    return function if isinstance(function, Mapping) else {}
-
-
-def _closed(schema: Any) -> Any:
-    """`schema` with `additionalProperties: false` on every object that lists properties."""
-    if isinstance(schema, list):
-        return [_closed(item) for item in schema]
-    if not isinstance(schema, Mapping):
-        return schema
-    result = {key: _closed(value) for key, value in schema.items()}
-    if "properties" in result and "additionalProperties" not in result:
-        result["additionalProperties"] = False
-    return result
-
-
-def build_reply_schema(tools: Sequence[ToolSchema], *, allow_answer: bool = True) -> dict[str, Any]:
-    """The JSON schema of a reply: a final answer (when allowed), or one call of an offered tool."""
-    answer = {
-        "type": "object",
-        "properties": {"answer": {"type": "string"}},
-        "required": ["answer"],
-        "additionalProperties": False,
-    }
-    choices: list[dict[str, Any]] = [answer] if allow_answer else []
-    for tool in tools:
-        function = _tool_function(tool)
-        parameters = function.get("parameters") or {"type": "object", "properties": {}}
-        choices.append(
-            {
-                "type": "object",
-                "properties": {"tool": {"const": function["name"]}, "arguments": _closed(parameters)},
-                "required": ["tool", "arguments"],
-                "additionalProperties": False,
-            }
-        )
-    return {"anyOf": choices}
-
-
-# --- the prompt ---------------------------------------------------------------------------
-
-
-def _type_label(schema: Mapping[str, Any]) -> str:
-    if "enum" in schema:
-        return "|".join(json.dumps(choice) for choice in schema["enum"])
-    kind = schema.get("type", "any")
-    return "|".join(kind) if isinstance(kind, list) else str(kind)
-
-
-def _short(description: str) -> str:
-    """The first sentence, at most `_DESCRIPTION_CHARS` long, cut at a word."""
-    text = " ".join(description.split())
-    text = re.split(r"(?<=[.;。；])\s", text, maxsplit=1)[0].rstrip(";；")
-    if len(text) > _DESCRIPTION_CHARS:
-        text = text[:_DESCRIPTION_CHARS].rsplit(" ", 1)[0] + "…"
-    return text
-
-
-def _signature(function: Mapping[str, Any]) -> str:
-    parameters = function.get("parameters") or {}
-    required = set(parameters.get("required") or ())
-    fields = [
-        f"{name}{'*' if name in required else ''}: {_type_label(schema)}"
-        for name, schema in (parameters.get("properties") or {}).items()
-    ]
-    description = _short(str(function.get("description", "")))
-    return f"- {function['name']}({', '.join(fields)}): {description}"
-
-
-def tools_prompt(tools: Sequence[ToolSchema]) -> str:
-    """The system text teaching a small model the tools and the one-JSON-object reply format.
-
-    The format lines are the only example on purpose: measured on the benchmark, a concrete
-    example call made the 135M model copy its values into every reply.
-    """
-    functions = [_tool_function(tool) for tool in tools]
-    lines = [
-        "Reply with exactly one JSON object and nothing else.",
-        'To use a tool: {"tool": "<name>", "arguments": {<parameters>}}',
-        'To answer the user: {"answer": "<your answer>"}',
-        "Tools (* = required parameter):",
-        *(_signature(function) for function in functions),
-        "Take names and values from the user's request. "
-        'Answer questions that need no tool with {"answer": ...}.',
-    ]
-    return "\n".join(lines)
-
-
-# --- the transcript -----------------------------------------------------------------------
-
-
-def _call_json(name: str, arguments: Mapping[str, Any]) -> str:
-    return json.dumps({"tool": name, "arguments": dict(arguments)}, ensure_ascii=False)
-
-
-def _render_assistant(message: Message, structured: bool) -> str:
-    calls = "\n".join(_call_json(call.name, call.arguments) for call in message.tool_calls)
-    if not structured:
-        # In text mode the calls already sit in the content the model wrote.
-        return message.content or calls
-    if calls:
-        return calls
-    return json.dumps({"answer": message.content}, ensure_ascii=False)
-
-
-def _render_turn(message: Message, structured: bool) -> tuple[str, str]:
-    if message.role == "assistant":
-        return "assistant", _render_assistant(message, structured)
-    if message.role == "tool":
-        # Small local chat templates know no tool role: the result becomes a user turn.
-        return "user", f"Result of {message.name or 'the tool'}:\n{message.content}"
-    return message.role, message.content
-
-
-def render_messages(messages: Sequence[Message], tools: Sequence[ToolSchema] | None) -> list[dict[str, str]]:
-    """The chat sent to the model: one system turn (with the tools prompt), calls and results as text."""
-    system = [message.content for message in messages if message.role == "system" and message.content]
-    if tools:
-        system.append(tools_prompt(tools))
-    chat: list[dict[str, str]] = [{"role": "system", "content": "\n\n".join(system)}] if system else []
-    for message in messages:
-        if message.role == "system":
-            continue
-        role, content = _render_turn(message, structured=bool(tools))
-        if chat and chat[-1]["role"] == role:
-            # Some chat templates require alternating roles: merge a tool result with what follows.
-            chat[-1]["content"] += "\n\n" + content
-        else:
-            chat.append({"role": role, "content": content})
-    return chat
-
-
-# --- the reply ----------------------------------------------------------------------------
-
-
-def _new_call_id() -> str:
-    return f"call_{secrets.token_hex(6)}"
-
-
-def _loads_lenient(text: str) -> Any:
-    return json_repair.repair_json(text, return_objects=True)
-
-
-def _as_call(data: Mapping[str, Any], lenient: bool) -> RawCall | None:
-    name = data.get("tool")
-    if lenient and not isinstance(name, str):
-        name = data.get("name")
-    if not isinstance(name, str) or not name:
-        return None
-    arguments = data.get("arguments")
-    if lenient and arguments is None:
-        arguments = data.get("parameters")
-    if lenient and isinstance(arguments, str):
-        arguments = _loads_lenient(arguments)  # double-encoded arguments
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict):
-        return None
-    return RawCall(id=_new_call_id(), name=name, arguments=arguments)
-
-
-def parse_reply(text: str, *, lenient: bool = False) -> tuple[str, RawCall | None]:
-    """Split a reply into (answer text, call). Anything that is neither comes back as text, never raises.
-
-    `lenient` repairs broken JSON and accepts `name`/`parameters` for `tool`/`arguments`, for
-    replies decoded without the schema.
-    """
-    if lenient:
-        data = _loads_lenient(text)
-        if isinstance(data, list):
-            data = next((item for item in data if isinstance(item, dict)), None)
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            return text, None
-    if not isinstance(data, dict):
-        return text, None
-    call = _as_call(data, lenient)
-    if call is not None:
-        return "", call
-    answer = data.get("answer")
-    return (answer, None) if isinstance(answer, str) else (text, None)
-
-
 # --- the backend --------------------------------------------------------------------------
 
 
@@ -341,6 +163,8 @@ class LocalBackend:
         self._lock = asyncio.Lock()  # llama.cpp runs one slot: one request at a time
         self._key = secrets.token_hex(16)
         self._probe: ServerProbe | None = None
+        self.guide: Guide | None = None
+        """Narrows each turn to the sensible choices (set by whoever knows the project)."""
 
     @property
     def model_name(self) -> str:
@@ -377,29 +201,65 @@ class LocalBackend:
         on_delta: DeltaCallback | None = None,
     ) -> Completion:
         """One chat request; the reply is an answer (text) or one native call of an offered tool."""
+        constrained = bool(tools) and self._config.constrained
+        plan = await self.guide.plan(messages) if self.guide is not None and constrained else None
         request: dict[str, Any] = {
-            "messages": render_messages(messages, tools),
+            "messages": render_messages(messages, plan.tools if plan else tools, plan),
             "max_tokens": self._config.max_tokens,
             "temperature": self._config.temperature,
             "dry_multiplier": _DRY_MULTIPLIER,
         }
         if self._config.seed is not None:
             request["seed"] = self._config.seed
-        if tools and self._config.constrained:
-            # Before any tool result, a small model "answers" from imagination: make it look first.
-            looked = any(message.role == "tool" for message in messages)
-            schema = build_reply_schema(tools, allow_answer=looked or not self._config.call_first)
+        forced: Any = NO_VALUE
+        if constrained and tools:
+            schema = self._reply_schema(messages, tools, plan)
             request["response_format"] = {"type": "json_schema", "json_schema": {"schema": schema}}
-        async with self._lock:
-            if self._server is None:
-                report_progress("loading the model", self.model_name)
-                self._server = await asyncio.to_thread(_load_server, self._config, self._key)
-                report_progress("waiting for the model", self.model_name)
-            reply, constrained = await self._request(request)
-        completion = _completion(reply, structured=bool(tools), lenient=not constrained)
+            forced = only_value(schema)
+        if is_value(forced):
+            # Grounding left one possible reply: the grammar would force every token of it anyway.
+            content = json.dumps(forced, ensure_ascii=False)
+            reply, decoded = {"choices": [{"message": {"content": content}, "finish_reason": "stop"}]}, True
+        else:
+            async with self._lock:
+                if self._server is None:
+                    report_progress("loading the model", self.model_name)
+                    self._server = await asyncio.to_thread(_load_server, self._config, self._key)
+                    report_progress("waiting for the model", self.model_name)
+                reply, decoded = await self._request(request)
+        completion = _completion(reply, structured=bool(tools), lenient=not decoded)
+        if tools:
+            completion = self._honest(messages, completion, plan)
         if on_delta is not None and completion.text:
             on_delta(completion.text)
         return completion
+
+    def _reply_schema(
+        self, messages: Sequence[Message], tools: Sequence[ToolSchema], plan: TurnPlan | None
+    ) -> dict[str, Any]:
+        if plan is not None:
+            return build_reply_schema(plan.tools, allow_answer=plan.allow_answer, answer=plan.answer)
+        # Before any tool result, a small model "answers" from imagination: make it look first.
+        looked = any(message.role == "tool" for message in messages)
+        return build_reply_schema(tools, allow_answer=looked or not self._config.call_first)
+
+    def _honest(
+        self, messages: Sequence[Message], completion: Completion, plan: TurnPlan | None
+    ) -> Completion:
+        """A cut-off reply, or an answer resting on no tool result, becomes an honest STOP."""
+        if completion.native_calls:
+            return completion
+        if completion.finish_reason == CUT_OFF:
+            reason: str | None = f"its reply was cut off at {self._config.max_tokens} tokens"
+        elif self.guide is not None and plan is not None:
+            reason = self.guide.judge(messages, completion.text)
+        else:
+            reason = unfounded_answer(messages, completion.text)
+        if reason is None:
+            return completion
+        return Completion(
+            text=cut_off_text(reason), usage=completion.usage, finish_reason=completion.finish_reason
+        )
 
     async def _request(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         """The reply, and whether it was decoded under the schema."""

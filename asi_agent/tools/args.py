@@ -2,7 +2,9 @@
 
 Field names are the protocol's parameter names (spec §3.4), so they keep its camelCase.
 Integers are published as JSON-Schema `number`; `Literal` choices are published as `string`
-(the spec lists the choices in the description) and still validated here.
+(the spec lists the choices in the description) and still validated here. Bounds (`ge`, `le`) are
+not published (the spec has none) but validated, and the schemas that constrain a local model's
+decoding (`asi_agent.grounding.strict`) state them.
 """
 
 from __future__ import annotations
@@ -44,13 +46,13 @@ __all__ = [
 class CodebaseSearchArgs(ToolArgs):
     query: str
     fileType: str | None = None
-    limit: int = 10
+    limit: int = Field(default=10, ge=1, le=200)
 
 
 class ReadFileArgs(ToolArgs):
     path: str
-    startLine: int | None = None
-    endLine: int | None = None
+    startLine: int | None = Field(default=None, ge=1)
+    endLine: int | None = Field(default=None, ge=1)
 
 
 class ReplaceLinesArgs(ToolArgs):
@@ -82,8 +84,8 @@ class ListDirectoryArgs(ToolArgs):
     path: str
     recursive: bool = False
     fileType: str | None = None
-    minSize: int | None = None
-    maxSize: int | None = None
+    minSize: int | None = Field(default=None, ge=0)
+    maxSize: int | None = Field(default=None, ge=0)
     modifiedAfter: str | None = None
     sortBy: Literal["name", "size", "modified"] = "name"
     sortOrder: Literal["asc", "desc"] = "asc"
@@ -138,7 +140,7 @@ class ReapplyArgs(ToolArgs):
 
 class DiffHistoryArgs(ToolArgs):
     path: str | None = None
-    limit: int = 10
+    limit: int = Field(default=10, ge=1, le=200)
 
 
 class LintCheckArgs(ToolArgs):

@@ -12,10 +12,15 @@ from pathlib import Path
 
 from asi_agent.exceptions import PermissionDeniedError, ToolError
 
-__all__ = ["PROTECTED_DIRS", "display_path", "resolve_in_project"]
+__all__ = ["NAME_MAX_BYTES", "PATH_MAX_BYTES", "PROTECTED_DIRS", "display_path", "resolve_in_project"]
 
 PROTECTED_DIRS = (".git", ".asi")
 """Folders whose contents tools may read but never write: git internals and asi-agent's own state."""
+
+NAME_MAX_BYTES = 255
+"""The longest file name most file systems accept; a longer one fails with ENAMETOOLONG."""
+PATH_MAX_BYTES = 4096
+"""The longest path Linux accepts."""
 
 
 def resolve_in_project(ctx_root: Path, raw: str, *, write: bool, also: Sequence[Path] = ()) -> Path:
@@ -28,6 +33,7 @@ def resolve_in_project(ctx_root: Path, raw: str, *, write: bool, also: Sequence[
         raise ToolError("the path is empty; give a file path relative to the project root, e.g. src/main.py")
     if "\x00" in text:
         raise ToolError(f"the path {text!r} contains a NUL character; give a plain file path")
+    _refuse_too_long(text)
     root = _real_root(ctx_root)
     candidate = Path(text).expanduser()
     if not candidate.is_absolute():
@@ -46,6 +52,19 @@ def resolve_in_project(ctx_root: Path, raw: str, *, write: bool, also: Sequence[
     if write:
         _refuse_protected(resolved.relative_to(root), text)
     return resolved
+
+
+def _refuse_too_long(text: str) -> None:
+    """A runaway path (a model looping inside a string) is the model's error, never an OSError later."""
+    size = len(text.encode("utf-8", "surrogateescape"))
+    if size > PATH_MAX_BYTES:
+        raise ToolError(f"the path is {size} bytes long (at most {PATH_MAX_BYTES}); give a short file path")
+    for part in text.replace("\\", "/").split("/"):
+        if len(part.encode("utf-8", "surrogateescape")) > NAME_MAX_BYTES:
+            raise ToolError(
+                f"the path has a name of more than {NAME_MAX_BYTES} bytes ({part[:40]}…); "
+                "give an existing file path relative to the project root"
+            )
 
 
 def display_path(root: Path, path: Path) -> str:

@@ -19,6 +19,7 @@ from asi_agent.context import ContextConfig
 from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished, progress_sink, report_progress
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
+from asi_agent.grounding import attach_grounding
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.policy import load_policy
 from asi_agent.prompts import instruction_files, system_prompt
@@ -184,6 +185,8 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         ctx.cursor = _cursor(root, args.cursor)
     ctx.model = BackendModel(backend)
     ctx.state[REGISTRY_KEY] = registry  # moss_register_plugin_tool makes new tools callable at once
+    if config.local.grounding:
+        attach_grounding(backend, ctx, registry)
     gate = GateConfig(
         approval=config.approval or policy.mode or "ask",
         policy=policy,
