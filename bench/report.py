@@ -57,6 +57,11 @@ BENCHES: tuple[Bench, ...] = (
           ("bench/calls_bench.py", "--runs", "5"), 120, ("--runs", "2")),
     Bench("local", "Embedded model: constrained vs free tool calls", ("bench/local_constrained.py",), 300,
           ("--limit", "8")),
+    # One pass with grounding on; the README's comparison with grounding off (minutes per task) is
+    # `python bench/embedded_bench.py --runs 3` on its own.
+    Bench("embedded", "Embedded model completing easy tasks (grounding on, one pass)",
+          ("bench/embedded_bench.py", "--runs", "1", "--mode", "on", "--out", "bench/.cache/embedded.json"),
+          420),
 )  # fmt: skip
 
 
