@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     sessions = sub.add_parser("sessions", help="list saved sessions")
     sessions.add_argument("--cwd", default=".", help="project root (default: .)")
     _git_commands(sub)
+    _model_adaptation_parsers(sub)
     return parser
 
 
@@ -60,6 +61,14 @@ def _git_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     checkpoints.add_argument("action", nargs="?", choices=["list", "restore"], default="list")
     checkpoints.add_argument("id", nargs="?", metavar="ID", help="the checkpoint to restore")
     checkpoints.add_argument("--cwd", default=".", help="project root (default: .)")
+
+
+def _model_adaptation_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from asi_agent.data.options import add_data_parser  # noqa: PLC0415 - argparse only, cheap
+    from asi_agent.eval.options import add_eval_parser  # noqa: PLC0415
+
+    add_eval_parser(sub)
+    add_data_parser(sub)
 
 
 def _run_options(parser: argparse.ArgumentParser) -> None:
@@ -118,6 +127,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from asi_agent.ui.headless import run_command  # noqa: PLC0415
 
         return run_command(args)
+    if command == "eval":
+        from asi_agent.eval.command import eval_command  # noqa: PLC0415
+
+        return eval_command(args)
+    if command == "data":
+        from asi_agent.data.command import data_command  # noqa: PLC0415
+
+        return data_command(args)
     from asi_agent.ui import commands  # noqa: PLC0415
 
     handlers = {

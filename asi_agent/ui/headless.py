@@ -28,7 +28,7 @@ from asi_agent.ui.confirm import ask_in_terminal
 from asi_agent.ui.gitrun import attach_git, finish_git
 from asi_agent.ui.output import Renderer, make_renderer
 
-__all__ = ["EXIT_CODES", "run_command"]
+__all__ = ["EXIT_CODES", "assemble_agent", "drive", "run_command"]
 
 EXIT_CODES = {"DONE": 0, "ERROR": 1, "STOP": 2, "MAX_TURNS": 3}
 CURSOR_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
@@ -47,7 +47,7 @@ def run_command(args: argparse.Namespace) -> int:
     allow_dirty = bool(getattr(args, "allow_dirty", False))
     git = attach_git(agent, root, task, auto_commit=config.auto_commit, allow_dirty=allow_dirty)
     renderer = make_renderer(args.output_format)
-    end = asyncio.run(_drive(agent, task, renderer))
+    end = asyncio.run(drive(agent, task, renderer))
     finish_git(git, end, auto_commit=config.auto_commit, model=backend.model_name)
     return EXIT_CODES[end.status]
 
@@ -81,6 +81,22 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace) -> Agent:
+    return assemble_agent(root, config, backend, resume=args.resume, cursor=args.cursor)
+
+
+def assemble_agent(
+    root: Path,
+    config: AsiConfig,
+    backend: Any,
+    *,
+    resume: str | None = None,
+    cursor: str | None = None,
+    interactive: bool | None = None,
+) -> Agent:
+    """The agent of one run in `root`, as `asi-agent run` builds it (also used by `asi-agent eval`).
+
+    `interactive` None means "whoever is at the terminal can answer"; False makes every ask a refusal.
+    """
     state = root / ".asi"
     policy = load_policy(config.policy, root)
     registry, problems = build_registry(root, user_config_dir(), locale=config.tool_locale)
@@ -89,7 +105,7 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
     journal = Journal(state)
     journal.recover()  # settle what a killed run left half-done before anything reads the project
     store = SessionStore(state)
-    session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
+    session = store.open(resume) if resume else store.create(cwd=str(root))
     ctx = ToolContext(
         root,
         journal,
@@ -97,14 +113,14 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         read_max_bytes=config.read_max_bytes,
         allowed_dirs=tuple(path.expanduser().resolve() for path in policy.allow_dirs),
     )
-    if args.cursor:
-        ctx.cursor = _cursor(root, args.cursor)
+    if cursor:
+        ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
     ctx.state[REGISTRY_KEY] = registry  # moss_register_plugin_tool makes new tools callable at once
     gate = GateConfig(
         approval=config.approval or policy.mode or "ask",
         policy=policy,
-        interactive=sys.stdin.isatty() and sys.stderr.isatty(),
+        interactive=sys.stdin.isatty() and sys.stderr.isatty() if interactive is None else interactive,
     )
     agent_config = AgentConfig(
         max_turns=config.max_turns,
@@ -126,7 +142,7 @@ def _cursor(root: Path, value: str) -> Cursor:
     return Cursor((root / match["path"]).resolve(), int(match["line"]), int(match["col"] or 1))
 
 
-async def _drive(agent: Agent, task: str, renderer: Renderer) -> RunFinished:
+async def drive(agent: Agent, task: str, renderer: Renderer) -> RunFinished:
     """Run the agent to its end; the session's tools and the backend are closed however it ends."""
     try:
         ctx = agent.runner.ctx
