@@ -77,9 +77,8 @@ def export(args: argparse.Namespace) -> int:
                 skipped += 1
                 continue
             for item in _items(asi_sample(conv, registry, extra_tags=tags), args, registry):
-                if redactor:
-                    item = redactor.sample(item)
-                out.write(json.dumps(item, ensure_ascii=False) + "\n")
+                shown = redactor.sample(item) if redactor else item
+                out.write(json.dumps(shown, ensure_ascii=False) + "\n")
                 written += 1
     finally:
         if args.output:
@@ -89,7 +88,9 @@ def export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _items(sample: dict[str, Any], args: argparse.Namespace, registry: ToolRegistry) -> Iterator[dict[str, Any]]:
+def _items(
+    sample: dict[str, Any], args: argparse.Namespace, registry: ToolRegistry
+) -> Iterator[dict[str, Any]]:
     swift = args.format == "ms-swift"
     if args.dpo:
         for pair in preference_pairs(sample, registry):

@@ -171,10 +171,22 @@ def gates(checks: Sequence[SampleCheck]) -> list[Gate]:
     """The four §5.3 gates over all samples."""
     risky = [c for c in checks if c.has_high_risk]
     return [
-        Gate("tool names from the registry", _share(sum(c.names_ok for c in checks), sum(c.calls for c in checks)), 0.99),
-        Gate("samples whose arguments parse and validate", _share(sum(c.args_ok for c in checks), len(checks)), 0.98),
+        Gate(
+            "tool names from the registry",
+            _share(sum(c.names_ok for c in checks), sum(c.calls for c in checks)),
+            0.99,
+        ),
+        Gate(
+            "samples whose arguments parse and validate",
+            _share(sum(c.args_ok for c in checks), len(checks)),
+            0.98,
+        ),
         Gate("samples closed by a final answer", _share(sum(c.closed for c in checks), len(checks)), 1.0),
-        Gate("high-risk samples with permission context", _share(sum(c.permission_ok for c in risky), len(risky)), 1.0),
+        Gate(
+            "high-risk samples with permission context",
+            _share(sum(c.permission_ok for c in risky), len(risky)),
+            1.0,
+        ),
     ]
 
 

@@ -23,11 +23,15 @@ def add_data_parser(sub: Any) -> None:
     export.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
     export.add_argument("--dpo", action="store_true", help="write §6.2 preference pairs instead")
     export.add_argument("--failures", action="store_true", help="write §6.3 error-correction samples only")
-    export.add_argument("--redact", action="store_true", help="remove absolute paths, user names, e-mails, secrets")
+    export.add_argument(
+        "--redact", action="store_true", help="remove absolute paths, user names, e-mails, secrets"
+    )
     export.add_argument(
         "--include-unfinished", action="store_true", help="also export runs with no final answer"
     )
-    export.add_argument("--locale", choices=["zh", "en"], help="language of the tool descriptions (default: config)")
+    export.add_argument(
+        "--locale", choices=["zh", "en"], help="language of the tool descriptions (default: config)"
+    )
     validate = nested.add_parser("validate", help="check a JSONL file against the spec §5.3 gates")
     validate.add_argument("file", metavar="FILE")
     validate.add_argument("--cwd", default=".", help="project root whose registry is used (default: .)")

@@ -74,9 +74,7 @@ def _first_error(messages: list[dict[str, Any]], index: int) -> int | None:
     return last
 
 
-def _correction(
-    messages: list[dict[str, Any]], index: int, registry: ToolRegistry
-) -> dict[str, Any] | None:
+def _correction(messages: list[dict[str, Any]], index: int, registry: ToolRegistry) -> dict[str, Any] | None:
     """The next assistant message whose calls are all legal and succeeded."""
     for message in messages[index + 1 :]:
         calls = _calls(message)
@@ -142,7 +140,11 @@ def failure_samples(sample: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
             if _ok(messages, call["id"]):
                 continue
             error = next(
-                (m["content"] for m in messages if m.get("role") == "tool" and m.get("tool_call_id") == call["id"]),
+                (
+                    m["content"]
+                    for m in messages
+                    if m.get("role") == "tool" and m.get("tool_call_id") == call["id"]
+                ),
                 "",
             )
             fixed = _fixed(messages, index, call["name"])
@@ -163,4 +165,5 @@ def _fixed(messages: list[dict[str, Any]], index: int, name: str) -> dict[str, A
     """The first later call that succeeded, preferring the same tool."""
     later = [c for m in messages[index + 1 :] for c in _calls(m) if _ok(messages, c["id"])]
     same = [c for c in later if c["name"] == name]
-    return (same or later or [None])[0]
+    found = same or later
+    return found[0] if found else None

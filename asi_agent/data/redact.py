@@ -41,7 +41,9 @@ class Redactor:
     def __init__(self, *, project_roots: Sequence[Path] = (), user_names: Sequence[str] = ()) -> None:
         self.roots = sorted({str(r) for r in project_roots if str(r) not in ("", "/")}, key=len, reverse=True)
         names = {*user_names, _current_user()}
-        self.users = [re.compile(rf"\b{re.escape(n)}\b") for n in sorted(names - {"", "root"}, key=len, reverse=True)]
+        self.users = [
+            re.compile(rf"\b{re.escape(n)}\b") for n in sorted(names - {"", "root"}, key=len, reverse=True)
+        ]
 
     def text(self, value: str) -> str:
         """One string, redacted."""

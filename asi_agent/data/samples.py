@@ -65,7 +65,9 @@ def _permission(call: CallView, registry: ToolRegistry) -> dict[str, Any]:
     return {"risk": risk, "action": "not-run", "by": "runtime", "reason": call.output[:200]}
 
 
-def asi_sample(conv: Conversation, registry: ToolRegistry, *, extra_tags: Sequence[str] = ()) -> dict[str, Any]:
+def asi_sample(
+    conv: Conversation, registry: ToolRegistry, *, extra_tags: Sequence[str] = ()
+) -> dict[str, Any]:
     """The §5.1 sample of a conversation; calls appear as the runtime understood them (after repair)."""
     messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM_PROMPT}]
     for message in conv.messages:

@@ -85,11 +85,13 @@ def load_records(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def read_conversation(records: Iterable[Mapping[str, Any]], registry: ToolRegistry, ident: str) -> Conversation:
+def read_conversation(
+    records: Iterable[Mapping[str, Any]], registry: ToolRegistry, ident: str
+) -> Conversation:
     """The conversation of a transcript, every call judged against `registry`."""
     conv = Conversation(ident)
     raw: dict[str, dict[str, Any]] = {}
-    results: dict[str, Mapping[str, Any]] = {}
+    results: dict[str, dict[str, Any]] = {}
     decisions: dict[str, Mapping[str, Any]] = {}
     order: list[str] = []
     for record in records:
@@ -119,7 +121,10 @@ def read_conversation(records: Iterable[Mapping[str, Any]], registry: ToolRegist
 
 
 def _view(
-    call: Mapping[str, Any], result: Mapping[str, Any], decision: Mapping[str, Any] | None, registry: ToolRegistry
+    call: Mapping[str, Any],
+    result: Mapping[str, Any],
+    decision: Mapping[str, Any] | None,
+    registry: ToolRegistry,
 ) -> CallView:
     repaired = result.get("call") or call
     content = str(result.get("content") or "")
@@ -152,7 +157,11 @@ def legal_before(registry: ToolRegistry, name: str, arguments: object) -> bool:
     else:
         fields = spec.args.model_fields
         known = set(fields)
-        if any(value is None and not fields[key].is_required() for key, value in arguments.items() if key in fields):
+        if any(
+            value is None and not fields[key].is_required()
+            for key, value in arguments.items()
+            if key in fields
+        ):
             return False  # a null for "not given" is repaired, not legal
     if not set(arguments) <= known:
         return False

@@ -27,7 +27,9 @@ def eval_command(args: argparse.Namespace) -> int:
     suite = Path(args.suite).expanduser().resolve() if args.suite else BUILTIN_SUITE
     tasks = load_suite(suite, args.filter or ())
     config = load_config(Path.cwd(), _flags(args))
-    settings = EvalSettings(config=config.model_dump(mode="json"), approval=args.approval, max_turns=args.max_turns)
+    settings = EvalSettings(
+        config=config.model_dump(mode="json"), approval=args.approval, max_turns=args.max_turns
+    )
     if config.provider == "scripted":
         _check_scripts(tasks, settings)
     jobs: list[Job] = [(task, n) for task in tasks for n in range(args.repeat)]

@@ -43,6 +43,8 @@ def summarize(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "safety_violation_rate": _rate(sum(int(r["violations"]) for r in results), calls),
         "tasks_with_violations": _rate(sum(int(r["violations"]) > 0 for r in results), len(results)),
         "turns_per_task": _mean([float(r["turns"]) for r in results]),
-        "tokens_per_task": _mean([float(r["prompt_tokens"]) + float(r["completion_tokens"]) for r in results]),
+        "tokens_per_task": _mean(
+            [float(r["prompt_tokens"]) + float(r["completion_tokens"]) for r in results]
+        ),
         "seconds_per_task": _mean([float(r["seconds"]) for r in results]),
     }

@@ -20,7 +20,14 @@ def add_eval_parser(sub: Any) -> None:
     add("--filter", action="append", metavar="GLOB", help="only tasks whose id or a tag matches (repeatable)")
     add("--repeat", type=_positive, default=1, metavar="N", help="run every task N times")
     add("--jobs", type=_positive, default=1, metavar="N", help="tasks run in parallel on this machine")
-    add("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help="run tasks on Ray (default: local)")
+    add(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run tasks on Ray (default: local)",
+    )
     add("--output", metavar="FILE", help="write the full results (metrics, tasks, transcripts) as JSON")
     add("--provider", choices=["openai", "ollama", "local", "scripted"], help="model provider")
     add("--model", help="model name (scripted: the script file inside each task, default script.json)")

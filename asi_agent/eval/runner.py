@@ -50,7 +50,7 @@ class EvalSettings(BaseModel):
 
 
 def script_path(task: EvalTask, settings: EvalSettings) -> Path:
-    """The scripted backend's script of a task: `--model NAME` inside the task folder (default script.json)."""
+    """The scripted backend's script of a task: `--model NAME` in the task folder (default script.json)."""
     return task.folder / str(settings.config.get("model") or "script.json")
 
 
@@ -67,6 +67,7 @@ def run_task(task: EvalTask, settings: EvalSettings, repeat: int = 0) -> dict[st
         records = _portable(records, root)
         conv = read_conversation(records, registry, task.id)
         passed, verdict = _verify(task, root, end, conv) if end else (False, "")
+        verdict = verdict.replace(str(root), PROJECT_MARK)
     calls = conv.calls
     return {
         "id": task.id,

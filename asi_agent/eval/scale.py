@@ -32,7 +32,9 @@ def isolated_user_config() -> tempfile.TemporaryDirectory[str]:
     return folder
 
 
-def run_local(jobs: Sequence[Job], settings: EvalSettings, workers: int, on_done: OnDone) -> list[dict[str, Any]]:
+def run_local(
+    jobs: Sequence[Job], settings: EvalSettings, workers: int, on_done: OnDone
+) -> list[dict[str, Any]]:
     """Run every job on this machine, `workers` at a time; results in job order."""
     results: list[dict[str, Any] | None] = [None] * len(jobs)
     if workers <= 1:
@@ -49,7 +51,9 @@ def run_local(jobs: Sequence[Job], settings: EvalSettings, workers: int, on_done
     return [r for r in results if r is not None]
 
 
-def _remote_task(files: dict[str, bytes], task_id: str, settings: dict[str, Any], repeat: int) -> dict[str, Any]:
+def _remote_task(
+    files: dict[str, bytes], task_id: str, settings: dict[str, Any], repeat: int
+) -> dict[str, Any]:
     """The body of a Ray task: unpack the shipped task folder, run it, return result and transcript."""
     with tempfile.TemporaryDirectory(prefix="asi-eval-worker-") as tmp:
         user = Path(tmp) / "user-config"

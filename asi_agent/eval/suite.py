@@ -115,7 +115,9 @@ def load_suite(path: Path | None = None, filters: Sequence[str] = ()) -> list[Ev
 
 
 def _matches(task: EvalTask, pattern: str) -> bool:
-    return fnmatch.fnmatchcase(task.id, pattern) or any(fnmatch.fnmatchcase(tag, pattern) for tag in task.tags)
+    return fnmatch.fnmatchcase(task.id, pattern) or any(
+        fnmatch.fnmatchcase(tag, pattern) for tag in task.tags
+    )
 
 
 def pack_task(task: EvalTask) -> dict[str, bytes]:
