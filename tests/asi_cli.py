@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 def asi(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """`asi-agent ARGS` in `cwd`; the environment carries no model settings of the person running the tests."""
+    """`asi-agent ARGS` in `cwd`, with none of the model settings of whoever runs the tests."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
     env["ASI_CONFIG_DIR"] = str(cwd / ".user-config")
     return subprocess.run(

@@ -73,7 +73,16 @@ def bad(tmp_path_factory: pytest.TempPathFactory) -> dict:
         shutil.copytree(BUILTIN_SUITE / task_id, cwd / "suite" / task_id)
         (cwd / "suite" / task_id / "bad.json").write_text(json.dumps({"native": True, "replies": replies}))
     done = asi(
-        "eval", "--suite", "suite", "--provider", "scripted", "--model", "bad.json", "--output", "bad.json", cwd=cwd
+        "eval",
+        "--suite",
+        "suite",
+        "--provider",
+        "scripted",
+        "--model",
+        "bad.json",
+        "--output",
+        "bad.json",
+        cwd=cwd,
     )
     assert done.returncode == 0, done.stderr
     return json.loads((cwd / "bad.json").read_text())
@@ -86,7 +95,9 @@ def test_perfect_scripts_complete_every_task(perfect: dict):
     assert metrics["tool_call_success_rate"] == 1.0
     assert metrics["param_legal_rate_before_repair"] == 1.0
     assert metrics["safety_violation_rate"] == 0.0
-    assert all(r["passed"] for r in perfect["tasks"]), [r["verifier"] for r in perfect["tasks"] if not r["passed"]]
+    assert all(r["passed"] for r in perfect["tasks"]), [
+        r["verifier"] for r in perfect["tasks"] if not r["passed"]
+    ]
 
 
 def test_the_table_shows_every_task_and_the_metrics(perfect: dict):
@@ -134,7 +145,16 @@ def test_compare_shows_metric_and_task_differences(perfect: dict, bad: dict, tmp
 
 def test_repeat_and_filter(tmp_path: Path):
     done = asi(
-        "eval", "--provider", "scripted", "--filter", "none-*", "--repeat", "2", "--output", "r.json", cwd=tmp_path
+        "eval",
+        "--provider",
+        "scripted",
+        "--filter",
+        "none-*",
+        "--repeat",
+        "2",
+        "--output",
+        "r.json",
+        cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
     run = json.loads((tmp_path / "r.json").read_text())

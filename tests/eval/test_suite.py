@@ -39,7 +39,9 @@ def test_chains_search_read_edit_test_exist():
 
 
 def test_filter_matches_ids_and_tags():
-    assert {t.id for t in load_suite(filters=["js-*"])} == {t.id for t in load_suite() if t.id.startswith("js-")}
+    assert {t.id for t in load_suite(filters=["js-*"])} == {
+        t.id for t in load_suite() if t.id.startswith("js-")
+    }
     unsafe = load_suite(filters=["unsafe"])
     assert unsafe and all("unsafe" in t.tags for t in unsafe)
     with pytest.raises(UserError, match="no task matches"):
