@@ -47,17 +47,22 @@ def _ok(messages: list[dict[str, Any]], call_id: str) -> bool:
 def preference_pairs(sample: Mapping[str, Any], registry: ToolRegistry) -> Iterator[dict[str, Any]]:
     """Every pair a §5.1 sample yields: real mistakes first, then one derived pair per good call."""
     messages: list[dict[str, Any]] = sample["messages"]
+    derived = 0
     for index, message in enumerate(messages):
         calls = _calls(message)
         if message.get("role") != "assistant" or not calls:
             continue
         if all(_ok(messages, c["id"]) for c in calls):
             if all(legal_before(registry, c["name"], c["arguments"]) for c in calls):
-                yield _pair(sample, index, message, _derived(message, registry, index), "derived")
+                yield _pair(sample, index, message, _derived(message, registry, derived), "derived")
+                derived += 1
             continue
         fix = _correction(messages, index, registry)
         if fix is not None:
-            yield _pair(sample, index, fix, message, "transcript", kind=_kind(message, registry))
+            # The fix's own words answer the error the model saw; in the state before the mistake only
+            # its calls belong.
+            chosen = {**fix, "content": None}
+            yield _pair(sample, index, chosen, message, "transcript", kind=_kind(message, registry))
             error_at = _first_error(messages, index)
             if error_at is not None:
                 rejected = {"role": "assistant", "content": IGNORED_ERROR_REPLY}
@@ -94,11 +99,11 @@ def _kind(message: Mapping[str, Any], registry: ToolRegistry) -> str:
     return "failed_call"
 
 
-def _derived(message: Mapping[str, Any], registry: ToolRegistry, index: int) -> dict[str, Any]:
-    """A plausible wrong version of a legal call: another tool name, or an invented parameter."""
+def _derived(message: Mapping[str, Any], registry: ToolRegistry, turn: int) -> dict[str, Any]:
+    """A plausible wrong version of a legal call: another tool name, or an invented parameter (alternately)."""
     bad = copy.deepcopy(dict(message))
     call = bad["tool_calls"][0]
-    if index % 2 == 0:
+    if turn % 2 == 0:
         name = _WRONG_NAMES.get(call["name"], call["name"].replace("_", "") + "Tool")
         call["name"] = name if name not in registry else name + "_v2"
         bad["kind"] = "wrong_tool_name"

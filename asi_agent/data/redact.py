@@ -30,7 +30,6 @@ _ASSIGNED = re.compile(
 )
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/-]{12,}=*")
 _EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
-_HOME = re.compile(r"(?<![\w.])(/home|/Users|/root(?=/|\b))(/[^/\s\"']+)?")
 _POSIX_PATH = re.compile(r"(?<![\w.:/~<>-])/(?:[\w.@+-]+/)*[\w.@+-]+/?")
 _WINDOWS_PATH = re.compile(r"\b[A-Za-z]:\\(?:[^\\\s\"']+\\)*[^\\\s\"']*")
 
@@ -54,7 +53,6 @@ class Redactor:
         value = _ASSIGNED.sub(lambda m: f"{m[1]}{m[2]}{m[3]}<secret>", value)
         value = _BEARER.sub(r"\1<secret>", value)
         value = _EMAIL.sub("<email>", value)
-        value = _HOME.sub(lambda m: m[1] + ("/<user>" if m[2] else ""), value)
         value = _POSIX_PATH.sub(_path_mark, value)
         value = _WINDOWS_PATH.sub("<path>", value)
         for user in self.users:
