@@ -100,7 +100,7 @@ def _kind(message: Mapping[str, Any], registry: ToolRegistry) -> str:
 
 
 def _derived(message: Mapping[str, Any], registry: ToolRegistry, turn: int) -> dict[str, Any]:
-    """A plausible wrong version of a legal call: another tool name, or an invented parameter (alternately)."""
+    """A plausible wrong version of a legal call: alternately another tool name or an invented parameter."""
     bad = copy.deepcopy(dict(message))
     call = bad["tool_calls"][0]
     if turn % 2 == 0:
