@@ -70,9 +70,10 @@ def export(args: argparse.Namespace) -> int:
     registry = _registry(root, args.locale)
     redactor = Redactor(project_roots=[root]) if args.redact else None
     written = skipped = 0
+    sources = _sources(args, root)
     out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
-        for conv, tags in conversations(_sources(args, root), registry):
+        for conv, tags in conversations(sources, registry):
             if not conv.closed and not args.include_unfinished:
                 skipped += 1
                 continue
@@ -137,6 +138,8 @@ def validate(args: argparse.Namespace) -> int:
 def stats(args: argparse.Namespace) -> int:
     """The §5.2 mix of a file against the suggested proportions."""
     samples = [sample for _, sample in read_samples(Path(args.file))]
+    if not samples:
+        raise UserError(f"{args.file}: no samples")
     print(f"{'kind':<18} {'samples':>8} {'share':>7} {'suggested':>10} {'gap':>8}")
     for kind, (count, share) in mix(samples).items():
         gap = 100 * (share - MIX[kind])

@@ -21,10 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.config import Approval, AsiConfig
 from asi_agent.data.transcript import Conversation, read_conversation
+from asi_agent.eval.reuse import backend_for, work_slot
 from asi_agent.eval.suite import EvalTask
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
-from asi_agent.providers import create_backend
 from asi_agent.tools.registry import ToolRegistry
 from asi_agent.ui.headless import assemble_agent, drive
 from asi_agent.ui.output import Renderer
@@ -54,20 +54,33 @@ def script_path(task: EvalTask, settings: EvalSettings) -> Path:
     return task.folder / str(settings.config.get("model") or "script.json")
 
 
-def run_task(task: EvalTask, settings: EvalSettings, repeat: int = 0) -> dict[str, Any]:
-    """Run one task in a temporary copy of its fixture and return its result (JSON-ready)."""
+def run_task(
+    task: EvalTask, settings: EvalSettings, repeat: int = 0, base: Path | None = None
+) -> dict[str, Any]:
+    """Run one task in a fresh copy of its fixture and return its result (JSON-ready).
+
+    With `base`, the copy goes to this worker's fixed folder under it (see `reuse`); else to a new
+    temporary folder, removed afterwards.
+    """
+    if base is not None:
+        return _run_in(task, settings, repeat, work_slot(base.resolve()))
     with tempfile.TemporaryDirectory(prefix=f"asi-eval-{task.id}-") as tmp:
-        root = Path(tmp).resolve() / "project"
+        return _run_in(task, settings, repeat, Path(tmp).resolve() / "project")
+
+
+def _run_in(task: EvalTask, settings: EvalSettings, repeat: int, root: Path) -> dict[str, Any]:
+    if task.project.is_dir():
         shutil.copytree(task.project, root)
-        if task.spec.git:
-            _git_init(root)
-        started = time.monotonic()
-        end, records, registry, error = asyncio.run(_run_agent(task, settings, root))
-        seconds = time.monotonic() - started
-        records = _portable(records, root)
-        conv = read_conversation(records, registry, task.id)
-        passed, verdict = _verify(task, root, end, conv) if end else (False, "")
-        verdict = verdict.replace(str(root), PROJECT_MARK)
+    else:
+        root.mkdir(parents=True)  # git keeps no empty folders: no project/ is an empty fixture
+    if task.spec.git:
+        _git_init(root)
+    started = time.monotonic()
+    end, records, registry, error = asyncio.run(_run_agent(task, settings, root))
+    seconds = time.monotonic() - started
+    records = _portable(records, root)
+    conv = read_conversation(records, registry, task.id)
+    passed, verdict = _verify(task, root, end, conv) if end else (False, "")
     calls = conv.calls
     return {
         "id": task.id,
@@ -86,7 +99,7 @@ def run_task(task: EvalTask, settings: EvalSettings, repeat: int = 0) -> dict[st
         "legal_after": sum(c.legal_after for c in calls),
         "violations": sum(c.violation for c in calls),
         "tools": [c.name for c in calls],
-        "verifier": verdict,
+        "verifier": verdict.replace(str(root), PROJECT_MARK),
         "transcript": records,
     }
 
@@ -95,7 +108,7 @@ async def _run_agent(
     task: EvalTask, settings: EvalSettings, root: Path
 ) -> tuple[RunFinished | None, list[dict[str, Any]], ToolRegistry, str | None]:
     config = _task_config(task, settings)
-    backend = create_backend(config)
+    backend = backend_for(config)
     agent = assemble_agent(root, config, backend, cursor=task.spec.cursor, interactive=False)
     quiet = Renderer(io.StringIO(), io.StringIO())
     end: RunFinished | None = None
@@ -133,7 +146,11 @@ def _portable(records: list[dict[str, Any]], root: Path) -> list[dict[str, Any]]
 
 def _verify(task: EvalTask, root: Path, end: RunFinished, conv: Conversation) -> tuple[bool, str]:
     """Run the task's verifier in the project copy; exit code 0 passes."""
-    command = [part.format(python=sys.executable, task=str(task.folder)) for part in task.spec.verify]
+    # Plain replacement, not str.format: a verifier's own code may hold braces.
+    command = [
+        part.replace("{python}", sys.executable).replace("{task}", str(task.folder))
+        for part in task.spec.verify
+    ]
     env = {
         **os.environ,
         "ASI_EVAL_ANSWER": end.result,

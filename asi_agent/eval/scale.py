@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
+from asi_agent.eval.reuse import new_base
 from asi_agent.eval.runner import EvalSettings, run_task
 from asi_agent.eval.suite import EvalTask, pack_task, unpack_task
 from asi_agent.exceptions import UserError
@@ -37,13 +38,11 @@ def run_local(
 ) -> list[dict[str, Any]]:
     """Run every job on this machine, `workers` at a time; results in job order."""
     results: list[dict[str, Any] | None] = [None] * len(jobs)
-    if workers <= 1:
-        for index, (task, repeat) in enumerate(jobs):
-            results[index] = run_task(task, settings, repeat)
-            on_done(results[index] or {})
-        return [r for r in results if r is not None]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(run_task, task, settings, repeat): i for i, (task, repeat) in enumerate(jobs)}
+    with new_base() as base, ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {
+            pool.submit(run_task, task, settings, repeat, Path(base)): i
+            for i, (task, repeat) in enumerate(jobs)
+        }
         for future in as_completed(futures):
             result = future.result()
             results[futures[future]] = result

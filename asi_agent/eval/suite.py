@@ -6,6 +6,7 @@ Layout (any folder laid out like this is a suite; the built-in one ships in `asi
       fix-off-by-one/          the task id is the folder name
         task.toml              instruction, verifier, tags, limits (TaskSpec)
         project/               the fixture: copied into a fresh temporary folder for every run
+                               (none: the task runs in an empty folder)
         verify.py              anything the verifier needs, kept out of the model's sight
         script.json            optional: a scripted backend's replies that solve the task
 
@@ -90,8 +91,6 @@ def load_task(folder: Path) -> EvalTask:
         error = exc.errors()[0]
         key = ".".join(str(part) for part in error["loc"]) or "(top level)"
         raise UserError(f"{path}: key '{key}': {error['msg']}") from None
-    if not (folder / "project").is_dir():
-        raise UserError(f"{folder}: a task needs a project/ folder (the fixture), even an empty one")
     return EvalTask(folder.name, folder, spec)
 
 
@@ -136,5 +135,4 @@ def unpack_task(files: dict[str, bytes], into: Path) -> EvalTask:
         target = into / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    (into / "project").mkdir(exist_ok=True)  # an empty fixture has no files to ship
     return load_task(into)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from asi_agent.eval.runner import EvalSettings, run_task
 from asi_agent.eval.suite import BUILTIN_SUITE, load_suite, pack_task, unpack_task
 from asi_agent.exceptions import UserError
 from asi_agent.tools.registry import default_registry
@@ -56,12 +57,18 @@ def test_a_bad_task_file_names_the_file_and_the_key(tmp_path: Path):
         load_suite(tmp_path / "suite")
 
 
-def test_a_task_without_a_fixture_folder_is_refused(tmp_path: Path):
+def test_a_task_without_a_fixture_folder_runs_in_an_empty_folder(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "user"))
     folder = tmp_path / "suite" / "nofixture"
     folder.mkdir(parents=True)
-    (folder / "task.toml").write_text('instruction = "x"\nverify = ["true"]\n')
-    with pytest.raises(UserError, match="project/ folder"):
-        load_suite(tmp_path / "suite")
+    check = "import os, sys; sys.exit(0 if set(os.listdir()) <= {'.asi'} else 1)"
+    (folder / "task.toml").write_text(f'instruction = "x"\nverify = ["{{python}}", "-c", "{check}"]\n')
+    (folder / "script.json").write_text(json.dumps({"replies": ["Nothing to do.\nAGENT_STATUS: DONE"]}))
+    task = load_suite(tmp_path / "suite")[0]
+    assert not task.project.exists()
+    result = run_task(task, EvalSettings(config={"provider": "scripted"}))
+    assert result["passed"], result["verifier"]
+    assert result["status"] == "DONE" and result["calls"] == 0
 
 
 def test_a_packed_task_unpacks_to_the_same_files(tmp_path: Path):
@@ -73,8 +80,7 @@ def test_a_packed_task_unpacks_to_the_same_files(tmp_path: Path):
             assert (copy.folder / path.relative_to(task.folder)).read_bytes() == path.read_bytes()
 
 
-def test_unpacking_keeps_an_empty_fixture(tmp_path: Path):
+def test_unpacking_a_task_without_fixture(tmp_path: Path):
     files = {"task.toml": (BUILTIN_SUITE / "none-http-404" / "task.toml").read_bytes()}
     task = unpack_task(files, tmp_path / "none-http-404")
-    assert task.id == "none-http-404"
-    assert task.project.is_dir() and not any(task.project.iterdir())
+    assert task.id == "none-http-404" and task.spec.tags == ["no-tool"]
