@@ -35,11 +35,16 @@ def eval_command(args: argparse.Namespace) -> int:
     jobs: list[Job] = [(task, n) for task in tasks for n in range(args.repeat)]
     progress = Progress(len(jobs), sys.stderr)
     started = datetime.now(UTC).isoformat(timespec="seconds")
+    interrupted = False
     with isolated_user_config():
-        if args.ray is not None:
-            results = run_ray(jobs, settings, args.ray or None, progress.advance)
-        else:
-            results = run_local(jobs, settings, args.jobs, progress.advance)
+        try:
+            if args.ray is not None:
+                results = run_ray(jobs, settings, args.ray or None, progress.advance)
+            else:
+                results = run_local(jobs, settings, args.jobs, progress.advance)
+        except KeyboardInterrupt:  # report what finished rather than losing it
+            results, interrupted = progress.results, True
+            print(f"\nasi-agent: interrupted; reporting the {len(results)} finished task(s)", file=sys.stderr)
     run = {
         "version": 1,
         "suite": "builtin" if suite == BUILTIN_SUITE else str(suite),
@@ -49,6 +54,7 @@ def eval_command(args: argparse.Namespace) -> int:
         "started": started,
         "repeat": args.repeat,
         "engine": "ray" if args.ray is not None else f"local, {args.jobs} job(s)",
+        "interrupted": interrupted,
         "metrics": summarize(results),
         "tasks": results,
     }
@@ -56,7 +62,7 @@ def eval_command(args: argparse.Namespace) -> int:
     if args.output:
         Path(args.output).write_text(json.dumps(run, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         print(f"results written to {args.output}", file=sys.stderr)
-    return 0
+    return 130 if interrupted else 0
 
 
 def compare_command(args: argparse.Namespace) -> int:

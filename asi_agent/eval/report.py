@@ -23,9 +23,12 @@ class Progress:
         self.total, self.stream = total, stream
         self.done = self.passed = 0
         self.enabled = stream.isatty()
+        self.results: list[dict[str, Any]] = []
+        """Every result so far, in the order the tasks finished."""
 
-    def advance(self, result: Mapping[str, Any]) -> None:
+    def advance(self, result: dict[str, Any]) -> None:
         """One more task finished."""
+        self.results.append(result)
         self.done += 1
         self.passed += bool(result.get("passed"))
         if not self.enabled:

@@ -43,10 +43,14 @@ def run_local(
             pool.submit(run_task, task, settings, repeat, Path(base)): i
             for i, (task, repeat) in enumerate(jobs)
         }
-        for future in as_completed(futures):
-            result = future.result()
-            results[futures[future]] = result
-            on_done(result)
+        try:
+            for future in as_completed(futures):
+                result = future.result()
+                results[futures[future]] = result
+                on_done(result)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)  # the tasks already running still finish
+            raise
     return [r for r in results if r is not None]
 
 
