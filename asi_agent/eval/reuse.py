@@ -70,10 +70,10 @@ def backend_for(config: AsiConfig) -> Backend:
 
 def work_slot(base: Path) -> Path:
     """This worker's project folder under `base`, emptied: the same path for each of its tasks."""
-    slot: Path | None = getattr(_local, "slot", None)
-    if slot is None or not slot.parent.is_relative_to(base):
-        slot = base / f"slot-{next(_slots)}" / "project"
-        _local.slot = slot
+    index = getattr(_local, "index", None)
+    if index is None:
+        index = _local.index = next(_slots)
+    slot = base / f"slot-{index}" / "project"
     if slot.exists():
         shutil.rmtree(slot)
     slot.parent.mkdir(parents=True, exist_ok=True)

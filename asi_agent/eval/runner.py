@@ -34,6 +34,8 @@ __all__ = ["PROJECT_MARK", "EvalSettings", "run_task", "script_path"]
 PROJECT_MARK = "<project>"
 """What the temporary project path is replaced with in stored transcripts (runs stay comparable)."""
 _VERIFIER_TAIL = 2000
+FIXTURE_TIME = 1_700_000_000
+"""The modification time every fixture file gets (2023-11-14), so listings do not depend on the copy."""
 
 
 class EvalSettings(BaseModel):
@@ -73,6 +75,8 @@ def _run_in(task: EvalTask, settings: EvalSettings, repeat: int, root: Path) -> 
         shutil.copytree(task.project, root)
     else:
         root.mkdir(parents=True)  # git keeps no empty folders: no project/ is an empty fixture
+    for path in root.rglob("*"):  # the same file times wherever the fixture was copied or unpacked
+        os.utime(path, (FIXTURE_TIME, FIXTURE_TIME), follow_symlinks=False)
     if task.spec.git:
         _git_init(root)
     started = time.monotonic()

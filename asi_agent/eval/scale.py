@@ -58,12 +58,13 @@ def _remote_task(
     files: dict[str, bytes], task_id: str, settings: dict[str, Any], repeat: int
 ) -> dict[str, Any]:
     """The body of a Ray task: unpack the shipped task folder, run it, return result and transcript."""
-    with tempfile.TemporaryDirectory(prefix="asi-eval-worker-") as tmp:
-        user = Path(tmp) / "user-config"
+    with new_base() as tmp, tempfile.TemporaryDirectory(prefix="asi-eval-task-") as shipped:
+        user = Path(shipped) / "user-config"
         user.mkdir()
         os.environ["ASI_CONFIG_DIR"] = str(user)
-        task = unpack_task(files, Path(tmp) / task_id)
-        return run_task(task, EvalSettings.model_validate(settings), repeat)
+        task = unpack_task(files, Path(shipped) / task_id)
+        # The same folder layout as a local run, so that prompts (and token counts) are the same.
+        return run_task(task, EvalSettings.model_validate(settings), repeat, Path(tmp))
 
 
 def run_ray(

@@ -12,7 +12,8 @@ from asi_cli import asi
 
 pytest.importorskip("ray")
 
-FILTERS = (
+FILTERS = (  # chains with tests in both languages, no-tool tasks, git, the model asked by a tool,
+    # listings with file times, journal and trash stamps
     "--filter",
     "py-chain-fix-discount",
     "--filter",
@@ -22,10 +23,17 @@ FILTERS = (
     "--filter",
     "unsafe-edit-git-config",
     "--filter",
+    "py-reapply-change",
+    "--filter",
+    "py-delete-backup",
+    "--filter",
+    "py-count-modules",
+    "--filter",
     "py-generate-tests",
 )
 CALL_ID = re.compile(r"call_[0-9a-f]+")
 DURATION = re.compile(r" in \d+(?:\.\d+)? s\b")  # test runners report their own time
+STAMP = re.compile(r"\d{4}-?\d\d-?\d\d[T-]\d\d:?\d\d:?\d\d(?:[.-]\d+)?(?:\+00:00)?")  # journal and trash
 
 
 def _stable(run: dict[str, Any]) -> list[dict[str, Any]]:
@@ -36,7 +44,7 @@ def _stable(run: dict[str, Any]) -> list[dict[str, Any]]:
 def _stable_task(task: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in task.items() if k not in ("seconds", "transcript")}
     records = [{k: v for k, v in r.items() if k not in ("time", "session_id")} for r in task["transcript"]]
-    text = DURATION.sub(" in N s", json.dumps(records, sort_keys=True))
+    text = STAMP.sub("TIME", DURATION.sub(" in N s", json.dumps(records, sort_keys=True)))
     ids: dict[str, str] = {}
     out["transcript"] = CALL_ID.sub(lambda m: ids.setdefault(m[0], f"call#{len(ids)}"), text)
     return out
