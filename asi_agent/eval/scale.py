@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,19 @@ Job = tuple[EvalTask, int]
 OnDone = Callable[[dict[str, Any]], None]
 
 
-def isolated_user_config() -> tempfile.TemporaryDirectory[str]:
-    """An empty user config folder for the whole run: a person's own prompt or plugins must not leak in."""
-    folder = tempfile.TemporaryDirectory(prefix="asi-eval-user-")
-    os.environ["ASI_CONFIG_DIR"] = folder.name
-    return folder
+@contextmanager
+def isolated_user_config() -> Iterator[Path]:
+    """An empty user config folder for the run: a person's own prompt or plugins must not leak in."""
+    before = os.environ.get("ASI_CONFIG_DIR")
+    with tempfile.TemporaryDirectory(prefix="asi-eval-user-") as folder:
+        os.environ["ASI_CONFIG_DIR"] = folder
+        try:
+            yield Path(folder)
+        finally:
+            if before is None:
+                os.environ.pop("ASI_CONFIG_DIR", None)
+            else:
+                os.environ["ASI_CONFIG_DIR"] = before
 
 
 def run_local(
