@@ -11,7 +11,7 @@ __all__ = ["add_eval_parser"]
 def add_eval_parser(sub: Any) -> None:
     """The `eval` subcommand and its `compare` subcommand (called by the CLI parser)."""
     ev = sub.add_parser("eval", help="evaluate a model on a task suite (spec §8 metrics)")
-    nested = ev.add_subparsers(dest="eval_command", metavar="compare")
+    nested = ev.add_subparsers(dest="eval_command", metavar="compare A.json B.json")
     cmp = nested.add_parser("compare", help="compare two result files (from --output)")
     cmp.add_argument("first", metavar="A.json")
     cmp.add_argument("second", metavar="B.json")
@@ -26,7 +26,7 @@ def add_eval_parser(sub: Any) -> None:
         const="",
         default=None,
         metavar="ADDRESS",
-        help="run tasks on Ray (default: local)",
+        help="run the tasks as Ray tasks: a local Ray instance, or the cluster at ADDRESS",
     )
     add("--output", metavar="FILE", help="write the full results (metrics, tasks, transcripts) as JSON")
     add("--provider", choices=["openai", "ollama", "local", "scripted"], help="model provider")
