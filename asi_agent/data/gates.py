@@ -137,8 +137,41 @@ def sample_category(sample: Mapping[str, Any]) -> str:
     return "single-tool" if len({c.name for c in calls}) == 1 else "multi-tool"
 
 
+def _pair_as_sample(sample: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A preference pair seen as the sample of its chosen side, or None for an ordinary sample."""
+    closing = {"role": "assistant", "content": "(pair)"}  # a pair stops at its choice: nothing to close
+    if "chosen" in sample and "rejected" in sample:
+        return {"id": sample.get("id"), "messages": [*sample["messages"], sample["chosen"], closing]}
+    if "rejected_messages" in sample:
+        return {
+            "id": sample.get("id"),
+            "tools": sample.get("tools"),
+            "messages": [*sample["messages"], closing],
+        }
+    return None
+
+
+def _pair_problems(sample: Mapping[str, Any]) -> list[str]:
+    if "chosen" in sample:
+        same = sample["chosen"] == sample["rejected"]
+        calls = bool(sample["chosen"].get("tool_calls"))
+    else:
+        same = sample["messages"] == sample["rejected_messages"]
+        calls = any(m.get("role") == "tool_call" for m in sample["messages"][-1:])
+    problems = ["the pair's chosen and rejected sides are the same"] if same else []
+    return problems + ([] if calls else ["the chosen side makes no tool call"])
+
+
 def check_sample(line: int, sample: Mapping[str, Any], registry: ToolRegistry) -> SampleCheck:
-    """Run every per-sample check of §5.3 on one sample."""
+    """Run every per-sample check of §5.3 on one sample (for a preference pair: on its chosen side)."""
+    pair = _pair_as_sample(sample)
+    if pair is not None:
+        check = check_sample(line, pair, registry)
+        # The chosen call has not run yet: no decision, so no permission context to ask of it.
+        check.has_high_risk, check.permission_ok = False, True
+        check.problems = [p for p in check.problems if "permission context" not in p]
+        check.problems += _pair_problems(sample)
+        return check
     check = SampleCheck(line, str(sample.get("id") or f"line {line}"))
     calls = _calls(sample)
     check.calls = len(calls)

@@ -149,8 +149,10 @@ def test_dpo_pairs_are_well_formed(project: Path):
         else:
             assert rejected == {"role": "assistant", "content": IGNORED_ERROR_REPLY}
             assert pair["messages"][-1]["content"].startswith("ERROR:")
+    assert "all gates passed" in _validate(project, pairs, "dpo.jsonl")
     swift = _export(project, "--dpo", "--format", "ms-swift")
     assert len(swift) == len(pairs)
+    assert "all gates passed" in _validate(project, swift, "dpo-swift.jsonl")
     for pair in swift:
         chosen, rejected = pair["messages"], pair["rejected_messages"]
         shared = next(i for i, (a, b) in enumerate(zip(chosen, rejected, strict=False)) if a != b)
