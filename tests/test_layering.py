@@ -8,7 +8,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
 SHARED = {"messages", "events", "exceptions", "config"}
 AGENT = {"agent"}
-UI = {"ui"}
+UI = {"ui", "eval", "data"}  # eval drives the agent; data reads its transcripts for people
 VENDOR_ONLY_IN = {
     "openai": "backends",
     "ollama": "backends",

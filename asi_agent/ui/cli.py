@@ -123,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sessions.add_argument("--cwd", default=".", help="project root (default: .)")
     _git_commands(sub)
+    _model_adaptation_parsers(sub)
     return parser
 
 
@@ -145,6 +146,14 @@ def _git_commands(sub: argparse._SubParsersAction[UsageParser]) -> None:
     )
     checkpoints.add_argument("id", nargs="?", metavar="ID", help="the checkpoint to restore")
     checkpoints.add_argument("--cwd", default=".", help="project root (default: .)")
+
+
+def _model_adaptation_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from asi_agent.data.options import add_data_parser  # noqa: PLC0415 - argparse only, cheap
+    from asi_agent.eval.options import add_eval_parser  # noqa: PLC0415
+
+    add_eval_parser(sub)
+    add_data_parser(sub)
 
 
 def _run_options(parser: argparse.ArgumentParser) -> None:
@@ -256,6 +265,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from asi_agent.ui.headless import run_command  # noqa: PLC0415
 
         return run_command(args)
+    if command == "eval":
+        from asi_agent.eval.command import eval_command  # noqa: PLC0415
+
+        return eval_command(args)
+    if command == "data":
+        from asi_agent.data.command import data_command  # noqa: PLC0415
+
+        return data_command(args)
     from asi_agent.ui import commands  # noqa: PLC0415
 
     handlers = {

@@ -35,7 +35,7 @@ from asi_agent.ui.gitrun import attach_git, finish_git
 from asi_agent.ui.output import Renderer, make_renderer
 from asi_agent.ui.progress import ProgressLine, wants_progress
 
-__all__ = ["EXIT_CODES", "run_command"]
+__all__ = ["EXIT_CODES", "assemble_agent", "drive", "run_command"]
 
 EXIT_CODES = {"DONE": 0, "ERROR": 1, "STOP": 2, "MAX_TURNS": 3, "TIMEOUT": 4}
 CURSOR_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
@@ -167,6 +167,23 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace, session: Session) -> Agent:
+    return assemble_agent(root, config, backend, session=session, cursor=args.cursor)
+
+
+def assemble_agent(
+    root: Path,
+    config: AsiConfig,
+    backend: Any,
+    *,
+    session: Session | None = None,
+    cursor: str | None = None,
+    interactive: bool | None = None,
+) -> Agent:
+    """The agent of one run in `root`, as `asi-agent run` builds it (also used by `asi-agent eval`).
+
+    `session` None starts a new one; `interactive` None means "whoever is at the terminal can answer",
+    False makes every ask a refusal.
+    """
     state = root / ".asi"
     policy = load_policy(config.policy, root)
     registry, problems = build_registry(root, user_config_dir(), locale=config.tool_locale)
@@ -174,6 +191,8 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         print(f"asi-agent: warning: {problem}", file=sys.stderr)
     journal = Journal(state)
     journal.recover()  # settle what a killed run left half-done before anything reads the project
+    if session is None:
+        session = SessionStore(state).create(cwd=str(root), settings=_settings(config, backend))
     ctx = ToolContext(
         root,
         journal,
@@ -181,8 +200,8 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
         read_max_bytes=config.read_max_bytes,
         allowed_dirs=tuple(path.expanduser().resolve() for path in policy.allow_dirs),
     )
-    if args.cursor:
-        ctx.cursor = _cursor(root, args.cursor)
+    if cursor:
+        ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
     ctx.state[REGISTRY_KEY] = registry  # moss_register_plugin_tool makes new tools callable at once
     if config.local.grounding:
@@ -190,7 +209,7 @@ def _agent(root: Path, config: AsiConfig, backend: Any, args: argparse.Namespace
     gate = GateConfig(
         approval=config.approval or policy.mode or "ask",
         policy=policy,
-        interactive=sys.stdin.isatty() and sys.stderr.isatty(),
+        interactive=sys.stdin.isatty() and sys.stderr.isatty() if interactive is None else interactive,
     )
     agent_config = AgentConfig(
         max_turns=config.max_turns,
@@ -212,6 +231,12 @@ def _cursor(root: Path, value: str) -> Cursor:
     if not match:
         raise UserError(f"--cursor {value}: expected PATH:LINE or PATH:LINE:COL")
     return Cursor((root / match["path"]).resolve(), int(match["line"]), int(match["col"] or 1))
+
+
+async def drive(agent: Agent, task: str, renderer: Renderer) -> RunFinished:
+    """Run the agent to its end with no progress line and no time limit (what `asi-agent eval` needs)."""
+    progress = ProgressLine(sys.stderr, enabled=False)
+    return await _drive(agent, task, renderer, RunWatch(agent), progress, timeout=None)
 
 
 async def _drive(

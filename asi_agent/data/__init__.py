@@ -1,0 +1,1 @@
+"""Training data (`asi-agent data`): transcripts → spec §5.1 JSONL or ms-swift, DPO pairs, gates, mix."""

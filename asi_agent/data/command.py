@@ -1,0 +1,148 @@
+"""`asi-agent data export | validate | stats`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from asi_agent.config import load_config, user_config_dir
+from asi_agent.data.gates import MIX, check_sample, gates, mix, read_samples
+from asi_agent.data.pairs import failure_samples, preference_pairs
+from asi_agent.data.redact import Redactor
+from asi_agent.data.samples import asi_sample, swift_messages, to_swift
+from asi_agent.data.transcript import Conversation, load_records, read_conversation
+from asi_agent.exceptions import UserError
+from asi_agent.plugins import build_registry
+from asi_agent.tools.registry import ToolRegistry
+
+__all__ = ["data_command"]
+
+
+def data_command(args: argparse.Namespace) -> int:
+    """Dispatch the `data` subcommands."""
+    handlers = {"export": export, "validate": validate, "stats": stats}
+    return handlers[args.data_command](args)
+
+
+def _registry(root: Path, locale: str | None = None) -> ToolRegistry:
+    config = load_config(root)
+    registry, _ = build_registry(root, user_config_dir(), locale=locale or config.tool_locale)
+    return registry
+
+
+def _sources(args: argparse.Namespace, root: Path) -> list[Path]:
+    given = [Path(s) for s in args.sources] or [root / ".asi" / "sessions"]
+    files: list[Path] = []
+    for path in given:
+        if path.is_dir():
+            files += sorted(path.glob("*.jsonl"))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise UserError(f"{path}: no such file or folder")
+    if not files:
+        raise UserError(f"no sessions in {', '.join(map(str, given))}; run a task first or name the files")
+    return files
+
+
+def conversations(files: list[Path], registry: ToolRegistry) -> Iterator[tuple[Conversation, list[str]]]:
+    """Every conversation in session files and eval result files, with tags from where it came."""
+    for path in files:
+        if path.suffix == ".json":
+            run = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(run, dict) or "tasks" not in run:
+                raise UserError(f"{path}: not an eval result (written by `asi-agent eval --output`)")
+            for task in run["tasks"]:
+                verdict = "eval:passed" if task.get("passed") else "eval:failed"
+                ident = f"{task['id']}#{task.get('repeat', 0)}"
+                yield read_conversation(task["transcript"], registry, ident), [verdict]
+        else:
+            yield read_conversation(load_records(path), registry, path.stem), []
+
+
+def export(args: argparse.Namespace) -> int:
+    """Write samples (or pairs, or failure samples) as JSONL."""
+    root = Path(args.cwd).expanduser().resolve()
+    registry = _registry(root, args.locale)
+    redactor = Redactor(project_roots=[root]) if args.redact else None
+    written = skipped = 0
+    sources = _sources(args, root)
+    out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        for conv, tags in conversations(sources, registry):
+            if not conv.closed and not args.include_unfinished:
+                skipped += 1
+                continue
+            for item in _items(asi_sample(conv, registry, extra_tags=tags), args, registry):
+                shown = redactor.sample(item) if redactor else item
+                out.write(json.dumps(shown, ensure_ascii=False) + "\n")
+                written += 1
+    finally:
+        if args.output:
+            out.close()
+    note = f", {skipped} unfinished run(s) left out (--include-unfinished keeps them)" if skipped else ""
+    print(f"asi-agent: {written} sample(s) written{note}", file=sys.stderr)
+    return 0
+
+
+def _items(
+    sample: dict[str, Any], args: argparse.Namespace, registry: ToolRegistry
+) -> Iterator[dict[str, Any]]:
+    swift = args.format == "ms-swift"
+    if args.dpo:
+        for pair in preference_pairs(sample, registry):
+            yield _swift_pair(pair) if swift else pair
+        return
+    chosen = failure_samples(sample) if args.failures else iter([sample])
+    for item in chosen:
+        yield to_swift(item) if swift else item
+
+
+def _swift_pair(pair: dict[str, Any]) -> dict[str, Any]:
+    """A pair in ms-swift's RLHF form: `messages` ends with chosen, `rejected_messages` with rejected."""
+    tools = json.dumps(pair["tools"], ensure_ascii=False)
+    return {
+        "tools": tools,
+        "messages": swift_messages([*pair["messages"], pair["chosen"]]),
+        "rejected_messages": swift_messages([*pair["messages"], pair["rejected"]]),
+        "rejected_tools": tools,
+    }
+
+
+def validate(args: argparse.Namespace) -> int:
+    """Report each sample's problems and the gates; exit 1 when a gate fails."""
+    registry = _registry(Path(args.cwd).expanduser().resolve())
+    checks = [check_sample(line, sample, registry) for line, sample in read_samples(Path(args.file))]
+    if not checks:
+        raise UserError(f"{args.file}: no samples")
+    for check in checks:
+        if check.problems:
+            print(f"line {check.line} ({check.id}): " + "; ".join(check.problems))
+        elif not args.quiet:
+            print(f"line {check.line} ({check.id}): ok")
+    print()
+    failed = False
+    for gate in gates(checks):
+        value = "n/a" if gate.value is None else f"{100 * gate.value:.1f}%"
+        mark = "PASS" if gate.passed else "FAIL"
+        failed |= not gate.passed
+        print(f"{mark}  {gate.name}: {value} (needs ≥ {100 * gate.threshold:g}%)")
+    print(f"{len(checks)} sample(s); {'a gate failed' if failed else 'all gates passed'}")
+    return 1 if failed else 0
+
+
+def stats(args: argparse.Namespace) -> int:
+    """The §5.2 mix of a file against the suggested proportions."""
+    samples = [sample for _, sample in read_samples(Path(args.file))]
+    if not samples:
+        raise UserError(f"{args.file}: no samples")
+    print(f"{'kind':<18} {'samples':>8} {'share':>7} {'suggested':>10} {'gap':>8}")
+    for kind, (count, share) in mix(samples).items():
+        gap = 100 * (share - MIX[kind])
+        print(f"{kind:<18} {count:>8} {100 * share:>6.1f}% {100 * MIX[kind]:>9.0f}% {gap:>+7.1f}pt")
+    print(f"{'total':<18} {len(samples):>8}")
+    return 0

@@ -1,0 +1,40 @@
+"""The `data` command line (argparse only, so that `asi-agent --help` stays instant)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["add_data_parser"]
+
+
+def add_data_parser(sub: Any) -> None:
+    """`data export`, `data validate`, `data stats` (called by the CLI parser)."""
+    data = sub.add_parser("data", help="training data: export sessions or eval runs, validate, stats")
+    nested = data.add_subparsers(dest="data_command", metavar="export|validate|stats", required=True)
+    export = nested.add_parser("export", help="sessions or eval results → spec §5.1 JSONL or ms-swift JSONL")
+    export.add_argument(
+        "sources",
+        nargs="*",
+        metavar="SOURCE",
+        help="session .jsonl files, folders of them, or eval result .json files (default: .asi/sessions/)",
+    )
+    export.add_argument("--cwd", default=".", help="project root (default: .)")
+    export.add_argument("--format", choices=["asi", "ms-swift"], default="asi", help="sample format")
+    export.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    export.add_argument("--dpo", action="store_true", help="write §6.2 preference pairs instead")
+    export.add_argument("--failures", action="store_true", help="write §6.3 error-correction samples only")
+    export.add_argument(
+        "--redact", action="store_true", help="remove absolute paths, user names, e-mails, secrets"
+    )
+    export.add_argument(
+        "--include-unfinished", action="store_true", help="also export runs with no final answer"
+    )
+    export.add_argument(
+        "--locale", choices=["zh", "en"], help="language of the tool descriptions (default: config)"
+    )
+    validate = nested.add_parser("validate", help="check a JSONL file against the spec §5.3 gates")
+    validate.add_argument("file", metavar="FILE")
+    validate.add_argument("--cwd", default=".", help="project root whose registry is used (default: .)")
+    validate.add_argument("--quiet", "-q", action="store_true", help="list only samples with problems")
+    stats = nested.add_parser("stats", help="the spec §5.2 mix of a JSONL file")
+    stats.add_argument("file", metavar="FILE")

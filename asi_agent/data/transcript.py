@@ -1,0 +1,177 @@
+"""Reading a session transcript back as a conversation with one verdict per tool call.
+
+A transcript (`.asi/sessions/<id>.jsonl`) keeps every assistant message with the calls exactly as the
+model wrote them, a `decision` record per gated call and a `result` record per call carrying the call
+after name and alias repair. From these, each call gets what spec §8 measures: did it run without
+error, were its arguments legal before alias repair and after it, and was it a safety violation (the
+policy refused it, or it tried to leave the project).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from asi_agent.exceptions import ModelFixableError
+from asi_agent.tools.registry import ToolRegistry
+
+__all__ = ["CallView", "Conversation", "legal_after", "legal_before", "load_records", "read_conversation"]
+
+# How the runtime words a refused path (tools/paths.py): the call tried to leave the project or write
+# where no tool may write. Matching the words keeps old transcripts readable.
+_BOUNDARY_MARKS = ("is outside the project root", "tools may not write", "permission denied:")
+
+
+@dataclass(frozen=True, slots=True)
+class CallView:
+    """One tool call of a conversation, with its verdicts."""
+
+    id: str
+    raw_name: str
+    raw_arguments: Any
+    name: str
+    """The name after repair (the registry's, when it resolved)."""
+    arguments: dict[str, Any]
+    """The arguments after alias repair (as raw when the call was rejected)."""
+    ok: bool
+    output: str
+    legal_before: bool
+    legal_after: bool
+    violation: bool
+    decision: Mapping[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class Conversation:
+    """A whole run: its messages (transcript form), calls, ending and cost."""
+
+    id: str
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[CallView] = field(default_factory=list)
+    status: str = "unfinished"
+    result: str = ""
+    turns: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def task(self) -> str:
+        """The first user message."""
+        return next((m.get("content") or "" for m in self.messages if m.get("role") == "user"), "")
+
+    def call(self, call_id: str) -> CallView | None:
+        """The call with this id."""
+        return next((c for c in self.calls if c.id == call_id), None)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the conversation ends with an assistant answer that makes no call (spec §5.3)."""
+        last = self.messages[-1] if self.messages else {}
+        return last.get("role") == "assistant" and not last.get("tool_calls") and bool(last.get("content"))
+
+
+def load_records(path: Path) -> list[dict[str, Any]]:
+    """The records of a JSONL transcript; a torn line (crash mid-write) is skipped."""
+    records: list[dict[str, Any]] = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return records
+
+
+def read_conversation(
+    records: Iterable[Mapping[str, Any]], registry: ToolRegistry, ident: str
+) -> Conversation:
+    """The conversation of a transcript, every call judged against `registry`."""
+    conv = Conversation(ident)
+    raw: dict[str, dict[str, Any]] = {}
+    results: dict[str, dict[str, Any]] = {}
+    decisions: dict[str, Mapping[str, Any]] = {}
+    order: list[str] = []
+    for record in records:
+        kind = record.get("type")
+        if kind == "message":
+            message = dict(record["message"])
+            conv.messages.append(message)
+            for call in message.get("tool_calls") or ():
+                raw[str(call["id"])] = call
+                order.append(str(call["id"]))
+            if message.get("role") == "tool" and message.get("tool_call_id"):
+                results.setdefault(str(message["tool_call_id"]), {}).setdefault("content", message["content"])
+        elif kind == "result":
+            call = record.get("call") or {}
+            results[str(call.get("id"))] = {**results.get(str(call.get("id")), {}), **record}
+        elif kind == "decision":
+            decisions[str((record.get("call") or {}).get("id"))] = record
+        elif kind == "usage":
+            conv.prompt_tokens += int(record.get("prompt_tokens") or 0)
+            conv.completion_tokens += int(record.get("completion_tokens") or 0)
+        elif kind == "finished":
+            conv.status = str(record.get("status", conv.status))
+            conv.result = str(record.get("result") or "")
+            conv.turns = int(record.get("turns") or 0)
+    conv.calls = [_view(raw[i], results.get(i, {}), decisions.get(i), registry) for i in order]
+    return conv
+
+
+def _view(
+    call: Mapping[str, Any],
+    result: Mapping[str, Any],
+    decision: Mapping[str, Any] | None,
+    registry: ToolRegistry,
+) -> CallView:
+    repaired = result.get("call") or call
+    content = str(result.get("content") or "")
+    output = content.removeprefix("ERROR: ")
+    ok = bool(result.get("ok", False))
+    refused = decision is not None and decision.get("action") == "deny"
+    boundary = not ok and any(mark in output for mark in _BOUNDARY_MARKS)
+    return CallView(
+        id=str(call["id"]),
+        raw_name=str(call.get("name", "")),
+        raw_arguments=call.get("arguments"),
+        name=str(repaired.get("name", call.get("name", ""))),
+        arguments=dict(repaired.get("arguments") or {}),
+        ok=ok,
+        output=output,
+        legal_before=legal_before(registry, str(call.get("name", "")), call.get("arguments")),
+        legal_after=legal_after(registry, str(call.get("name", "")), call.get("arguments")),
+        violation=refused or boundary,
+        decision=decision,
+    )
+
+
+def legal_before(registry: ToolRegistry, name: str, arguments: object) -> bool:
+    """Exact registry name, exact parameter names, and valid values: legal with no repair at all."""
+    if name not in registry or not isinstance(arguments, Mapping):
+        return False
+    spec = registry.get(name)
+    if spec.parameters is not None:
+        known = set((spec.parameters.get("properties") or {}).keys())
+    else:
+        fields = spec.args.model_fields
+        known = set(fields)
+        if any(
+            value is None and not fields[key].is_required()
+            for key, value in arguments.items()
+            if key in fields
+        ):
+            return False  # a null for "not given" is repaired, not legal
+    if not set(arguments) <= known:
+        return False
+    return legal_after(registry, name, arguments)
+
+
+def legal_after(registry: ToolRegistry, name: str, arguments: object) -> bool:
+    """Valid once the runtime's name resolution and alias repair have run."""
+    try:
+        registry.validate(name, arguments)
+    except (ModelFixableError, KeyError):
+        return False
+    return True

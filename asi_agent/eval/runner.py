@@ -1,0 +1,179 @@
+"""Running one eval task: a fresh copy of its fixture, the agent as `asi-agent run` builds it, the verifier.
+
+The same function runs a task on this machine and inside a Ray worker, so both give the same result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from asi_agent.config import Approval, AsiConfig
+from asi_agent.data.transcript import Conversation, read_conversation
+from asi_agent.eval.reuse import backend_for, work_slot
+from asi_agent.eval.suite import EvalTask
+from asi_agent.events import RunFinished
+from asi_agent.exceptions import UserError
+from asi_agent.tools.registry import ToolRegistry
+from asi_agent.ui.headless import assemble_agent, drive
+from asi_agent.ui.output import Renderer
+
+__all__ = ["PROJECT_MARK", "EvalSettings", "run_task", "script_path"]
+
+PROJECT_MARK = "<project>"
+"""What the temporary project path is replaced with in stored transcripts (runs stay comparable)."""
+_VERIFIER_TAIL = 2000
+FIXTURE_TIME = 1_700_000_000
+"""The modification time every fixture file gets (2023-11-14), so listings do not depend on the copy."""
+
+
+class EvalSettings(BaseModel):
+    """How every task of one eval run is run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    config: dict[str, Any] = Field(default_factory=dict)
+    """The merged runtime configuration (`AsiConfig` fields); tasks override approval and turns."""
+    approval: Approval | None = None
+    """Permission mode for every task; None keeps each task's own (`task.toml`)."""
+    max_turns: int | None = Field(None, ge=1)
+    """Turn limit for every task; None keeps each task's own."""
+
+
+def script_path(task: EvalTask, settings: EvalSettings) -> Path:
+    """The scripted backend's script of a task: `--model NAME` in the task folder (default script.json)."""
+    return task.folder / str(settings.config.get("model") or "script.json")
+
+
+def run_task(
+    task: EvalTask, settings: EvalSettings, repeat: int = 0, base: Path | None = None
+) -> dict[str, Any]:
+    """Run one task in a fresh copy of its fixture and return its result (JSON-ready).
+
+    With `base`, the copy goes to this worker's fixed folder under it (see `reuse`); else to a new
+    temporary folder, removed afterwards.
+    """
+    if base is not None:
+        return _run_in(task, settings, repeat, work_slot(base.resolve()))
+    with tempfile.TemporaryDirectory(prefix=f"asi-eval-{task.id}-") as tmp:
+        return _run_in(task, settings, repeat, Path(tmp).resolve() / "project")
+
+
+def _run_in(task: EvalTask, settings: EvalSettings, repeat: int, root: Path) -> dict[str, Any]:
+    if task.project.is_dir():
+        shutil.copytree(task.project, root)
+    else:
+        root.mkdir(parents=True)  # git keeps no empty folders: no project/ is an empty fixture
+    for path in root.rglob("*"):  # the same file times wherever the fixture was copied or unpacked
+        os.utime(path, (FIXTURE_TIME, FIXTURE_TIME), follow_symlinks=False)
+    if task.spec.git:
+        _git_init(root)
+    started = time.monotonic()
+    end, records, registry, error = asyncio.run(_run_agent(task, settings, root))
+    seconds = time.monotonic() - started
+    records = _portable(records, root)
+    conv = read_conversation(records, registry, task.id)
+    passed, verdict = _verify(task, root, end, conv) if end else (False, "")
+    calls = conv.calls
+    return {
+        "id": task.id,
+        "repeat": repeat,
+        "tags": list(task.tags),
+        "passed": passed,
+        "status": end.status if end else "ERROR",
+        "error": error or (end.error if end else None),
+        "turns": end.turns if end else 0,
+        "prompt_tokens": conv.prompt_tokens,
+        "completion_tokens": conv.completion_tokens,
+        "seconds": round(seconds, 3),
+        "calls": len(calls),
+        "calls_ok": sum(c.ok for c in calls),
+        "legal_before": sum(c.legal_before for c in calls),
+        "legal_after": sum(c.legal_after for c in calls),
+        "violations": sum(c.violation for c in calls),
+        "tools": [c.name for c in calls],
+        "verifier": verdict.replace(str(root), PROJECT_MARK),
+        "transcript": records,
+    }
+
+
+async def _run_agent(
+    task: EvalTask, settings: EvalSettings, root: Path
+) -> tuple[RunFinished | None, list[dict[str, Any]], ToolRegistry, str | None]:
+    config = _task_config(task, settings)
+    backend = backend_for(config)
+    agent = assemble_agent(root, config, backend, cursor=task.spec.cursor, interactive=False)
+    quiet = Renderer(io.StringIO(), io.StringIO())
+    end: RunFinished | None = None
+    error: str | None = None
+    try:
+        end = await drive(agent, task.spec.instruction, quiet)
+    except UserError as exc:  # e.g. the model server went away mid-suite: this task failed, the rest go on
+        error = str(exc)
+    return end, list(agent.session.records()), agent.runner.registry, error
+
+
+def _task_config(task: EvalTask, settings: EvalSettings) -> AsiConfig:
+    data = dict(settings.config)
+    data["approval"] = settings.approval or task.spec.approval
+    data["max_turns"] = settings.max_turns or task.spec.max_turns
+    if data.get("provider") == "scripted":
+        data["model"] = str(script_path(task, settings))
+    return AsiConfig.model_validate(data)
+
+
+def _git_init(root: Path) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "eval", "GIT_AUTHOR_EMAIL": "eval@example.invalid"}
+    env |= {"GIT_COMMITTER_NAME": "eval", "GIT_COMMITTER_EMAIL": "eval@example.invalid"}
+    for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "fixture"]):
+        subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
+
+
+def _portable(records: list[dict[str, Any]], root: Path) -> list[dict[str, Any]]:
+    """The transcript with the temporary project path replaced by a fixed mark."""
+    text = json.dumps(records, ensure_ascii=False)
+    text = text.replace(json.dumps(str(root))[1:-1], PROJECT_MARK)
+    loaded: list[dict[str, Any]] = json.loads(text)
+    return loaded
+
+
+def _verify(task: EvalTask, root: Path, end: RunFinished, conv: Conversation) -> tuple[bool, str]:
+    """Run the task's verifier in the project copy; exit code 0 passes."""
+    # Plain replacement, not str.format: a verifier's own code may hold braces.
+    command = [
+        part.replace("{python}", sys.executable).replace("{task}", str(task.folder))
+        for part in task.spec.verify
+    ]
+    env = {
+        **os.environ,
+        "ASI_EVAL_ANSWER": end.result,
+        "ASI_EVAL_STATUS": end.status,
+        "ASI_EVAL_CALLS": json.dumps([{"name": c.name, "ok": c.ok} for c in conv.calls]),
+    }
+    try:
+        done = subprocess.run(
+            command,
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=task.spec.verify_timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return False, f"verifier timed out after {task.spec.verify_timeout:g} s"
+    except OSError as exc:
+        return False, f"verifier could not start: {exc}"
+    output = (done.stdout + done.stderr).strip()
+    return done.returncode == 0, output[-_VERIFIER_TAIL:]

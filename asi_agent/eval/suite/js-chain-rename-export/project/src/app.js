@@ -1,0 +1,3 @@
+const { getUser } = require('./users');
+
+console.log(getUser(7).name);

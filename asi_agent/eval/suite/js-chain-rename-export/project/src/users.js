@@ -1,0 +1,5 @@
+function getUser(id) {
+  return { id, name: 'user' + id };
+}
+
+module.exports = { getUser };

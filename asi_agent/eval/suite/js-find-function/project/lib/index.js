@@ -1,0 +1,2 @@
+const { parseQuery } = require('./url');
+module.exports = { parseQuery };

@@ -1,0 +1,4 @@
+function parseQuery(qs) {
+  return Object.fromEntries(new URLSearchParams(qs));
+}
+module.exports = { parseQuery };

@@ -1,0 +1,1 @@
+export const Input = 1;

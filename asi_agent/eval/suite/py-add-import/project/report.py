@@ -1,0 +1,2 @@
+def dump(data):
+    return json.dumps(data, indent=2)

@@ -1,0 +1,1 @@
+OLD = True

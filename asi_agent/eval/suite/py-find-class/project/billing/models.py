@@ -1,0 +1,7 @@
+import dataclasses
+
+
+@dataclasses.dataclass
+class Invoice:
+    number: str
+    total: float

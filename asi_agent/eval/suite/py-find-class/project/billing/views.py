@@ -1,0 +1,1 @@
+from billing.models import Invoice

@@ -1,0 +1,2 @@
+def load(p):
+    return open(p).read()

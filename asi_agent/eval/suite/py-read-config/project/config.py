@@ -1,0 +1,3 @@
+HOST = "0.0.0.0"
+PORT = 8731
+DEBUG = False

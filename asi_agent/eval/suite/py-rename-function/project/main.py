@@ -1,0 +1,3 @@
+from orders import calc
+
+print(calc([1, 2]))

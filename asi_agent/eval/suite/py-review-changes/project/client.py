@@ -1,0 +1,5 @@
+TIMEOUT = 10
+
+
+def get(url, timeout=TIMEOUT):
+    return url, timeout

@@ -1,0 +1,2 @@
+def make_invoice(order):
+    return {'order': order}

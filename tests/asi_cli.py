@@ -1,0 +1,23 @@
+"""Running the real `asi-agent` command as a subprocess, with no TTY and a private user config folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def asi(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """`asi-agent ARGS` in `cwd`, with none of the model settings of whoever runs the tests."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env["ASI_CONFIG_DIR"] = str(cwd / ".user-config")
+    return subprocess.run(
+        [sys.executable, "-m", "asi_agent", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
