@@ -148,7 +148,7 @@ def _git_commands(sub: argparse._SubParsersAction[UsageParser]) -> None:
     checkpoints.add_argument("--cwd", default=".", help="project root (default: .)")
 
 
-def _model_adaptation_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _model_adaptation_parsers(sub: argparse._SubParsersAction[UsageParser]) -> None:
     from asi_agent.data.options import add_data_parser  # noqa: PLC0415 - argparse only, cheap
     from asi_agent.eval.options import add_eval_parser  # noqa: PLC0415
 
