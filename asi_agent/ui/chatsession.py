@@ -7,9 +7,10 @@ import argparse
 import dataclasses
 import difflib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from asi_agent.agent import Agent
 from asi_agent.backends.base import Backend
@@ -51,12 +52,14 @@ class ChatSession:
         self._retired: list[Backend] = []
 
     @classmethod
-    def open(cls, args: argparse.Namespace, backend: Backend | None = None) -> ChatSession:
+    def open(
+        cls, args: argparse.Namespace, backend: Backend | None = None, *, interactive: bool = True
+    ) -> ChatSession:
         """Build the backend and the agent from the command line and the configuration files."""
         root = project_root(args)
         config = load_config(root, _flags(args))
         agent = _agent(root, config, backend or create_backend(config), args)
-        agent.gate.config = dataclasses.replace(agent.gate.config, interactive=True)
+        agent.gate.config = dataclasses.replace(agent.gate.config, interactive=interactive)
         return cls(root, config, agent)
 
     async def start(self) -> list[str]:
@@ -99,19 +102,19 @@ class ChatSession:
 
     # -- a turn ------------------------------------------------------------------------------------
 
-    def turn(self, text: str) -> AsyncIterator[AgentEvent]:
+    def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
         """Send one message (with its @mentions attached) and run the agent until it ends."""
         task = expand_mentions(self.root, text)
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
-        return self.agent.run(task)
+        return cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))  # closed by the chats
 
     def interrupted(self, partial: str) -> None:
         """Keep what the interrupted turn produced; the session stays resumable."""
         self.agent.interrupted(partial)
 
-    async def shell(self, command: str) -> AsyncIterator[AgentEvent]:
+    async def shell(self, command: str) -> AsyncGenerator[AgentEvent, None]:
         """`!command`: run a shell command through the same gate (policy, approvals) as the model's calls.
 
         Its output is shown, and attached to the next message so the model sees what the person saw.
