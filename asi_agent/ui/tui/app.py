@@ -13,7 +13,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import OptionList
+from textual.widgets import ListView, OptionList
 from textual.worker import Worker
 
 from asi_agent.config import load_config
@@ -52,37 +52,33 @@ class ChatApp(App[int]):
         self.files = FileIndex(self.root)
         self.turn_worker: Worker[None] | None = None
         self.changes: dict[str, FileChange] = {}
+        # kept, not queried: a query looks at the top screen, which may be the modal
+        self.conversation = VerticalScroll(id="conversation")
+        self.panel = ChangesPanel(id="changes")
+        self.completions = OptionList(id="completions")
+        self.input = ChatInput(id="input", soft_wrap=True, show_line_numbers=False, compact=True)
+        self.status = StatusBar()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
-            yield VerticalScroll(id="conversation")
-            yield ChangesPanel(id="changes")
-        yield OptionList(id="completions")
-        yield ChatInput(id="input", soft_wrap=True, show_line_numbers=False, compact=True)
-        yield StatusBar()
+            yield self.conversation
+            yield self.panel
+        yield self.completions
+        yield self.input
+        yield self.status
 
     async def on_mount(self) -> None:
         """Lay out, then connect to the model (after the first-run screen when none is configured)."""
-        self.query_one("#changes").display = False
-        self.query_one("#completions").display = False
-        self.query_one("#conversation", VerticalScroll).anchor()
-        self.query_one(ChatInput).focus()
-        self.set_interval(0.2, self.query_one(StatusBar).tick)
+        self.panel.display = False
+        self.completions.display = False
+        self.conversation.anchor()
+        self.input.focus()
+        self.set_interval(0.2, self.status.tick)
         self.status.set(project=self.root.name, branch=_branch(self.root))
         if self.chat is not None:
-            await self._ready()
+            await self._chat_ready()
         else:
             self._connect()
-
-    @property
-    def status(self) -> StatusBar:
-        """The status bar."""
-        return self.query_one(StatusBar)
-
-    @property
-    def conversation(self) -> VerticalScroll:
-        """The conversation view."""
-        return self.query_one("#conversation", VerticalScroll)
 
     async def say(self, text: str, *, error: bool = False) -> None:
         """Add a note from the chat itself to the conversation."""
@@ -101,9 +97,9 @@ class ChatApp(App[int]):
             self.status.busy("")
             await self.say(f"cannot start: {exc}", error=True)
             return
-        await self._ready()
+        await self._chat_ready()
 
-    async def _ready(self) -> None:
+    async def _chat_ready(self) -> None:
         assert self.chat is not None
         self.status.busy("")
         for problem in await self.chat.start():
@@ -126,7 +122,7 @@ class ChatApp(App[int]):
         if self.turn_worker is not None and self.turn_worker.is_running:
             self.notify("the agent is working; Esc interrupts it")
             return
-        self.query_one(ChatInput).clear()
+        self.input.clear()
         self.history.add(text)
         if self.chat is None:
             await self.say("no model is connected yet", error=True)
@@ -154,15 +150,15 @@ class ChatApp(App[int]):
     def _history(self, event: ChatInput.HistoryWanted) -> None:
         text = self.history.previous() if event.older else self.history.next()
         if text is not None:
-            box = self.query_one(ChatInput)
+            box = self.input
             box.text = text
             box.move_cursor(box.document.end)
 
     @on(ChatInput.Changed)
     def _typed(self) -> None:
-        box = self.query_one(ChatInput)
+        box = self.input
         word = _word_at_cursor(box)
-        options = self.query_one("#completions", OptionList)
+        options = self.completions
         found: list[str] = []
         if word.startswith("@"):
             found = [f"@{path}" for path in self.files.complete(word[1:])]
@@ -178,21 +174,25 @@ class ChatApp(App[int]):
 
     @on(ChatInput.CompletionKey)
     def _completion_key(self, event: ChatInput.CompletionKey) -> None:
-        options = self.query_one("#completions", OptionList)
+        options = self.completions
         if event.key in ("up", "down"):
             options.action_cursor_up() if event.key == "up" else options.action_cursor_down()
             return
-        index = options.highlighted or 0
-        box = self.query_one(ChatInput)
+        box = self.input
         word = _word_at_cursor(box)
-        choice = str(options.get_option_at_index(index).prompt)
+        if not word or options.option_count == 0:  # the list went stale (keys typed faster than shown)
+            self._hide_completions()
+            if event.key == "enter":
+                self.post_message(ChatInput.Submitted(box.text))
+            return
+        choice = str(options.get_option_at_index(options.highlighted or 0).prompt)
         row, col = box.cursor_location
         box.replace(choice + " ", (row, col - len(word)), (row, col))
         self._hide_completions()
 
     def _hide_completions(self) -> None:
-        self.query_one("#completions").display = False
-        self.query_one(ChatInput).completing = False
+        self.completions.display = False
+        self.input.completing = False
 
     # -- a turn -----------------------------------------------------------------------------------
 
@@ -227,10 +227,13 @@ class ChatApp(App[int]):
         self, events: AsyncGenerator[AgentEvent, None], view: TurnView, interrupted: bool
     ) -> None:
         await events.aclose()
-        await view.stop()
-        self.status.busy("")
         if interrupted and self.chat is not None:
             self.chat.interrupted(view.partial)
+        if not self.conversation.is_attached:  # the app is closing
+            return
+        await view.stop()
+        self.status.busy("")
+        if interrupted:
             self.status.set(agent_status="INTERRUPTED")
             await self.say("interrupted: what was done is kept; send a message to go on")
         self.files.refresh()
@@ -250,31 +253,43 @@ class ChatApp(App[int]):
         return True
 
     def action_interrupt(self) -> None:
-        """Esc: close the completion list, or interrupt the running turn."""
-        if self.query_one("#completions").display:
+        """Esc: close the completion list, interrupt the running turn, or go back to the input."""
+        if self.completions.display:
             self._hide_completions()
         elif self.turn_worker is not None and self.turn_worker.is_running:
             self.turn_worker.cancel()
+        else:
+            self.input.focus()
 
     # -- changed files ----------------------------------------------------------------------------
 
     def action_toggle_changes(self) -> None:
         """Show or hide the changed-files panel."""
-        panel = self.query_one(ChangesPanel)
+        panel = self.panel
         panel.display = not panel.display
+        if panel.display:
+            panel.query_one(ListView).focus()
+        else:
+            self.input.focus()
 
     async def _refresh_changes(self) -> None:
         if self.chat is None:
             return
         self.changes = {change.path: change for change in self.chat.changes()}
-        await self.query_one(ChangesPanel).set_files(list(self.changes))
+        await self.panel.set_files(list(self.changes))
+
+    @on(ChangesPanel.Highlighted)
+    def _highlighted(self, event: ChangesPanel.Highlighted) -> None:
+        change = self.changes.get(event.path)
+        if change is not None:
+            self.panel.query_one(DiffView).show(change.diff)
 
     @on(ChangesPanel.Opened)
     def _opened(self, event: ChangesPanel.Opened) -> None:
         change = self.changes.get(event.path)
         if change is None or self.chat is None:
             return
-        self.query_one(DiffView).show(change.diff)
+        self.panel.query_one(DiffView).show(change.diff)
         self.chat.set_cursor(change.path, change.first_line)
         self.notify(f"cursor for get_cursor_context: {change.path}:{change.first_line}")
 

@@ -30,6 +30,8 @@ ARGUMENT_CHARS = 1500
 class ApprovalScreen(ModalScreen[Verdict]):
     """Asks about one call: y / n / a (always, this tool, this session) / e (no, and say why) / Esc."""
 
+    AUTO_FOCUS = None  # keys go to the bindings, not into the (hidden) reason box
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer('yes')", "yes"),
         Binding("n", "answer('no')", "no"),
@@ -53,7 +55,7 @@ class ApprovalScreen(ModalScreen[Verdict]):
                 with VerticalScroll(id="preview"):
                     yield Static(diff_renderable(request.preview))
             yield Static(self._keys(), id="keys")
-            yield Input(placeholder="why not? (Enter sends it to the model)", id="why")
+            yield Input(placeholder="why not? (Enter sends it to the model)", id="why", disabled=True)
 
     def _keys(self) -> Text:
         always = (
@@ -77,6 +79,7 @@ class ApprovalScreen(ModalScreen[Verdict]):
     def action_explain(self) -> None:
         """Show the line where the person says why not."""
         why = self.query_one("#why", Input)
+        why.disabled = False
         why.display = True
         why.focus()
 

@@ -137,6 +137,8 @@ class ToolCard(Collapsible):
         self.call = call
         self.started = time.monotonic()
         self._body = Static("", classes="tool-output")
+        self.output = ""
+        """The result shown when the card is open."""
         super().__init__(self._body, title=self._heading("…", "running"), collapsed=True, classes="tool")
 
     def _heading(self, mark: str, status: str) -> str:
@@ -148,6 +150,7 @@ class ToolCard(Collapsible):
         took = "<1s" if seconds < 1 else f"{seconds:.1f}s"
         self.title = self._heading("✓" if ok else "✗", took if ok else f"failed, {took}")
         self.set_class(not ok, "failed")
+        self.output = output
         text, diff = split_output(output)
         lines = text.splitlines()
         if len(lines) > CARD_OUTPUT_LINES:
@@ -166,6 +169,7 @@ class ToolCard(Collapsible):
         """The call was not run."""
         self.title = self._heading("✗", "not run")
         self.add_class("failed")
+        self.output = reason
         self._body.update(Text(reason))
 
 
@@ -196,15 +200,29 @@ class ChangesPanel(Vertical):
         yield DiffView(id="diff")
 
     async def set_files(self, paths: list[str]) -> None:
-        """Show these files (keeping the selection when it is still there)."""
+        """Show these files, the first one highlighted."""
         view = self.query_one(ListView)
         await view.clear()
         await view.extend([ListItem(Label(path), name=path) for path in paths])
+        if paths:
+            view.index = 0
+
+    class Highlighted(Message):
+        """A file was highlighted in the panel (its diff is shown)."""
+
+        def __init__(self, path: str) -> None:
+            super().__init__()
+            self.path = path
 
     def on_list_view_selected(self, event: ListView.Selected) -> None:
         """Tell the app which file was opened."""
         if event.item.name:
             self.post_message(self.Opened(event.item.name))
+
+    def on_list_view_highlighted(self, event: ListView.Highlighted) -> None:
+        """Tell the app which file to show."""
+        if event.item is not None and event.item.name:
+            self.post_message(self.Highlighted(event.item.name))
 
 
 class StatusBar(Static):

@@ -58,3 +58,36 @@ async def send(pilot, text: str) -> None:
     """Type a message into the input and press Enter."""
     pilot.app.query_one("#input").text = text
     await pilot.press("enter")
+
+
+class HangingBackend:
+    """Plays scripted replies, then streams `partial` and waits until cancelled (a model still writing)."""
+
+    def __init__(self, replies: list, partial: str) -> None:
+        from asi_agent.backends.scripted import ScriptedBackend
+
+        self.script = ScriptedBackend(replies)
+        self.partial = partial
+        self.cancelled = False
+
+    @property
+    def model_name(self) -> str:
+        return "hanging"
+
+    async def supports_native_tools(self) -> bool:
+        return True
+
+    async def complete(self, messages, tools=None, *, on_delta=None):
+        if self.script.remaining:
+            return await self.script.complete(messages, tools, on_delta=on_delta)
+        if on_delta is not None:
+            on_delta(self.partial)
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            raise
+        raise AssertionError("unreachable")
+
+    async def aclose(self) -> None:
+        pass
