@@ -105,7 +105,9 @@ class ChatApp(App[int]):
         for problem in await self.chat.start():
             await self.say(f"warning: {problem}", error=True)
         self._refresh_status()
-        await self.say(f"asi-agent in {self.root}: ask away. /help lists commands; Esc interrupts.")
+        await self.say(
+            f"Working in {self.root.name}: ask away. /help lists commands and keys; Esc interrupts."
+        )
 
     def _refresh_status(self) -> None:
         chat = self.chat
@@ -241,7 +243,7 @@ class ChatApp(App[int]):
 
     async def _ask(self, request: ApprovalRequested) -> bool:
         """Show the modal; False when the person pressed Esc (the turn stops, the call is refused)."""
-        self.status.busy(f"waiting for you: {request.call.name}")
+        self.status.waiting(f"waiting for you: {request.call.name}?")
         verdict = await self.push_screen_wait(ApprovalScreen(request))
         if verdict is None:
             request.answer.set_result("no")

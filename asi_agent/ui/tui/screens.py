@@ -137,6 +137,7 @@ class FirstRunScreen(Screen[dict[str, Any]]):
         status.update(Text(f"Ollama at {host} has {len(models)} model(s); pick one:"))
         options = self.query_one("#ollama-models", OptionList)
         options.add_options(models)
+        options.highlighted = 0
         options.display = True
         options.focus()
 

@@ -249,6 +249,12 @@ class StatusBar(Static):
         self.activity = activity
         self.refresh_text()
 
+    def waiting(self, text: str) -> None:
+        """The agent waits for the person: no spinner, nothing is working."""
+        self._since = None
+        self.activity = text
+        self.refresh_text()
+
     def tick(self) -> None:
         """Advance the spinner (called by a timer while busy)."""
         if self._since is not None:
@@ -264,6 +270,8 @@ class StatusBar(Static):
         if self._since is not None:
             elapsed = time.monotonic() - self._since
             text.append(f"  {SPINNER[self._frame]} {self.activity} {elapsed:.0f}s", style="bold")
+        elif self.activity:
+            text.append(f"  ·  {self.activity}", style="bold")
         self.update(text)
 
 

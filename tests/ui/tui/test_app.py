@@ -118,7 +118,10 @@ async def test_always_covers_the_tool_for_the_rest_of_the_session(project):
 
 
 async def test_always_is_not_offered_for_destructive_commands(project):
-    script = [reply("", call("run_terminal_cmd", command="git reset --hard")), reply("ok\nAGENT_STATUS: DONE")]
+    script = [
+        reply("", call("run_terminal_cmd", command="git reset --hard")),
+        reply("ok\nAGENT_STATUS: DONE"),
+    ]
     app = make_app(project, script, "--approval", "auto-edit")
     async with app.run_test(size=(100, 30)) as pilot:
         await send(pilot, "reset")
@@ -151,7 +154,9 @@ async def test_esc_interrupts_and_the_session_resumes(project):
         assert "interrupted" in notices(app)
         assert app.status.fields["agent_status"] == "INTERRUPTED"
         messages = SessionStore(project / ".asi").open(chat.session_id).messages()
-        assert messages[-2].role == "tool" and "def add" in messages[-2].content, "the finished result is kept"
+        assert messages[-2].role == "tool" and "def add" in messages[-2].content, (
+            "the finished result is kept"
+        )
         assert messages[-1].role == "assistant" and messages[-1].content.startswith("The bug is in")
         backend.script = type(backend.script)([reply("It subtracts.\nAGENT_STATUS: DONE")])
         await send(pilot, "go on")
