@@ -9,6 +9,7 @@ from pathlib import Path
 from asi_agent.backends.scripted import ScriptedBackend, ScriptedCall, ScriptedReply
 from asi_agent.ui.chatsession import ChatSession
 from asi_agent.ui.cli import build_parser
+from asi_agent.ui.tui.app import ChatApp
 
 BUGGY = "def add(a, b):\n    return a - b\n"
 
@@ -49,8 +50,6 @@ async def until(pilot, condition: Callable[[], bool], timeout: float = 30.0) -> 
 
 def make_app(root: Path, replies: list, *flags: str):
     """The chat app on a scripted model, as `asi-agent chat --cwd ROOT FLAGS...` opens it."""
-    from asi_agent.ui.tui.app import ChatApp
-
     return ChatApp(chat_args(root, *flags), open_chat(root, replies, *flags))
 
 
@@ -64,8 +63,6 @@ class HangingBackend:
     """Plays scripted replies, then streams `partial` and waits until cancelled (a model still writing)."""
 
     def __init__(self, replies: list, partial: str) -> None:
-        from asi_agent.backends.scripted import ScriptedBackend
-
         self.script = ScriptedBackend(replies)
         self.partial = partial
         self.cancelled = False

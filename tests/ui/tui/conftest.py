@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from chat_helpers import BUGGY
+from chat_helpers import BUGGY, chat_args
 
 
 @pytest.fixture(autouse=True)
@@ -33,3 +33,9 @@ def project(tmp_path: Path) -> Path:
     (root / "calc.py").write_text(BUGGY)
     (root / "README.md").write_text("# calc\n")
     return root
+
+
+@pytest.fixture
+def chat_args_no_model(project: Path):
+    """`asi-agent chat --cwd PROJECT` with nothing configured."""
+    return chat_args(project)
