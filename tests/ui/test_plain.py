@@ -101,7 +101,7 @@ def test_chat_falls_back_to_plain_without_a_terminal(project, tmp_path, command)
 
 
 def test_without_a_terminal_an_ask_is_a_refusal(project, tmp_path):
-    model = script(tmp_path, FIX[1:] + ["unused"])
+    model = script(tmp_path, [*FIX[1:], "unused"])
     run = chat_cli("chat", "--provider", "scripted", "--model", str(model), cwd=project, stdin="fix\n")
     assert run.returncode == 0, run.stderr
     assert "✗ replace_text" in run.stdout and "nobody can answer" in run.stdout
