@@ -105,6 +105,9 @@ class ChatApp(App[int]):
         for problem in await self.chat.start():
             await self.say(f"warning: {problem}", error=True)
         self._refresh_status()
+        if self.chat.agent.messages:  # --resume ID
+            await replay(self.conversation, self.chat.agent.messages)
+            await self._refresh_changes()
         await self.say(
             f"Working in {self.root.name}: ask away. /help lists commands and keys; Esc interrupts."
         )

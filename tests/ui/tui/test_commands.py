@@ -262,3 +262,16 @@ async def test_panel_lists_changes_and_sets_the_cursor(project):
         await until(pilot, lambda: idle(app) and len(app.query(ToolCard)) == 2)
         card = list(app.query(ToolCard))[-1]
         assert "Cursor: calc.py:1:1 (editor cursor)" in card.output
+
+
+async def test_resume_flag_shows_the_saved_conversation(project):
+    app = make_app(project, FIX_SCRIPT, "--approval", "yolo")
+    async with app.run_test() as pilot:
+        await fixed(pilot, app)
+        saved = app.chat.session_id
+    again = make_app(project, [], "--resume", saved)
+    async with again.run_test() as pilot:
+        await until(pilot, lambda: len(again.query(ToolCard)) == 2)
+        assert again.chat.session_id == saved
+        assert "fix add" in str(again.query(UserLine).first().render())
+        assert list(again.changes) == ["calc.py"]
