@@ -17,6 +17,7 @@ from collections.abc import AsyncGenerator, Iterable
 from typing import Any
 
 from asi_agent.calls import strip_status
+from asi_agent.config import load_config
 from asi_agent.events import (
     AgentEvent,
     Answer,
@@ -31,8 +32,10 @@ from asi_agent.events import (
 )
 from asi_agent.exceptions import AsiError
 from asi_agent.gate import CLASSIFIER
-from asi_agent.ui.chatsession import ChatSession
+from asi_agent.ui.chatsession import ChatSession, project_root
 from asi_agent.ui.confirm import describe
+from asi_agent.ui.firstrun import needs_setup
+from asi_agent.ui.headless import _flags
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
 from asi_agent.ui.slash import COMMANDS, run_slash
@@ -45,6 +48,10 @@ ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 def run_plain(args: argparse.Namespace) -> int:
     """Run the line-mode chat until /quit, Ctrl-D or end of input; returns the exit code."""
     interactive = sys.stdin.isatty()
+    if interactive and needs_setup(load_config(project_root(args), _flags(args))):
+        from asi_agent.ui.plain_setup import setup_in_terminal  # noqa: PLC0415
+
+        asyncio.run(setup_in_terminal())
     chat = ChatSession.open(args, interactive=interactive)
     return asyncio.run(PlainChat(chat, interactive=interactive).run())
 

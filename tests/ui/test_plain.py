@@ -19,6 +19,7 @@ from asi_agent.session import SessionStore
 from asi_agent.ui.chatsession import ChatSession
 from asi_agent.ui.cli import build_parser
 from asi_agent.ui.plain import PlainChat
+from asi_agent.ui.plain_setup import setup_in_terminal
 
 BUGGY = "def add(a, b):\n    return a - b\n"
 FIX = [
@@ -166,3 +167,36 @@ async def test_resume_in_plain(project):
     assert chat.session_id == first.session_id
     messages = SessionStore(project / ".asi").open(first.session_id).messages()
     assert [m.content for m in messages if m.role == "user"] == ["fix add", "is it fixed?"]
+
+
+async def typed_setup(typed: str) -> dict:
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        keys.send_text(typed)
+        return await setup_in_terminal()
+
+
+async def test_first_run_in_plain_picks_ollama(ollama_server, monkeypatch, tmp_path):
+    monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("OLLAMA_HOST", ollama_server.host)
+    assert await typed_setup("1\r") == {
+        "provider": "ollama",
+        "model": "test-model",
+        "base_url": ollama_server.host,
+    }
+    assert 'model = "test-model"' in (tmp_path / "cfg" / "config.toml").read_text()
+
+
+async def test_first_run_in_plain_checks_the_openai_server(openai_server, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
+    openai_server.api_key = "sk-right"
+    url = openai_server.base_url
+    values = await typed_setup(f"u\r{url}\rsk-wrong\r\ru\r{url}\rsk-right\r\r")
+    assert "refused the key" in capsys.readouterr().out
+    assert values == {"provider": "openai", "base_url": url, "api_key": "sk-right", "model": "test-model"}
+
+
+async def test_first_run_in_plain_embedded(monkeypatch, tmp_path):
+    monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
+    assert await typed_setup("x\re\r") == {"provider": "local"}
