@@ -100,6 +100,14 @@ class ChatSession:
         """The id `asi-agent resume` takes."""
         return self.agent.session.id
 
+    def tokens_used(self) -> int:
+        """Prompt and completion tokens of every request of this session so far."""
+        return sum(
+            int(r.get("prompt_tokens", 0)) + int(r.get("completion_tokens", 0))
+            for r in self.agent.session.records()
+            if r.get("type") == "usage"
+        )
+
     # -- a turn ------------------------------------------------------------------------------------
 
     def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:

@@ -145,6 +145,7 @@ class ChatApp(App[int]):
             return
         if reply.effect in ("clear", "resumed"):
             await self.conversation.remove_children()
+            self.status.set(turn="", tokens="", agent_status="")
         if reply.effect == "resumed":
             await replay(self.conversation, self.chat.agent.messages)
         await self.say(reply.text)
@@ -206,7 +207,7 @@ class ChatApp(App[int]):
         assert self.chat is not None
         await self.conversation.mount(UserLine(text))
         self.conversation.anchor()
-        view = TurnView(self.conversation, self.status)
+        view = TurnView(self.conversation, self.status, self.chat.tokens_used())
         events: AsyncGenerator[AgentEvent, None]
         events = self.chat.shell(text[1:].strip()) if text.startswith("!") else self.chat.turn(text)
         self.status.set(agent_status="")

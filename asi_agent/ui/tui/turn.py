@@ -18,7 +18,7 @@ from asi_agent.events import (
     ToolFinished,
     ToolStarted,
 )
-from asi_agent.messages import Message, ToolCall, Usage
+from asi_agent.messages import Message, ToolCall
 from asi_agent.ui.tui.widgets import Notice, ReplyView, StatusBar, ToolCard, UserLine
 
 __all__ = ["TurnView", "replay"]
@@ -30,7 +30,8 @@ class TurnView:
 
     conversation: VerticalScroll
     status: StatusBar
-    usage: Usage = field(default_factory=Usage)
+    tokens: int = 0
+    """Tokens used by the session before this turn."""
     reply: ReplyView | None = None
     partial: str = ""
     cards: dict[str, ToolCard] = field(default_factory=dict)
@@ -78,9 +79,8 @@ class TurnView:
         if self.reply is not None:
             await self.reply.finish(text)
         self.reply, self.partial = None, ""
-        self.usage += event.usage
-        tokens = self.usage.prompt_tokens + self.usage.completion_tokens
-        self.status.set(turn=f"turn {event.turn}", tokens=f"{tokens:,} tokens")
+        self.tokens += event.usage.prompt_tokens + event.usage.completion_tokens
+        self.status.set(turn=f"turn {event.turn}", tokens=f"{self.tokens:,} tokens")
         self.status.busy("thinking")
 
     async def _started(self, call: ToolCall) -> None:
