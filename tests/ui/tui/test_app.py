@@ -153,7 +153,9 @@ async def test_esc_interrupts_and_the_session_resumes(project):
         assert backend.cancelled, "the model request was cancelled"
         assert "interrupted" in notices(app)
         assert app.status.fields["agent_status"] == "INTERRUPTED"
-        messages = SessionStore(project / ".asi").open(chat.session_id).messages()
+        store = SessionStore(project / ".asi")
+        assert [s.status for s in store.list()] == ["INTERRUPTED"]
+        messages = store.open(chat.session_id).messages()
         assert messages[-2].role == "tool" and "def add" in messages[-2].content, (
             "the finished result is kept"
         )
