@@ -22,7 +22,7 @@ from asi_agent.providers import create_backend
 from asi_agent.session import Session, SessionInfo, SessionStore
 from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext
-from asi_agent.tools.journal import Journal
+from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.headless import _agent, _flags
 from asi_agent.ui.mentions import expand_mentions
 
