@@ -88,17 +88,21 @@ def test_plain_chat_fixes_undoes_and_quits(project, tmp_path):
     assert "Traceback" not in run.stderr
 
 
-@pytest.mark.parametrize("command", [["chat"], []])
+@pytest.mark.parametrize("command", [["chat"], []], ids=["chat", "bare"])
 def test_chat_falls_back_to_plain_without_a_terminal(project, tmp_path, command):
     model = script(tmp_path, ["Hello.\nAGENT_STATUS: DONE"])
-    flags = ["--provider", "scripted", "--model", str(model)]
-    if not command:  # bare `asi-agent` takes no options: configure through the environment instead
-        (tmp_path / "user-config").mkdir()
-        (tmp_path / "user-config" / "config.toml").write_text(f'provider = "scripted"\nmodel = "{model}"\n')
-        flags = []
-    run = chat_cli(*command, *flags, cwd=project, stdin="hi\n")
+    run = chat_cli(*command, "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
     assert run.returncode == 0, run.stderr
     assert "Hello." in run.stdout and "── DONE" in run.stdout
+
+
+def test_bare_command_reads_the_user_config(project, tmp_path):
+    model = script(tmp_path, ["From the config.\nAGENT_STATUS: DONE"])
+    (tmp_path / "user-config").mkdir()
+    (tmp_path / "user-config" / "config.toml").write_text(f'provider = "scripted"\nmodel = "{model}"\n')
+    run = chat_cli(cwd=project, stdin="hi\n")
+    assert run.returncode == 0, run.stderr
+    assert "From the config." in run.stdout
 
 
 def test_without_a_terminal_an_ask_is_a_refusal(project, tmp_path):
