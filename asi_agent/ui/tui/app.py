@@ -162,21 +162,23 @@ class ChatApp(App[int]):
 
     @on(ChatInput.Changed)
     def _typed(self) -> None:
-        box = self.input
-        word = _word_at_cursor(box)
+        found = self._candidates(_word_at_cursor(self.input))
         options = self.completions
-        found: list[str] = []
-        if word.startswith("@"):
-            found = [f"@{path}" for path in self.files.complete(word[1:])]
-        elif word.startswith("/") and box.text.strip() == word:
-            found = complete_command(word)
-        found = [f for f in found if f != word]
         options.clear_options()
         options.add_options(found)
         options.display = bool(found)
-        box.completing = bool(found)
+        self.input.completing = bool(found)
         if found:
             options.highlighted = 0
+
+    def _candidates(self, word: str) -> list[str]:
+        """Completions of the word before the cursor: project files after `@`, commands after `/`."""
+        found: list[str] = []
+        if word.startswith("@"):
+            found = [f"@{path}" for path in self.files.complete(word[1:])]
+        elif word.startswith("/") and self.input.text.strip() == word:
+            found = complete_command(word)
+        return [f for f in found if f != word]
 
     @on(ChatInput.CompletionKey)
     def _completion_key(self, event: ChatInput.CompletionKey) -> None:
@@ -186,12 +188,14 @@ class ChatApp(App[int]):
             return
         box = self.input
         word = _word_at_cursor(box)
-        if not word or options.option_count == 0:  # the list went stale (keys typed faster than shown)
+        found = self._candidates(word)  # afresh: keys may come faster than the list is redrawn
+        if not found:
             self._hide_completions()
             if event.key == "enter":
                 self.post_message(ChatInput.Submitted(box.text))
             return
-        choice = str(options.get_option_at_index(options.highlighted or 0).prompt)
+        index = options.highlighted if options.display and options.highlighted is not None else 0
+        choice = found[min(index, len(found) - 1)]
         row, col = box.cursor_location
         box.replace(choice + " ", (row, col - len(word)), (row, col))
         self._hide_completions()

@@ -111,7 +111,7 @@ async def replay(conversation: VerticalScroll, messages: list[Message]) -> None:
     cards: dict[str, ToolCard] = {}
     for message in messages:
         if message.role == "user":
-            text = message.content
+            text = message.content.split('\n\n<file path="')[0]  # what was typed, not the attachments
             await conversation.mount(UserLine(text if len(text) < 600 else text[:600] + " …"))
         elif message.role == "assistant":
             if strip_status(message.content).strip():

@@ -317,7 +317,9 @@ class ChatInput(TextArea):
             event.stop()
             self.post_message(self.Submitted(self.text))
             return
-        if self.completing and event.key in ("tab", "enter", "up", "down"):
+        word = self.document.get_line(self.cursor_location[0])[: self.cursor_location[1]].split(" ")[-1]
+        completable = event.key == "tab" and word.startswith(("@", "/"))  # even before the list shows
+        if completable or (self.completing and event.key in ("tab", "enter", "up", "down")):
             event.prevent_default()
             event.stop()
             self.post_message(self.CompletionKey(event.key))

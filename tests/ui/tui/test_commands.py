@@ -275,3 +275,4 @@ async def test_resume_flag_shows_the_saved_conversation(project):
         assert again.chat.session_id == saved
         assert "fix add" in str(again.query(UserLine).first().render())
         assert list(again.changes) == ["calc.py"]
+
