@@ -79,7 +79,7 @@ class Gate:
             request = ApprovalRequested(item.call, item.spec.risk, reason, preview, decision.rule)
             yield request
             answer = await request.answer
-            if answer == "always" and decision.rule != CLASSIFIER:  # never for destructive commands
+            if answer == "always":
                 self._always.add(item.spec.name)
             action, by = ("deny" if answer == "no" else "allow"), "person"
             reason = f"the person answered {answer} ({reason})"

@@ -24,6 +24,7 @@ from asi_agent.events import (
     ApprovalRequested,
     AssistantReplied,
     CallRejected,
+    ReasoningStreamed,
     RetryRequested,
     RunFinished,
     TextStreamed,
@@ -31,7 +32,6 @@ from asi_agent.events import (
     ToolStarted,
 )
 from asi_agent.exceptions import AsiError
-from asi_agent.gate import CLASSIFIER
 from asi_agent.ui.chatsession import ChatSession, project_root
 from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
@@ -147,8 +147,8 @@ class PlainChat:
         from prompt_toolkit.formatted_text import FormattedText  # noqa: PLC0415
 
         print_formatted_text(FormattedText(describe(request)))
-        destructive = request.rule == CLASSIFIER
-        always = "" if destructive else " / [a]lways for this tool"
+        offered = request.rule.startswith("mode ")  # destructive commands, secrets, rules: every time
+        always = " / [a]lways for this tool" if offered else ""
         session: PromptSession[str] = PromptSession()
         question = f"Allow? [y]es / [n]o{always} / [e] no, say why / [d]iff: "
         while True:
@@ -161,7 +161,7 @@ class PlainChat:
                 raise _Interrupted from None
             if reply == "d":
                 print_formatted_text(FormattedText(describe(request, full_diff=True)))
-            elif reply in ANSWERS and not (destructive and reply == "a"):
+            elif reply in ANSWERS and (offered or reply != "a"):
                 return ANSWERS[reply], ""
 
 
@@ -181,6 +181,9 @@ class _Printer:
         if isinstance(event, TextStreamed):
             self.partial += event.delta
             sys.stdout.write(event.delta)
+            sys.stdout.flush()
+        elif isinstance(event, ReasoningStreamed):
+            sys.stdout.write(f"\x1b[2m{event.delta}\x1b[0m" if sys.stdout.isatty() else event.delta)
             sys.stdout.flush()
         elif isinstance(event, AssistantReplied):
             if self.partial and not self.partial.endswith("\n"):

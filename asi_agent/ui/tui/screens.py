@@ -16,7 +16,6 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 
 from asi_agent.events import Answer, ApprovalRequested
 from asi_agent.exceptions import BackendError
-from asi_agent.gate import CLASSIFIER
 from asi_agent.ui import firstrun
 from asi_agent.ui.tui.widgets import diff_renderable
 
@@ -43,7 +42,9 @@ class ApprovalScreen(ModalScreen[Verdict]):
     def __init__(self, request: ApprovalRequested) -> None:
         super().__init__()
         self.request = request
-        self.destructive = request.rule == CLASSIFIER
+        self.always_offered = request.rule.startswith("mode ")
+        """The gate's "always" answers only the mode's questions: a destructive command, a secret or a
+        policy rule asks every time, so `a` is not offered for them."""
 
     def compose(self) -> ComposeResult:
         request = self.request
@@ -59,9 +60,9 @@ class ApprovalScreen(ModalScreen[Verdict]):
 
     def _keys(self) -> Text:
         always = (
-            "  (a: not offered for destructive commands)"
-            if self.destructive
-            else f"   [a] always for {self.request.call.name} this session"
+            f"   [a] always for {self.request.call.name} this session"
+            if self.always_offered
+            else f"  (a: not offered, the {self.request.rule} asks every time)"
         )
         return Text(f"[y] yes   [n] no{always}   [e] no, and tell the model why   [Esc] interrupt")
 
@@ -70,9 +71,11 @@ class ApprovalScreen(ModalScreen[Verdict]):
         self.query_one("#why", Input).display = False
 
     def action_answer(self, answer: Answer) -> None:
-        """Resolve with y / n / a; `a` does nothing for destructive commands."""
-        if answer == "always" and self.destructive:
-            self.notify("'always' is not offered for destructive commands", severity="warning")
+        """Resolve with y / n / a; `a` does nothing where the gate would ask again anyway."""
+        if answer == "always" and not self.always_offered:
+            self.notify(
+                f"'always' is not offered: the {self.request.rule} asks every time", severity="warning"
+            )
             return
         self.dismiss((answer, ""))
 

@@ -11,6 +11,7 @@ from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
     CallRejected,
+    ReasoningStreamed,
     RetryRequested,
     RunFinished,
     StatusDecided,
@@ -39,8 +40,8 @@ class TurnView:
 
     async def show(self, event: AgentEvent) -> None:
         """Render one event."""
-        if isinstance(event, TextStreamed):
-            await self._streamed(event.delta)
+        if isinstance(event, TextStreamed | ReasoningStreamed):
+            await self._streamed(event)
         elif isinstance(event, AssistantReplied):
             await self._replied(event)
         elif isinstance(event, ToolStarted):
@@ -63,13 +64,17 @@ class TurnView:
         if self.reply is not None:
             await self.reply.stop()
 
-    async def _streamed(self, delta: str) -> None:
+    async def _streamed(self, event: TextStreamed | ReasoningStreamed) -> None:
         if self.reply is None:
             self.reply = ReplyView()
             await self.conversation.mount(self.reply)
-        self.partial += delta
+        if isinstance(event, ReasoningStreamed):
+            self.status.busy("thinking")
+            await self.reply.think(event.delta)
+            return
+        self.partial += event.delta
         self.status.busy("writing")
-        await self.reply.write(delta)
+        await self.reply.write(event.delta)
 
     async def _replied(self, event: AssistantReplied) -> None:
         text = strip_status(event.message.content)

@@ -33,7 +33,6 @@ __all__ = [
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 CARD_OUTPUT_LINES = 300
-THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 
 
 def key_arguments(call: ToolCall, width: int = 60) -> str:
@@ -75,12 +74,11 @@ class Notice(Static):
 
 
 class ReplyView(Vertical):
-    """One assistant reply: reasoning (dimmed, collapsible) above the streamed Markdown answer."""
+    """One assistant reply: reasoning (dimmed, folded) above the streamed Markdown answer."""
 
     def __init__(self) -> None:
         super().__init__(classes="reply")
         self._stream: MarkdownStream | None = None
-        self._thinking = False
         self._reasoning: Static | None = None
         self._reasoning_text = ""
         self.text = ""
@@ -89,18 +87,9 @@ class ReplyView(Vertical):
         yield Markdown("", classes="answer")
 
     async def write(self, delta: str) -> None:
-        """Append streamed text; `<think>…</think>` goes to the reasoning block."""
-        while delta:
-            if self._thinking:
-                head, closed, delta = delta.partition(THINK_CLOSE)
-                await self._think(head)
-                self._thinking = not closed
-            else:
-                head, opened, delta = delta.partition(THINK_OPEN)
-                if head:
-                    self.text += head
-                    await self._answer_stream().write(head)
-                self._thinking = bool(opened)
+        """Append streamed answer text."""
+        self.text += delta
+        await self._answer_stream().write(delta)
 
     async def finish(self, text: str) -> None:
         """The whole reply is known: show its clean text (no call markup, no status line)."""
@@ -120,7 +109,8 @@ class ReplyView(Vertical):
             self._stream = Markdown.get_stream(self.query_one(Markdown))
         return self._stream
 
-    async def _think(self, text: str) -> None:
+    async def think(self, text: str) -> None:
+        """Append streamed reasoning (dimmed, folded)."""
         if not text:
             return
         self._reasoning_text += text

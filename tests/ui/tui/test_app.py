@@ -13,6 +13,7 @@ from chat_helpers import (
     send,
     until,
 )
+from textual.widgets import Collapsible
 
 from asi_agent.session import SessionStore
 from asi_agent.ui.chatsession import ChatSession
@@ -127,7 +128,8 @@ async def test_always_is_not_offered_for_destructive_commands(project):
         await send(pilot, "reset")
         await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
         modal = app.screen
-        assert "not offered for destructive commands" in str(modal.query_one("#keys").render())
+        keys = str(modal.query_one("#keys").render())
+        assert "not offered, the destructive-command classifier asks every time" in keys
         await pilot.press("a")
         await pilot.pause()
         assert app.screen is modal, "a is refused for a destructive command"
@@ -164,3 +166,16 @@ async def test_esc_interrupts_and_the_session_resumes(project):
         await send(pilot, "go on")
         await until(pilot, lambda: app.status.fields.get("agent_status") == "DONE")
         assert [r.text for r in app.query(ReplyView)][-1] == "It subtracts."
+
+
+async def test_reasoning_is_shown_dimmed_and_folded_above_the_answer(project):
+    script = [reply("<think>The sign in add looks wrong.</think>The sign was wrong.\nAGENT_STATUS: DONE")]
+    app = make_app(project, script)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "what is wrong?")
+        await until(pilot, lambda: idle(app))
+        view = app.query_one(ReplyView)
+        assert view.text == "The sign was wrong."
+        folded = view.query_one(Collapsible)
+        assert folded.title == "reasoning" and folded.collapsed
+        assert "The sign in add looks wrong." in str(view.query_one(".reasoning").render())

@@ -16,7 +16,15 @@ from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen
 def fix_app(project, *flags: str) -> ChatApp:
     app = make_app(project, FIX_SCRIPT, *flags)
     app.chat.agent.system = "You are a coding assistant."
+    app.input.cursor_blink = False  # a blinking cursor is caught on or off at random
     return app
+
+
+async def steady(pilot) -> None:
+    """No blinking cursors on the shown screen, then one more refresh."""
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+    await pilot.pause()
 
 
 def test_main_screen(snap_compare, project):
@@ -30,6 +38,7 @@ def test_main_screen(snap_compare, project):
     async def run_before(pilot) -> None:
         await send(pilot, "fix add in calc.py")
         await until(pilot, lambda: not app.turn_worker.is_running)
+        await steady(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
 
@@ -43,7 +52,7 @@ def test_main_screen_wide_with_changed_files(snap_compare, project):
         await send(pilot, "fix add in calc.py")
         await until(pilot, lambda: not app.turn_worker.is_running)
         await pilot.press("ctrl+b")
-        await pilot.pause()
+        await steady(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(200, 50))
 
@@ -58,7 +67,7 @@ def test_approval_modal_with_diff(snap_compare, project):
     async def run_before(pilot) -> None:
         await send(pilot, "fix add in calc.py")
         await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
-        await pilot.pause()
+        await steady(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
 
@@ -75,6 +84,6 @@ def test_first_run_screen(project, snap_compare, chat_args_no_model):
         )
         status = app.screen.query_one("#ollama-status", Static)
         await until(pilot, lambda: "no Ollama answered" in str(status.render()))
-        await pilot.pause()
+        await steady(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(100, 40))
