@@ -158,9 +158,16 @@ class ChatSession:
         self.agent.backend = backend
         self.ctx.model = BackendModel(backend)
 
-    def compact(self) -> str:
-        """Context compaction is not part of this version; say so rather than pretend."""
-        return "/compact is not available in this version: context compaction is not built yet"
+    async def compact(self) -> str:
+        """`/compact`: summarise the older turns now, with the agent's own compaction; says what it did."""
+        done = await self.agent.compact()
+        if done is None:
+            return "nothing to compact: the conversation is already as short as it can be"
+        left = f"; {done.context_left:,} tokens of the window left" if done.context_left is not None else ""
+        return (
+            f"compacted {done.tokens_before:,} → {done.tokens_after:,} tokens "
+            f"({done.summarised} messages summarised, {done.shrunk} results shortened){left}"
+        )
 
     def undo(self, count: int = 1) -> list[str]:
         """Revert the last journaled changes; one line per reverted change."""

@@ -90,6 +90,8 @@ class PlainChat:
         if text.startswith("/"):
             reply = run_slash(self.chat, text)
             _print(reply.text)
+            if reply.effect == "compact":
+                _print(await self.chat.compact())
             return reply.effect != "quit"
         if text.startswith("!"):
             await self._turn(self.chat.shell(text[1:].strip()))

@@ -20,7 +20,7 @@ COMMANDS: dict[str, str] = {
     "/clear": "start a new session (the old one stays resumable)",
     "/sessions": "list the saved sessions of this project",
     "/resume": "continue a saved session: /resume ID (default: the newest other one)",
-    "/compact": "summarise the conversation so far to free context",
+    "/compact": "summarise the older turns now to free context",
     "/export": "write the conversation as Markdown (/export FILE)",
     "/quit": "leave the chat",
 }
@@ -35,7 +35,7 @@ KEYS: dict[str, str] = {
     "Ctrl+Q": "quit",
 }
 
-Effect = Literal["", "clear", "quit", "resumed", "status"]
+Effect = Literal["", "clear", "quit", "resumed", "status", "compact"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +131,8 @@ def _resume(chat: ChatSession, rest: str) -> SlashReply:
     return SlashReply(f"resumed {target} ({len(messages)} messages)", "resumed")
 
 
-def _compact(chat: ChatSession, _rest: str) -> SlashReply:
-    return SlashReply(chat.compact())
+def _compact(_chat: ChatSession, _rest: str) -> SlashReply:
+    return SlashReply("compacting the conversation …", "compact")  # the chat awaits `chat.compact()`
 
 
 def _export(chat: ChatSession, rest: str) -> SlashReply:

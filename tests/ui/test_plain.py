@@ -204,3 +204,14 @@ async def test_first_run_in_plain_embedded(monkeypatch, tmp_path):
     monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "cfg"))
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
     assert await typed_setup("x\re\r") == {"provider": "local"}
+
+
+async def test_compact_in_plain(project, capsys):
+    replies = [
+        ScriptedReply(text="I will read it.", calls=[call("read_file", path="calc.py")]),
+        *FIX_REPLIES,
+        ScriptedReply(text="Summary: add fixed."),
+    ]
+    await run_interactive(project, replies, "fix add\r/compact\r/quit\r", "--approval", "yolo")
+    out = capsys.readouterr().out
+    assert "compacting the conversation" in out and "2 messages summarised" in out

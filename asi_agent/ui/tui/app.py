@@ -143,9 +143,13 @@ class ChatApp(App[int]):
         if reply.effect == "quit":
             self.exit(0)
             return
+        if reply.effect == "compact":
+            await self.say(reply.text)
+            self.turn_worker = self._compact()
+            return
         if reply.effect in ("clear", "resumed"):
             await self.conversation.remove_children()
-            self.status.set(turn="", tokens="", agent_status="")
+            self.status.set(turn="", tokens="", context="", agent_status="")
         if reply.effect == "resumed":
             await replay(self.conversation, self.chat.agent.messages)
         await self.say(reply.text)
@@ -232,6 +236,17 @@ class ChatApp(App[int]):
             await self.say(str(exc), error=True)
         finally:
             await self._turn_ended(events, view, interrupted)
+
+    @work(exclusive=True, group="turn")
+    async def _compact(self) -> None:
+        assert self.chat is not None
+        self.status.busy("compacting")
+        try:
+            await self.say(await self.chat.compact())
+        except AsiError as exc:  # the model could not summarise
+            await self.say(f"/compact: {exc}", error=True)
+        finally:
+            self.status.busy("")
 
     async def _turn_ended(
         self, events: AsyncGenerator[AgentEvent, None], view: TurnView, interrupted: bool

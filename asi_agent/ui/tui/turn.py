@@ -11,6 +11,7 @@ from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
     CallRejected,
+    ContextCompacted,
     ReasoningStreamed,
     RetryRequested,
     RunFinished,
@@ -58,6 +59,10 @@ class TurnView:
             self.status.set(agent_status=f"AGENT_STATUS: {event.status}")
         elif isinstance(event, RunFinished):
             await self._ended(event)
+        elif isinstance(event, ContextCompacted):
+            self._context_left(event.context_left)
+            sizes = f"{event.tokens_before:,} → {event.tokens_after:,} tokens"
+            await self.conversation.mount(Notice(f"context compacted ({event.reason}): {sizes}"))
 
     async def stop(self) -> None:
         """The turn ended (or was interrupted): stop any stream."""
@@ -86,7 +91,12 @@ class TurnView:
         self.reply, self.partial = None, ""
         self.tokens += event.usage.prompt_tokens + event.usage.completion_tokens
         self.status.set(turn=f"turn {event.turn}", tokens=f"{self.tokens:,} tokens")
+        self._context_left(event.context_left)
         self.status.busy("thinking")
+
+    def _context_left(self, left: int | None) -> None:
+        if left is not None:  # unknown window: tokens used only
+            self.status.set(context=f"{left:,} left")
 
     async def _started(self, call: ToolCall) -> None:
         card = ToolCard(call)

@@ -253,7 +253,8 @@ class StatusBar(Static):
 
     def refresh_text(self) -> None:
         """Render the fields."""
-        parts = [self.fields.get(k, "") for k in ("project", "branch", "model", "mode", "turn", "tokens")]
+        keys = ("project", "branch", "model", "mode", "turn", "tokens", "context")
+        parts = [self.fields.get(k, "") for k in keys]
         text = Text("  ·  ".join(p for p in parts if p))
         if self.fields.get("agent_status"):
             text.append(f"  ·  {self.fields['agent_status']}", style="bold")

@@ -127,12 +127,27 @@ async def test_resume_of_an_unknown_session_says_so(project):
         assert "no session" in last_notice(app)
 
 
-async def test_compact_says_honestly_what_it_does(project):
+async def test_compact_with_nothing_to_compact_says_so(project):
     app = make_app(project, [])
     async with app.run_test() as pilot:
         await send(pilot, "/compact")
-        await pilot.pause()
-        assert "/compact" in last_notice(app)
+        await until(pilot, lambda: "nothing to compact" in last_notice(app))
+
+
+async def test_compact_summarises_with_the_model_and_context_left_is_shown(project, user_config):
+    (user_config / "config.toml").write_text("context_window = 50000\n")
+    app = make_app(project, [*FIX_SCRIPT, reply("Summary: add was fixed in calc.py.")], "--approval", "yolo")
+    async with app.run_test() as pilot:
+        await fixed(pilot, app)
+        left = app.status.fields["context"]
+        assert left.endswith(" left") and 40_000 < int(left.split()[0].replace(",", "")) < 50_000
+        await send(pilot, "/compact")
+        await until(pilot, lambda: "compacted" in last_notice(app) and idle(app))
+        assert "2 messages summarised" in last_notice(app)
+        assert app.chat.agent.backend.requests[-1][0][0].content.startswith("You compact the conversation")
+        assert any("Summary: add was fixed" in m.content for m in app.chat.agent.messages)
+    records = SessionStore(project / ".asi").open(app.chat.session_id).records()
+    assert [r["reason"] for r in records if r["type"] == "compacted"] == ["request"]
 
 
 async def test_export_writes_markdown(project):
@@ -275,4 +290,3 @@ async def test_resume_flag_shows_the_saved_conversation(project):
         assert again.chat.session_id == saved
         assert "fix add" in str(again.query(UserLine).first().render())
         assert list(again.changes) == ["calc.py"]
-
