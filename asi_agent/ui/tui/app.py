@@ -243,6 +243,9 @@ class ChatApp(App[int]):
         self.status.busy("compacting")
         try:
             await self.say(await self.chat.compact())
+            left = self.chat.agent.context.context_left
+            if left is not None:
+                self.status.set(context=f"{left:,} left")
         except AsiError as exc:  # the model could not summarise
             await self.say(f"/compact: {exc}", error=True)
         finally:

@@ -255,14 +255,14 @@ class StatusBar(Static):
         """Render the fields."""
         keys = ("project", "branch", "model", "mode", "turn", "tokens", "context")
         parts = [self.fields.get(k, "") for k in keys]
-        text = Text("  ·  ".join(p for p in parts if p))
+        text = Text(" · ".join(p for p in parts if p))
         if self.fields.get("agent_status"):
-            text.append(f"  ·  {self.fields['agent_status']}", style="bold")
+            text.append(f" · {self.fields['agent_status']}", style="bold")
         if self._since is not None:
             elapsed = time.monotonic() - self._since
             text.append(f"  {SPINNER[self._frame]} {self.activity} {elapsed:.0f}s", style="bold")
         elif self.activity:
-            text.append(f"  ·  {self.activity}", style="bold")
+            text.append(f" · {self.activity}", style="bold")
         self.update(text)
 
 

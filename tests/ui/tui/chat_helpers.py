@@ -39,7 +39,7 @@ def chat_args(root: Path, *flags: str):
     return build_parser().parse_args(["chat", "--cwd", str(root), *flags])
 
 
-async def until(pilot, condition: Callable[[], bool], timeout: float = 30.0) -> None:
+async def until(pilot, condition: Callable[[], bool], timeout: float = 60.0) -> None:
     """Let the app run until `condition` holds; fail after `timeout` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
