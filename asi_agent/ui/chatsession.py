@@ -58,7 +58,9 @@ class ChatSession:
         """Build the backend and the agent from the command line and the configuration files."""
         root = project_root(args)
         config = load_config(root, _flags(args))
-        agent = _agent(root, config, backend or create_backend(config), args)
+        store = SessionStore(root / ".asi")
+        session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
+        agent = _agent(root, config, backend or create_backend(config), args, session)
         agent.gate.config = dataclasses.replace(agent.gate.config, interactive=interactive)
         return cls(root, config, agent)
 
