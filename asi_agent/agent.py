@@ -54,6 +54,7 @@ from asi_agent.gate import Gate, GateConfig
 from asi_agent.messages import Completion, Message, ToolCall, Usage
 from asi_agent.routing import RoutingConfig, routed_schemas
 from asi_agent.session import Session
+from asi_agent.session.repair import closing_messages
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, rejected
 
 log = logging.getLogger("asi_agent.agent")
@@ -171,6 +172,12 @@ class Agent:
         if problems and not self.loops.reason:  # the good calls ran; say which fragments did not
             self._add(Message("user", "Not run, could not be parsed: " + "; ".join(problems)))
 
+    def interrupted(self, partial: str = "") -> None:
+        """The person stopped the turn: keep the partial reply and close unfinished calls (resumable)."""
+        for message in closing_messages(self.messages, partial):
+            self._add(message)
+        self.session.append("interrupted", partial=partial)
+
     def _mode(self) -> Literal["native", "text"]:
         return "native" if self.native else "text"
 
@@ -215,9 +222,12 @@ class Agent:
             )
             request.add_done_callback(functools.partial(_end_of_stream, queue))
             splitter = ReasoningSplitter()
-            while (delta := await queue.get()) is not None:
-                for event in splitter.events(delta):
-                    yield event
+            try:
+                while (delta := await queue.get()) is not None:
+                    for event in splitter.events(delta):
+                        yield event
+            finally:  # an interrupted turn must not leave the model generating
+                request.cancel()
             for event in splitter.events(None):
                 yield event
             try:
@@ -292,25 +302,23 @@ class Agent:
                     gated.append(event)
                 else:
                     yield event
-        outcomes: list[Outcome] = []
         for batch in _batches(gated):
             for item in batch:
                 yield ToolStarted(item.call)
             for outcome in await asyncio.gather(*(self._execute(item) for item in batch)):
-                outcomes.append(outcome)
+                # kept at once, so a turn interrupted later still has this result
+                self.session.append(
+                    "result",
+                    call=outcome.call.to_dict(),
+                    ok=outcome.ok,
+                    changed_files=list(outcome.changed_files),
+                )
+                self._add(
+                    Message("tool", outcome.content(), tool_call_id=outcome.call.id, name=outcome.call.name)
+                )
                 yield ToolFinished(
                     outcome.call, outcome.ok, outcome.output, outcome.error, outcome.changed_files
                 )
-        for outcome in outcomes:
-            self.session.append(
-                "result",
-                call=outcome.call.to_dict(),
-                ok=outcome.ok,
-                changed_files=list(outcome.changed_files),
-            )
-            self._add(
-                Message("tool", outcome.content(), tool_call_id=outcome.call.id, name=outcome.call.name)
-            )
 
     async def _execute(self, item: Prepared | Outcome) -> Outcome:
         if isinstance(item, Outcome):

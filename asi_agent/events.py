@@ -108,6 +108,10 @@ class ApprovalRequested:
     risk: str
     reason: str
     preview: str = ""
+    rule: str = ""
+    """What asked: a policy rule, "mode …" or the destructive-command classifier ("always": the mode's)."""
+    note: str = ""
+    """Set by the UI with a refusal: the person's reason, passed on to the model."""
     answer: asyncio.Future[Answer] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 

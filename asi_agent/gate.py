@@ -75,15 +75,15 @@ class Gate:
         elif action == "ask" and not config.interactive:
             action, reason = "deny", f"{reason}, but nobody can answer (no terminal)"
         elif action == "ask":
-            request = ApprovalRequested(
-                item.call, item.spec.risk, reason, await preview_change(item.spec, item.args, self.ctx)
-            )
+            preview = await preview_change(item.spec, item.args, self.ctx)
+            request = ApprovalRequested(item.call, item.spec.risk, reason, preview, decision.rule)
             yield request
             answer = await request.answer
             if answer == "always":
                 self._always.add(item.spec.name)
             action, by = ("deny" if answer == "no" else "allow"), "person"
             reason = f"the person answered {answer} ({reason})"
+            reason += f"; they said: {request.note}" if request.note else ""
         self.session.append(
             "decision", call=item.call.to_dict(), action=action, reason=reason, by=by, rule=decision.rule
         )

@@ -110,6 +110,8 @@ class SessionStore:
                 task = _first_line(record["message"].get("content") or "")
             elif record.get("type") == "finished":
                 status = str(record.get("status", status))
+            elif record.get("type") == "interrupted":
+                status = "INTERRUPTED"
         return SessionInfo(session.id, started, task, status)
 
 

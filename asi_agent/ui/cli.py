@@ -87,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="interactive chat in the current folder (the default)",
         description="Chat with the agent in the current folder.",
     )
+    chat.add_argument("--plain", action="store_true", help="line-mode chat instead of the full-screen app")
     _run_options(chat)
     resume = sub.add_parser(
         "resume",
@@ -246,6 +247,9 @@ def entry() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `asi-agent` and `python -m asi_agent`; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
+        argv = ["chat", *argv]  # `asi-agent [OPTIONS]` is the chat
     args = parse(argv)
     from asi_agent.exceptions import UserError  # noqa: PLC0415 - keep `--help` instant
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -128,8 +129,20 @@ def checkpoints(args: argparse.Namespace) -> int:
 
 
 def chat(args: argparse.Namespace) -> int:
-    """The TUI chat is not part of this version: say so, and point to what works."""
-    raise UserError("the interactive chat is not available in this version; use `asi-agent run TASK`")
+    """The full-screen chat, or the line-mode chat with `--plain` or when the terminal cannot show it."""
+    if args.plain or not _full_screen_terminal():
+        from asi_agent.ui.plain import run_plain  # noqa: PLC0415
+
+        return run_plain(args)
+    from asi_agent.ui.tui import run_tui  # noqa: PLC0415
+
+    return run_tui(args)
+
+
+def _full_screen_terminal() -> bool:
+    """Whether stdin and stdout are a terminal that can show the full-screen app."""
+    term = os.environ.get("TERM", "")
+    return sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
 
 
 def _root(args: argparse.Namespace) -> Path:

@@ -1,0 +1,274 @@
+"""What both chats (the Textual app and `--plain`) share: one agent kept across messages, and the
+actions behind the slash commands. No screen code here: the chats render the agent's events."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import difflib
+import json
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+from asi_agent.agent import Agent
+from asi_agent.backends.base import Backend
+from asi_agent.config import Approval, AsiConfig, load_config, user_config_dir
+from asi_agent.events import AgentEvent, ToolFinished, ToolStarted
+from asi_agent.messages import Message, ToolCall
+from asi_agent.plugins import attach_mcp_servers, describe_tools
+from asi_agent.providers import create_backend
+from asi_agent.session import Session, SessionInfo, SessionStore
+from asi_agent.toolrun import BackendModel, Outcome, Prepared
+from asi_agent.tools.base import Cursor, ToolContext
+from asi_agent.tools.files.journal import Journal
+from asi_agent.ui.headless import _agent, _flags
+from asi_agent.ui.mentions import expand_mentions
+
+__all__ = ["MODES", "ChatSession", "FileChange", "git_branch"]
+
+MODES: tuple[Approval, ...] = ("ask", "auto-edit", "plan", "yolo")
+SHELL_TOOL = "run_terminal_cmd"
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """A file changed in this session: its path and the unified diff from before the session to now."""
+
+    path: str
+    diff: str
+    first_line: int
+
+
+class ChatSession:
+    """One chat in one project: the agent (kept across messages), its journal and its session store."""
+
+    def __init__(self, root: Path, config: AsiConfig, agent: Agent) -> None:
+        self.root, self.config, self.agent = root, config, agent
+        self.journal = Journal(root / ".asi")
+        self.store = SessionStore(root / ".asi")
+        self._notes: list[str] = []
+        self._retired: list[Backend] = []
+
+    @classmethod
+    def open(
+        cls, args: argparse.Namespace, backend: Backend | None = None, *, interactive: bool = True
+    ) -> ChatSession:
+        """Build the backend and the agent from the command line and the configuration files."""
+        root = project_root(args)
+        config = load_config(root, _flags(args))
+        store = SessionStore(root / ".asi")
+        session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
+        agent = _agent(root, config, backend or create_backend(config), args, session)
+        agent.gate.config = dataclasses.replace(agent.gate.config, interactive=interactive)
+        return cls(root, config, agent)
+
+    async def start(self) -> list[str]:
+        """Attach the MCP servers of the manifests; returns the problems to show."""
+        found = await attach_mcp_servers(self.agent.runner.registry, self.ctx, user_dir=user_config_dir())
+        return [str(problem) for problem in found]
+
+    async def close(self) -> None:
+        """End the session's tools and the backend."""
+        await self.ctx.aclose()
+        for backend in [*self._retired, self.agent.backend]:
+            await backend.aclose()
+
+    # -- state shown in the status bar -----------------------------------------------------------
+
+    @property
+    def ctx(self) -> ToolContext:
+        """The tools' context."""
+        return self.agent.runner.ctx
+
+    @property
+    def mode(self) -> Approval:
+        """The approval mode that the next calls are gated with."""
+        return self.agent.gate.config.approval
+
+    @property
+    def model(self) -> str:
+        """The model's name."""
+        return self.agent.backend.model_name
+
+    @property
+    def provider(self) -> str:
+        """The configured provider (or what detection chose)."""
+        return self.config.provider or type(self.agent.backend).__name__.removesuffix("Backend").lower()
+
+    @property
+    def session_id(self) -> str:
+        """The id `asi-agent resume` takes."""
+        return self.agent.session.id
+
+    def tokens_used(self) -> int:
+        """Prompt and completion tokens of every request of this session so far."""
+        return sum(
+            int(r.get("prompt_tokens", 0)) + int(r.get("completion_tokens", 0))
+            for r in self.agent.session.records()
+            if r.get("type") == "usage"
+        )
+
+    # -- a turn ------------------------------------------------------------------------------------
+
+    def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
+        """Send one message (with its @mentions attached) and run the agent until it ends."""
+        task = expand_mentions(self.root, text)
+        if self._notes:
+            task = "\n\n".join([*self._notes, task])
+            self._notes.clear()
+        return cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))  # closed by the chats
+
+    def interrupted(self, partial: str) -> None:
+        """Keep what the interrupted turn produced; the session stays resumable."""
+        self.agent.interrupted(partial)
+
+    async def shell(self, command: str) -> AsyncGenerator[AgentEvent, None]:
+        """`!command`: run a shell command through the same gate (policy, approvals) as the model's calls.
+
+        Its output is shown, and attached to the next message so the model sees what the person saw.
+        """
+        call = ToolCall(f"shell-{len(self._notes)}", SHELL_TOOL, {"command": command})
+        prepared = self.agent.runner.prepare(call)
+        item: Prepared | Outcome = prepared
+        async for event in self.agent.gate.check(prepared):
+            if isinstance(event, Outcome | Prepared):
+                item = event
+            else:
+                yield event
+        if isinstance(item, Outcome):
+            yield ToolFinished(call, False, item.output, item.output)
+            return
+        yield ToolStarted(call)
+        outcome = await self.agent.runner.execute(prepared)
+        yield ToolFinished(call, outcome.ok, outcome.output, outcome.error, outcome.changed_files)
+        self._notes.append(f"I ran `{command}` myself; it printed:\n{outcome.output[-4000:]}")
+
+    # -- slash commands ---------------------------------------------------------------------------
+
+    def set_mode(self, mode: Approval) -> None:
+        """Gate the next calls with `mode`."""
+        self.agent.gate.config = dataclasses.replace(self.agent.gate.config, approval=mode)
+
+    def switch_model(self, name: str) -> None:
+        """Talk to another model of the same provider from the next message on."""
+        config = self.config.model_copy(update={"model": name, "provider": self.provider})
+        backend = create_backend(config)
+        self._retired.append(self.agent.backend)
+        self.config = config
+        self.agent.backend = backend
+        self.ctx.model = BackendModel(backend)
+
+    async def compact(self) -> str:
+        """`/compact`: summarise the older turns now, with the agent's own compaction; says what it did."""
+        done = await self.agent.compact()
+        if done is None:
+            return "nothing to compact: the conversation is already as short as it can be"
+        left = f"; {done.context_left:,} tokens of the window left" if done.context_left is not None else ""
+        return (
+            f"compacted {done.tokens_before:,} → {done.tokens_after:,} tokens "
+            f"({done.summarised} messages summarised, {done.shrunk} results shortened){left}"
+        )
+
+    def undo(self, count: int = 1) -> list[str]:
+        """Revert the last journaled changes; one line per reverted change."""
+        return [f"reverted #{e.seq} {e.tool} {e.path}" for e in self.journal.undo(self.root, count)]
+
+    def changes(self) -> list[FileChange]:
+        """The files this session changed, each with its diff from before the session to now."""
+        first: dict[str, str | None] = {}
+        for entry in reversed(self.journal.entries()):
+            if entry.session_id == self.session_id and entry.path not in first:
+                first[entry.path] = entry.before
+        found = []
+        for path, before_sha in first.items():
+            before = self.journal.blob(before_sha).decode("utf-8", "replace") if before_sha else ""
+            target = self.root / path
+            after = target.read_text("utf-8", "replace") if target.is_file() else ""
+            diff = "".join(
+                difflib.unified_diff(
+                    before.splitlines(keepends=True),
+                    after.splitlines(keepends=True),
+                    f"a/{path}",
+                    f"b/{path}",
+                )
+            )
+            found.append(FileChange(path, diff, _first_changed_line(diff)))
+        return found
+
+    def sessions(self) -> list[SessionInfo]:
+        """Saved sessions of the project, newest first."""
+        return self.store.list()
+
+    def resume(self, session_id: str) -> list[Message]:
+        """Continue a saved session; returns its conversation so far."""
+        self._switch(self.store.open(session_id))
+        return self.agent.messages
+
+    def clear(self) -> None:
+        """Start a new, empty session with the same model and mode."""
+        self._switch(self.store.create(cwd=str(self.root)))
+
+    def export(self, target: str = "") -> Path:
+        """Write the conversation as Markdown; returns the file written."""
+        path = self.root / (target or f"asi-session-{self.session_id}.md")
+        lines = [f"# asi-agent session {self.session_id}\n"]
+        for message in self.agent.messages:
+            lines.append(f"## {message.role}\n\n{message.content}\n")
+            lines.extend(
+                f"```json\n{json.dumps(c.to_dict(), ensure_ascii=False)}\n```\n" for c in message.tool_calls
+            )
+        path.write_text("\n".join(lines), encoding="utf-8")
+        return path
+
+    def tools(self) -> list[str]:
+        """One line per tool: name, class, source."""
+        return [
+            f"{r['name']:<30} {r['risk']:<8} {r['source']}"
+            for r in describe_tools(self.agent.runner.registry)
+        ]
+
+    def set_cursor(self, path: str, line: int = 1) -> None:
+        """The file the person opened in the side panel is the cursor for `get_cursor_context`."""
+        self.ctx.cursor = Cursor((self.root / path).resolve(), max(1, line), 1)
+
+    def _switch(self, session: Session) -> None:
+        old = self.agent
+        old.runner.ctx.session_id = session.id
+        config = dataclasses.replace(old.config, gate=old.gate.config)
+        self.agent = Agent(old.backend, old.runner, session, old.system, config)
+        self._notes.clear()
+
+
+def project_root(args: argparse.Namespace) -> Path:
+    """The `--cwd` folder, resolved; UserError when it is not a folder."""
+    from asi_agent.exceptions import UserError  # noqa: PLC0415
+
+    root = Path(args.cwd).expanduser().resolve()
+    if not root.is_dir():
+        raise UserError(f"--cwd {args.cwd}: not a directory")
+    return root
+
+
+def git_branch(root: Path) -> str:
+    """The checked-out branch from `.git/HEAD` (a short hash when detached, "" outside git)."""
+    head = root / ".git" / "HEAD"
+    if (root / ".git").is_file():  # a worktree: ".git" names the real folder
+        text = (root / ".git").read_text(encoding="utf-8", errors="replace").strip()
+        head = (root / text.removeprefix("gitdir:").strip()) / "HEAD"
+    try:
+        text = head.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return ""
+    return text.removeprefix("ref: refs/heads/") if text.startswith("ref:") else text[:8]
+
+
+def _first_changed_line(diff: str) -> int:
+    for line in diff.splitlines():
+        if line.startswith("@@"):
+            try:
+                return int(line.split("+")[1].split(",")[0].split(" ")[0])
+            except (IndexError, ValueError):
+                return 1
+    return 1

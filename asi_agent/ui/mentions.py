@@ -1,0 +1,67 @@
+"""`@path` mentions: fuzzy completion of project files, and attaching the mentioned files to a message."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from asi_agent.tools.ignore import iter_project_files
+
+__all__ = ["MENTION", "FileIndex", "expand_mentions"]
+
+MENTION = re.compile(r"(?:(?<=\s)|^)@([^\s@]+)")
+ATTACH_MAX = 40_000
+"""Characters of one attached file; the model can read the rest with read_file."""
+LIST_MAX = 20_000
+
+
+class FileIndex:
+    """The project's files (ignore rules applied), listed once and ranked by fuzzy match."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: list[str] | None = None
+
+    def files(self) -> list[str]:
+        """Relative paths, POSIX style."""
+        if self._files is None:
+            found = []
+            for path in iter_project_files(self.root):
+                found.append(path.relative_to(self.root).as_posix())
+                if len(found) >= LIST_MAX:
+                    break
+            self._files = sorted(found)
+        return self._files
+
+    def refresh(self) -> None:
+        """Forget the listing (files were created or deleted)."""
+        self._files = None
+
+    def complete(self, fragment: str, limit: int = 8) -> list[str]:
+        """The best matches for a typed fragment: prefix matches first, then fuzzy ones."""
+        from rapidfuzz import fuzz, process  # noqa: PLC0415 - only while typing a mention
+
+        files = self.files()
+        if not fragment:
+            return files[:limit]
+        starts = [f for f in files if f.startswith(fragment)]
+        ranked = process.extract(fragment, files, scorer=fuzz.WRatio, limit=limit * 2, score_cutoff=50)
+        fuzzy = [name for name, _score, _i in ranked if name not in starts]
+        return (starts + fuzzy)[:limit]
+
+
+def expand_mentions(root: Path, text: str) -> str:
+    """The message with every `@path` of an existing project file attached below it."""
+    attached: list[str] = []
+    for raw in dict.fromkeys(MENTION.findall(text)):
+        path = (root / raw).resolve()
+        if not path.is_file() or not path.is_relative_to(root):
+            continue
+        content = path.read_text(encoding="utf-8", errors="replace")
+        more = (
+            f"\n[… {len(content) - ATTACH_MAX} more characters: use read_file]"
+            if len(content) > ATTACH_MAX
+            else ""
+        )
+        attached.append(f'<file path="{raw}">\n{content[:ATTACH_MAX]}{more}\n</file>')
+    return "\n\n".join([text, *attached]) if attached else text

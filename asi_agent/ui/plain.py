@@ -1,0 +1,269 @@
+"""`asi-agent chat --plain`: a line-mode chat on prompt-toolkit for SSH, screen readers and logs.
+
+The same agent, commands and approvals as the full-screen chat, as lines: the reply streams as text,
+each tool call is one line, a change is a coloured diff, and an approval is an inline question.
+Without a terminal (piped input) messages are read line by line and every "ask" is a refusal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+import time
+from collections.abc import AsyncGenerator, Iterable
+from typing import Any
+
+from asi_agent.calls import strip_status
+from asi_agent.config import load_config
+from asi_agent.events import (
+    AgentEvent,
+    Answer,
+    ApprovalRequested,
+    AssistantReplied,
+    CallRejected,
+    ReasoningStreamed,
+    RetryRequested,
+    RunFinished,
+    TextStreamed,
+    ToolFinished,
+    ToolStarted,
+)
+from asi_agent.exceptions import AsiError
+from asi_agent.ui.chatsession import ChatSession, project_root
+from asi_agent.ui.confirm import describe
+from asi_agent.ui.firstrun import needs_setup
+from asi_agent.ui.headless import _flags
+from asi_agent.ui.history import InputHistory
+from asi_agent.ui.mentions import MENTION, FileIndex
+from asi_agent.ui.slash import COMMANDS, run_slash
+
+__all__ = ["run_plain"]
+
+ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
+
+
+def run_plain(args: argparse.Namespace) -> int:
+    """Run the line-mode chat until /quit, Ctrl-D or end of input; returns the exit code."""
+    interactive = sys.stdin.isatty()
+    if interactive and needs_setup(load_config(project_root(args), _flags(args))):
+        from asi_agent.ui.plain_setup import setup_in_terminal  # noqa: PLC0415
+
+        asyncio.run(setup_in_terminal())
+    chat = ChatSession.open(args, interactive=interactive)
+    return asyncio.run(PlainChat(chat, interactive=interactive).run())
+
+
+class PlainChat:
+    """The read–run–print loop."""
+
+    def __init__(self, chat: ChatSession, *, interactive: bool) -> None:
+        self.chat = chat
+        self.interactive = interactive
+        self.history = InputHistory(chat.root)
+        self.files = FileIndex(chat.root)
+        self._prompt: Any = None
+
+    async def run(self) -> int:
+        """Read messages until the person leaves."""
+        try:
+            for problem in await self.chat.start():
+                _print(f"warning: {problem}")
+            _print(
+                f"asi-agent in {self.chat.root} · {self.chat.provider}/{self.chat.model} · mode "
+                f"{self.chat.mode}. /help lists commands; Ctrl-C interrupts a turn; Ctrl-D quits."
+            )
+            while (line := await self._read()) is not None:
+                if not await self._handle(line.strip()):
+                    break
+        finally:
+            await self.chat.close()
+        return 0
+
+    async def _handle(self, text: str) -> bool:
+        """Act on one input line; False ends the chat."""
+        if not text:
+            return True
+        self.history.add(text)
+        if text.startswith("/"):
+            reply = run_slash(self.chat, text)
+            _print(reply.text)
+            if reply.effect == "compact":
+                _print(await self.chat.compact())
+            return reply.effect != "quit"
+        if text.startswith("!"):
+            await self._turn(self.chat.shell(text[1:].strip()))
+        else:
+            await self._turn(self.chat.turn(text))
+        return True
+
+    async def _read(self) -> str | None:
+        if not self.interactive:
+            line = await asyncio.to_thread(sys.stdin.readline)
+            return line if line else None
+        if self._prompt is None:
+            self._prompt = _prompt_session(self)
+        try:
+            text: str = await self._prompt.prompt_async("› ")
+        except KeyboardInterrupt:
+            return ""  # Ctrl-C at the prompt clears the line; Ctrl-D or /quit leaves
+        except EOFError:
+            return None
+        return text
+
+    async def _turn(self, events: AsyncGenerator[AgentEvent, None]) -> None:
+        """Run one turn; Ctrl-C interrupts it and keeps what was done."""
+        printer = _Printer()
+        loop = asyncio.get_running_loop()
+        task = asyncio.ensure_future(self._consume(events, printer))
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals off the main thread
+            loop.add_signal_handler(signal.SIGINT, task.cancel)
+        interrupted = False
+        try:
+            await task
+        except (asyncio.CancelledError, _Interrupted):
+            interrupted = True
+        except AsiError as exc:
+            _print(f"error: {exc}")
+        finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGINT)
+            await events.aclose()
+        if interrupted:
+            self.chat.interrupted(printer.partial)
+            _print("\ninterrupted: what was done is kept; send a message to go on")
+
+    async def _consume(self, events: AsyncGenerator[AgentEvent, None], printer: _Printer) -> None:
+        async for event in events:
+            if isinstance(event, ApprovalRequested):
+                answer, note = await self._ask(event)
+                event.note = note
+                event.answer.set_result(answer)
+            else:
+                printer.show(event)
+
+    async def _ask(self, request: ApprovalRequested) -> tuple[Answer, str]:
+        from prompt_toolkit import PromptSession, print_formatted_text  # noqa: PLC0415
+        from prompt_toolkit.formatted_text import FormattedText  # noqa: PLC0415
+
+        print_formatted_text(FormattedText(describe(request)))
+        offered = request.rule.startswith("mode ")  # destructive commands, secrets, rules: every time
+        always = " / [a]lways for this tool" if offered else ""
+        session: PromptSession[str] = PromptSession()
+        question = f"Allow? [y]es / [n]o{always} / [e] no, say why / [d]iff: "
+        while True:
+            try:
+                reply = (await session.prompt_async(question)).strip().lower()
+                if reply == "e":
+                    return "no", (await session.prompt_async("Why not? ")).strip()
+            except (KeyboardInterrupt, EOFError):
+                request.answer.set_result("no")
+                raise _Interrupted from None
+            if reply == "d":
+                print_formatted_text(FormattedText(describe(request, full_diff=True)))
+            elif reply in ANSWERS and (offered or reply != "a"):
+                return ANSWERS[reply], ""
+
+
+class _Interrupted(Exception):
+    """Ctrl-C or Ctrl-D at an approval question: refuse the call and stop the turn."""
+
+
+class _Printer:
+    """Events as lines: streamed text, one line per tool call, diffs of changes."""
+
+    def __init__(self) -> None:
+        self.partial = ""
+        self.interrupted = False
+        self.started: dict[str, float] = {}
+
+    def show(self, event: AgentEvent) -> None:
+        if isinstance(event, TextStreamed):
+            self.partial += event.delta
+            sys.stdout.write(event.delta)
+            sys.stdout.flush()
+        elif isinstance(event, ReasoningStreamed):
+            sys.stdout.write(f"\x1b[2m{event.delta}\x1b[0m" if sys.stdout.isatty() else event.delta)
+            sys.stdout.flush()
+        elif isinstance(event, AssistantReplied):
+            if self.partial and not self.partial.endswith("\n"):
+                sys.stdout.write("\n")
+            if not self.partial and strip_status(event.message.content).strip():
+                _print(strip_status(event.message.content))
+            self.partial = ""
+        elif isinstance(event, ToolStarted):
+            self.started[event.call.id] = time.monotonic()
+            _print(f"· {event.call.name} {_key_argument(event.call.arguments)} …")
+        elif isinstance(event, ToolFinished):
+            self._finished(event)
+        elif isinstance(event, CallRejected):
+            _print(f"✗ {event.name}: {event.error}")
+        elif isinstance(event, RetryRequested):
+            _print(f"(asked the model again: {event.reason})")
+        elif isinstance(event, RunFinished):
+            tokens = event.usage.prompt_tokens + event.usage.completion_tokens
+            detail = f": {event.error}" if event.error else ""
+            _print(f"── {event.status}{detail} · {event.turns} turns · {tokens:,} tokens")
+
+    def _finished(self, event: ToolFinished) -> None:
+        seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())
+        took = "<1s" if seconds < 1 else f"{seconds:.1f}s"
+        first, _, rest = event.output.partition("\n")
+        if event.ok:
+            _print(f"✓ {event.call.name} ({took}) {first[:200]}")
+        else:
+            _print(f"✗ {event.call.name} ({took}) {event.output[:500]}")
+        if event.ok and event.changed_files and "@@" in rest:
+            _print_diff(rest.splitlines())
+
+
+def _key_argument(arguments: dict[str, Any]) -> str:
+    for key in ("path", "command", "query", "pattern"):
+        if isinstance(arguments.get(key), str):
+            return str(arguments[key]).splitlines()[0][:80] if arguments[key] else ""
+    return ""
+
+
+def _print(text: str) -> None:
+    print(text, flush=True)
+
+
+def _print_diff(lines: Iterable[str]) -> None:
+    from prompt_toolkit import print_formatted_text  # noqa: PLC0415
+    from prompt_toolkit.formatted_text import FormattedText  # noqa: PLC0415
+
+    from asi_agent.ui.confirm import _style  # noqa: PLC0415
+
+    print_formatted_text(FormattedText([(_style(line), line + "\n") for line in lines]))
+
+
+def _prompt_session(plain: PlainChat) -> Any:
+    """A prompt with the project's history, completion of /commands and @files, Esc-Enter for a new line."""
+    from prompt_toolkit import PromptSession  # noqa: PLC0415
+    from prompt_toolkit.completion import Completer, Completion  # noqa: PLC0415
+    from prompt_toolkit.history import InMemoryHistory  # noqa: PLC0415
+    from prompt_toolkit.key_binding import KeyBindings  # noqa: PLC0415
+
+    class _Completer(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Iterable[Completion]:
+            word = document.get_word_before_cursor(WORD=True)
+            if word.startswith("/") and document.text.strip() == word:
+                for name, text in COMMANDS.items():
+                    if name.startswith(word):
+                        yield Completion(name, -len(word), display_meta=text)
+            elif MENTION.fullmatch(word) or word == "@":
+                for path in plain.files.complete(word[1:]):
+                    yield Completion(f"@{path}", -len(word))
+
+    keys = KeyBindings()
+
+    @keys.add("escape", "enter")
+    def _newline(event: Any) -> None:
+        event.current_buffer.insert_text("\n")
+
+    history = InMemoryHistory(list(plain.history.entries))
+    return PromptSession(
+        history=history, completer=_Completer(), key_bindings=keys, complete_while_typing=True
+    )

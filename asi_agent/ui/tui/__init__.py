@@ -1,0 +1,16 @@
+"""The Textual chat (`asi-agent`, `asi-agent chat`). Imported only when the chat starts."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["run_tui"]
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    """Run the full-screen chat until the person quits; returns the exit code."""
+    from asi_agent.ui.tui.app import ChatApp  # noqa: PLC0415 - textual loads only here
+
+    app = ChatApp(args)
+    code = app.run()
+    return code or 0

@@ -1,0 +1,338 @@
+"""The Textual chat: a conversation view, an input with history and completion, a status bar, and a
+panel of changed files. The agent runs in a worker; approvals are a modal that resolves the event's future."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import AsyncGenerator
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import ListView, OptionList
+from textual.worker import Worker
+
+from asi_agent.config import load_config
+from asi_agent.events import AgentEvent, ApprovalRequested
+from asi_agent.exceptions import AsiError, UserError
+from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch, project_root
+from asi_agent.ui.firstrun import needs_setup
+from asi_agent.ui.headless import _flags
+from asi_agent.ui.history import InputHistory
+from asi_agent.ui.mentions import FileIndex
+from asi_agent.ui.slash import complete_command, run_slash
+from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen
+from asi_agent.ui.tui.turn import TurnView, replay
+from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
+
+__all__ = ["ChatApp"]
+
+
+class ChatApp(App[int]):
+    """`asi-agent` / `asi-agent chat`."""
+
+    CSS_PATH = "styles.tcss"
+    TITLE = "asi-agent"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "interrupt", "interrupt", show=False),
+        Binding("ctrl+b", "toggle_changes", "changed files", show=False),
+        Binding("ctrl+q", "quit", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, args: argparse.Namespace, chat: ChatSession | None = None) -> None:
+        super().__init__()
+        self.args = args
+        self.root = project_root(args)
+        self.chat = chat
+        self.history = InputHistory(self.root)
+        self.files = FileIndex(self.root)
+        self.turn_worker: Worker[None] | None = None
+        self.changes: dict[str, FileChange] = {}
+        # kept, not queried: a query looks at the top screen, which may be the modal
+        self.conversation = VerticalScroll(id="conversation")
+        self.panel = ChangesPanel(id="changes")
+        self.completions = OptionList(id="completions")
+        self.input = ChatInput(id="input", soft_wrap=True, show_line_numbers=False, compact=True)
+        self.status = StatusBar()
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="body"):
+            yield self.conversation
+            yield self.panel
+        yield self.completions
+        yield self.input
+        yield self.status
+
+    async def on_mount(self) -> None:
+        """Lay out, then connect to the model (after the first-run screen when none is configured)."""
+        self.panel.display = False
+        self.completions.display = False
+        self.conversation.anchor()
+        self.input.focus()
+        self.set_interval(0.2, self.status.tick)
+        self.status.set(project=self.root.name, branch=_branch(self.root))
+        if self.chat is not None:
+            await self._chat_ready()
+        else:
+            self._connect()
+
+    async def say(self, text: str, *, error: bool = False) -> None:
+        """Add a note from the chat itself to the conversation."""
+        await self.conversation.mount(Notice(text, error=error))
+
+    # -- connecting -------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="connect")
+    async def _connect(self) -> None:
+        try:
+            if needs_setup(load_config(self.root, _flags(self.args))):
+                await self.push_screen_wait(FirstRunScreen())
+            self.status.busy("connecting to the model")
+            self.chat = await asyncio.to_thread(ChatSession.open, self.args)
+        except UserError as exc:
+            self.status.busy("")
+            await self.say(f"cannot start: {exc}", error=True)
+            return
+        await self._chat_ready()
+
+    async def _chat_ready(self) -> None:
+        assert self.chat is not None
+        self.status.busy("")
+        for problem in await self.chat.start():
+            await self.say(f"warning: {problem}", error=True)
+        self._refresh_status()
+        if self.chat.agent.messages:  # --resume ID
+            await replay(self.conversation, self.chat.agent.messages)
+            await self._refresh_changes()
+        await self.say(
+            f"Working in {self.root.name}: ask away. /help lists commands and keys; Esc interrupts."
+        )
+
+    def _refresh_status(self) -> None:
+        chat = self.chat
+        if chat is not None:
+            self.status.set(model=f"{chat.provider}/{chat.model}", mode=f"mode {chat.mode}")
+
+    # -- input ------------------------------------------------------------------------------------
+
+    @on(ChatInput.Submitted)
+    async def _submitted(self, event: ChatInput.Submitted) -> None:
+        text = event.text.strip()
+        if not text:
+            return
+        if self.turn_worker is not None and self.turn_worker.is_running:
+            self.notify("the agent is working; Esc interrupts it")
+            return
+        self.input.clear()
+        self.history.add(text)
+        if self.chat is None:
+            await self.say("no model is connected yet", error=True)
+        elif text.startswith("/"):
+            await self._slash(text)
+        else:
+            self.turn_worker = self._turn(text)
+
+    async def _slash(self, text: str) -> None:
+        assert self.chat is not None
+        await self.conversation.mount(UserLine(text))
+        reply = run_slash(self.chat, text)
+        if reply.effect == "quit":
+            self.exit(0)
+            return
+        if reply.effect == "compact":
+            await self.say(reply.text)
+            self.turn_worker = self._compact()
+            return
+        if reply.effect in ("clear", "resumed"):
+            await self.conversation.remove_children()
+            self.status.set(turn="", tokens="", context="", agent_status="")
+        if reply.effect == "resumed":
+            await replay(self.conversation, self.chat.agent.messages)
+        await self.say(reply.text)
+        self._refresh_status()
+        await self._refresh_changes()
+
+    @on(ChatInput.HistoryWanted)
+    def _history(self, event: ChatInput.HistoryWanted) -> None:
+        text = self.history.previous() if event.older else self.history.next()
+        if text is not None:
+            box = self.input
+            box.text = text
+            box.move_cursor(box.document.end)
+
+    @on(ChatInput.Changed)
+    def _typed(self) -> None:
+        found = self._candidates(_word_at_cursor(self.input))
+        options = self.completions
+        options.clear_options()
+        options.add_options(found)
+        options.display = bool(found)
+        self.input.completing = bool(found)
+        if found:
+            options.highlighted = 0
+
+    def _candidates(self, word: str) -> list[str]:
+        """Completions of the word before the cursor: project files after `@`, commands after `/`."""
+        found: list[str] = []
+        if word.startswith("@"):
+            found = [f"@{path}" for path in self.files.complete(word[1:])]
+        elif word.startswith("/") and self.input.text.strip() == word:
+            found = complete_command(word)
+        return [f for f in found if f != word]
+
+    @on(ChatInput.CompletionKey)
+    def _completion_key(self, event: ChatInput.CompletionKey) -> None:
+        options = self.completions
+        if event.key in ("up", "down"):
+            options.action_cursor_up() if event.key == "up" else options.action_cursor_down()
+            return
+        box = self.input
+        word = _word_at_cursor(box)
+        found = self._candidates(word)  # afresh: keys may come faster than the list is redrawn
+        if not found:
+            self._hide_completions()
+            if event.key == "enter":
+                self.post_message(ChatInput.Submitted(box.text))
+            return
+        index = options.highlighted if options.display and options.highlighted is not None else 0
+        choice = found[min(index, len(found) - 1)]
+        row, col = box.cursor_location
+        box.replace(choice + " ", (row, col - len(word)), (row, col))
+        self._hide_completions()
+
+    def _hide_completions(self) -> None:
+        self.completions.display = False
+        self.input.completing = False
+
+    # -- a turn -----------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="turn")
+    async def _turn(self, text: str) -> None:
+        assert self.chat is not None
+        await self.conversation.mount(UserLine(text))
+        self.conversation.anchor()
+        view = TurnView(self.conversation, self.status, self.chat.tokens_used())
+        events: AsyncGenerator[AgentEvent, None]
+        events = self.chat.shell(text[1:].strip()) if text.startswith("!") else self.chat.turn(text)
+        self.status.set(agent_status="")
+        self.status.busy("thinking")
+        interrupted = False
+        try:
+            async for event in events:
+                if isinstance(event, ApprovalRequested):
+                    if not await self._ask(event):
+                        interrupted = True
+                        break
+                else:
+                    await view.show(event)
+        except asyncio.CancelledError:
+            interrupted = True
+            raise
+        except AsiError as exc:  # e.g. a `!command` the registry cannot prepare
+            await self.say(str(exc), error=True)
+        finally:
+            await self._turn_ended(events, view, interrupted)
+
+    @work(exclusive=True, group="turn")
+    async def _compact(self) -> None:
+        assert self.chat is not None
+        self.status.busy("compacting")
+        try:
+            await self.say(await self.chat.compact())
+            left = self.chat.agent.context.context_left
+            if left is not None:
+                self.status.set(context=f"{left:,} left")
+        except AsiError as exc:  # the model could not summarise
+            await self.say(f"/compact: {exc}", error=True)
+        finally:
+            self.status.busy("")
+
+    async def _turn_ended(
+        self, events: AsyncGenerator[AgentEvent, None], view: TurnView, interrupted: bool
+    ) -> None:
+        await events.aclose()
+        if interrupted and self.chat is not None:
+            self.chat.interrupted(view.partial)
+        if not self.conversation.is_attached:  # the app is closing
+            return
+        await view.stop()
+        self.status.busy("")
+        if interrupted:
+            self.status.set(agent_status="INTERRUPTED")
+            await self.say("interrupted: what was done is kept; send a message to go on")
+        self.files.refresh()
+        await self._refresh_changes()
+
+    async def _ask(self, request: ApprovalRequested) -> bool:
+        """Show the modal; False when the person pressed Esc (the turn stops, the call is refused)."""
+        self.status.waiting(f"waiting for you: {request.call.name}?")
+        verdict = await self.push_screen_wait(ApprovalScreen(request))
+        if verdict is None:
+            request.answer.set_result("no")
+            return False
+        answer, note = verdict
+        request.note = note
+        request.answer.set_result(answer)
+        self.status.busy("thinking")
+        return True
+
+    def action_interrupt(self) -> None:
+        """Esc: close the completion list, interrupt the running turn, or go back to the input."""
+        if self.completions.display:
+            self._hide_completions()
+        elif self.turn_worker is not None and self.turn_worker.is_running:
+            self.turn_worker.cancel()
+        else:
+            self.input.focus()
+
+    # -- changed files ----------------------------------------------------------------------------
+
+    def action_toggle_changes(self) -> None:
+        """Show or hide the changed-files panel."""
+        panel = self.panel
+        panel.display = not panel.display
+        if panel.display:
+            panel.query_one(ListView).focus()
+        else:
+            self.input.focus()
+
+    async def _refresh_changes(self) -> None:
+        if self.chat is None:
+            return
+        self.changes = {change.path: change for change in self.chat.changes()}
+        await self.panel.set_files(list(self.changes))
+
+    @on(ChangesPanel.Highlighted)
+    def _highlighted(self, event: ChangesPanel.Highlighted) -> None:
+        change = self.changes.get(event.path)
+        if change is not None:
+            self.panel.query_one(DiffView).show(change.diff)
+
+    @on(ChangesPanel.Opened)
+    def _opened(self, event: ChangesPanel.Opened) -> None:
+        change = self.changes.get(event.path)
+        if change is None or self.chat is None:
+            return
+        self.panel.query_one(DiffView).show(change.diff)
+        self.chat.set_cursor(change.path, change.first_line)
+        self.notify(f"cursor for get_cursor_context: {change.path}:{change.first_line}")
+
+    async def on_unmount(self) -> None:
+        """Release the model and the tools."""
+        if self.chat is not None:
+            await self.chat.close()
+
+
+def _word_at_cursor(box: ChatInput) -> str:
+    row, col = box.cursor_location
+    line = box.document.get_line(row)[:col]
+    return line.split()[-1] if line and not line[-1].isspace() else ""
+
+
+def _branch(root: Path) -> str:
+    branch = git_branch(root)
+    return f"⎇ {branch}" if branch else ""

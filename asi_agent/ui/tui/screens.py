@@ -1,0 +1,191 @@
+"""The modal that asks before a call runs, and the first-run screen that picks a model."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Input, Label, OptionList, Static
+
+from asi_agent.events import Answer, ApprovalRequested
+from asi_agent.exceptions import BackendError
+from asi_agent.ui import firstrun
+from asi_agent.ui.tui.widgets import diff_renderable
+
+__all__ = ["ApprovalScreen", "FirstRunScreen", "Verdict"]
+
+Verdict = tuple[Answer, str] | None
+"""The answer and, with `e`, the person's reason; None when Esc interrupted the turn."""
+ARGUMENT_CHARS = 1500
+
+
+class ApprovalScreen(ModalScreen[Verdict]):
+    """Asks about one call: y / n / a (always, this tool, this session) / e (no, and say why) / Esc."""
+
+    AUTO_FOCUS = None  # keys go to the bindings, not into the (hidden) reason box
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer('yes')", "yes"),
+        Binding("n", "answer('no')", "no"),
+        Binding("a", "answer('always')", "always"),
+        Binding("e", "explain", "no, and say why"),
+        Binding("escape", "interrupt", "interrupt the turn"),
+    ]
+
+    def __init__(self, request: ApprovalRequested) -> None:
+        super().__init__()
+        self.request = request
+        self.always_offered = request.rule.startswith("mode ")
+        """The gate's "always" answers only the mode's questions: a destructive command, a secret or a
+        policy rule asks every time, so `a` is not offered for them."""
+
+    def compose(self) -> ComposeResult:
+        request = self.request
+        with Vertical(id="dialog"):
+            yield Label(Text.assemble(("Allow ", ""), (request.call.name, "bold"), f"  ({request.risk})?"))
+            yield Static(Text(f"Why it asks: {request.reason}"), id="reason")
+            yield Static(Text(_arguments(request.call.arguments)), id="arguments")
+            if request.preview:
+                with VerticalScroll(id="preview"):
+                    yield Static(diff_renderable(request.preview))
+            yield Static(self._keys(), id="keys")
+            yield Input(placeholder="why not? (Enter sends it to the model)", id="why", disabled=True)
+
+    def _keys(self) -> Text:
+        always = (
+            f"   [a] always for {self.request.call.name} this session"
+            if self.always_offered
+            else f"  (a: not offered, the {self.request.rule} asks every time)"
+        )
+        return Text(f"[y] yes   [n] no{always}   [e] no, and tell the model why   [Esc] interrupt")
+
+    def on_mount(self) -> None:
+        """The reason box appears only after `e`."""
+        self.query_one("#why", Input).display = False
+
+    def action_answer(self, answer: Answer) -> None:
+        """Resolve with y / n / a; `a` does nothing where the gate would ask again anyway."""
+        if answer == "always" and not self.always_offered:
+            self.notify(
+                f"'always' is not offered: the {self.request.rule} asks every time", severity="warning"
+            )
+            return
+        self.dismiss((answer, ""))
+
+    def action_explain(self) -> None:
+        """Show the line where the person says why not."""
+        why = self.query_one("#why", Input)
+        why.disabled = False
+        why.display = True
+        why.focus()
+
+    def action_interrupt(self) -> None:
+        """Esc: refuse this call and stop the turn."""
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#why")
+    def _explained(self, event: Input.Submitted) -> None:
+        self.dismiss(("no", event.value.strip()))
+
+
+class FirstRunScreen(Screen[dict[str, Any]]):
+    """No model is configured: a local Ollama, an OpenAI-compatible server, or the embedded model."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "app.quit", "quit")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="firstrun"):
+            yield Label(Text("Welcome to asi-agent: choose the model to work with", style="bold"))
+            yield Static(
+                Text("Your choice is written to the user config; change it there or with flags later."),
+                classes="hint",
+            )
+            yield Label(Text("1. A local Ollama", style="bold"))
+            yield Static(Text(f"looking for Ollama at {firstrun.ollama_host()} …"), id="ollama-status")
+            yield OptionList(id="ollama-models")
+            yield Label(Text("2. An OpenAI-compatible server", style="bold"))
+            yield Input(placeholder="base URL, e.g. https://api.openai.com/v1", id="url")
+            yield Input(placeholder="API key (empty for local servers)", password=True, id="key")
+            yield Input(placeholder="model (empty: the server's only model)", id="model")
+            with Horizontal(classes="row"):
+                yield Button("Check and use", id="check", variant="primary")
+                yield Static("", id="check-status")
+            yield Label(Text("3. The embedded model", style="bold"))
+            yield Static(
+                Text("SmolLM2-135M runs inside asi-agent, offline: tiny, for trying things out."),
+                classes="hint",
+            )
+            yield Button("Use the embedded model", id="embedded")
+
+    def on_mount(self) -> None:
+        """Look for Ollama without freezing the screen."""
+        self.query_one("#ollama-models", OptionList).display = False
+        self._detect()
+
+    @work(exclusive=True, group="detect")
+    async def _detect(self) -> None:
+        host = firstrun.ollama_host()
+        models = await asyncio.to_thread(firstrun.ollama_models, host)
+        status = self.query_one("#ollama-status", Static)
+        if not models:
+            status.update(Text(f"no Ollama answered at {host} (start it with `ollama serve`)"))
+            return
+        status.update(Text(f"Ollama at {host} has {len(models)} model(s); pick one:"))
+        options = self.query_one("#ollama-models", OptionList)
+        options.add_options(models)
+        options.highlighted = 0
+        options.display = True
+        options.focus()
+
+    @on(OptionList.OptionSelected, "#ollama-models")
+    def _ollama_chosen(self, event: OptionList.OptionSelected) -> None:
+        host = firstrun.ollama_host()
+        values = {"provider": "ollama", "model": str(event.option.prompt)}
+        if host != firstrun.OLLAMA_DEFAULT:
+            values["base_url"] = host
+        self._save(values)
+
+    @on(Button.Pressed, "#embedded")
+    def _embedded_chosen(self) -> None:
+        self._save({"provider": "local"})
+
+    @on(Button.Pressed, "#check")
+    @work(exclusive=True, group="check")
+    async def _check(self) -> None:
+        url = self.query_one("#url", Input).value.strip()
+        key = self.query_one("#key", Input).value.strip()
+        model = self.query_one("#model", Input).value.strip()
+        status = self.query_one("#check-status", Static)
+        if not url:
+            status.update(Text("enter the server's base URL first", style="bold red"))
+            return
+        status.update(Text("checking …"))
+        try:
+            offered = await asyncio.to_thread(firstrun.check_openai, url, key)
+        except BackendError as exc:
+            status.update(Text(str(exc), style="bold red"))
+            return
+        if not model and len(offered) != 1:
+            status.update(Text(f"pick a model: {', '.join(offered[:8]) or 'the server lists none'}"))
+            return
+        if model and offered and model not in offered:
+            status.update(Text(f"the server does not offer {model}; it has {', '.join(offered[:8])}"))
+            return
+        self._save({"provider": "openai", "base_url": url, "api_key": key, "model": model or offered[0]})
+
+    def _save(self, values: dict[str, Any]) -> None:
+        path = firstrun.write_user_config(values)
+        self.notify(f"saved to {path}")
+        self.dismiss(values)
+
+
+def _arguments(arguments: dict[str, Any]) -> str:
+    text = json.dumps(arguments, ensure_ascii=False, indent=2)
+    return text if len(text) <= ARGUMENT_CHARS else text[:ARGUMENT_CHARS] + "\n…"

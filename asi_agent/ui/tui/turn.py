@@ -1,0 +1,141 @@
+"""Rendering one turn's events into the conversation view (the app owns the worker and the modal)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from textual.containers import VerticalScroll
+
+from asi_agent.calls import strip_status
+from asi_agent.events import (
+    AgentEvent,
+    AssistantReplied,
+    CallRejected,
+    ContextCompacted,
+    ReasoningStreamed,
+    RetryRequested,
+    RunFinished,
+    StatusDecided,
+    TextStreamed,
+    ToolFinished,
+    ToolStarted,
+)
+from asi_agent.messages import Message, ToolCall
+from asi_agent.ui.tui.widgets import Notice, ReplyView, StatusBar, ToolCard, UserLine
+
+__all__ = ["TurnView", "replay"]
+
+
+@dataclass(slots=True)
+class TurnView:
+    """What one turn has put on screen so far; `partial` is the reply text not yet complete."""
+
+    conversation: VerticalScroll
+    status: StatusBar
+    tokens: int = 0
+    """Tokens used by the session before this turn."""
+    reply: ReplyView | None = None
+    partial: str = ""
+    cards: dict[str, ToolCard] = field(default_factory=dict)
+    changed: bool = False
+
+    async def show(self, event: AgentEvent) -> None:
+        """Render one event."""
+        if isinstance(event, TextStreamed | ReasoningStreamed):
+            await self._streamed(event)
+        elif isinstance(event, AssistantReplied):
+            await self._replied(event)
+        elif isinstance(event, ToolStarted):
+            await self._started(event.call)
+        elif isinstance(event, ToolFinished):
+            await self._finished(event)
+        elif isinstance(event, CallRejected):
+            card = ToolCard(ToolCall(event.call_id, event.name or "?", {}))
+            await self.conversation.mount(card)
+            card.refused(event.error)
+        elif isinstance(event, RetryRequested):
+            await self.conversation.mount(Notice(f"asked the model again ({event.reason})"))
+        elif isinstance(event, StatusDecided):
+            self.status.set(agent_status=f"AGENT_STATUS: {event.status}")
+        elif isinstance(event, RunFinished):
+            await self._ended(event)
+        elif isinstance(event, ContextCompacted):
+            self._context_left(event.context_left)
+            sizes = f"{event.tokens_before:,} → {event.tokens_after:,} tokens"
+            await self.conversation.mount(Notice(f"context compacted ({event.reason}): {sizes}"))
+
+    async def stop(self) -> None:
+        """The turn ended (or was interrupted): stop any stream."""
+        if self.reply is not None:
+            await self.reply.stop()
+
+    async def _streamed(self, event: TextStreamed | ReasoningStreamed) -> None:
+        if self.reply is None:
+            self.reply = ReplyView()
+            await self.conversation.mount(self.reply)
+        if isinstance(event, ReasoningStreamed):
+            self.status.busy("thinking")
+            await self.reply.think(event.delta)
+            return
+        self.partial += event.delta
+        self.status.busy("writing")
+        await self.reply.write(event.delta)
+
+    async def _replied(self, event: AssistantReplied) -> None:
+        text = strip_status(event.message.content)
+        if self.reply is None and text.strip():
+            self.reply = ReplyView()
+            await self.conversation.mount(self.reply)
+        if self.reply is not None:
+            await self.reply.finish(text)
+        self.reply, self.partial = None, ""
+        self.tokens += event.usage.prompt_tokens + event.usage.completion_tokens
+        self.status.set(turn=f"turn {event.turn}", tokens=f"{self.tokens:,} tokens")
+        self._context_left(event.context_left)
+        self.status.busy("thinking")
+
+    def _context_left(self, left: int | None) -> None:
+        if left is not None:  # unknown window: tokens used only
+            self.status.set(context=f"{left:,} left")
+
+    async def _started(self, call: ToolCall) -> None:
+        card = ToolCard(call)
+        self.cards[call.id] = card
+        await self.conversation.mount(card)
+        self.status.busy(f"running {call.name}")
+
+    async def _finished(self, event: ToolFinished) -> None:
+        card = self.cards.pop(event.call.id, None)
+        if card is None:
+            card = ToolCard(event.call)
+            await self.conversation.mount(card)
+        card.finished(event.ok, event.output)
+        self.changed = self.changed or bool(event.changed_files)
+        self.status.busy("thinking")
+
+    async def _ended(self, event: RunFinished) -> None:
+        self.status.set(agent_status=event.status)
+        if event.status == "ERROR":
+            await self.conversation.mount(Notice(f"error: {event.error or event.result}", error=True))
+        elif event.status != "DONE":
+            await self.conversation.mount(Notice(f"ended with {event.status} after {event.turns} turns"))
+
+
+async def replay(conversation: VerticalScroll, messages: list[Message]) -> None:
+    """Show a resumed session's conversation (tool results folded into their cards)."""
+    cards: dict[str, ToolCard] = {}
+    for message in messages:
+        if message.role == "user":
+            text = message.content.split('\n\n<file path="')[0]  # what was typed, not the attachments
+            await conversation.mount(UserLine(text if len(text) < 600 else text[:600] + " …"))
+        elif message.role == "assistant":
+            if strip_status(message.content).strip():
+                view = ReplyView()
+                await conversation.mount(view)
+                await view.finish(strip_status(message.content))
+            for call in message.tool_calls:
+                cards[call.id] = ToolCard(call)
+                await conversation.mount(cards[call.id])
+        elif message.role == "tool" and message.tool_call_id in cards:
+            ok = not message.content.startswith("ERROR:")
+            cards.pop(message.tool_call_id).finished(ok, message.content.removeprefix("ERROR: "))

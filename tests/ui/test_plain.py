@@ -1,0 +1,217 @@
+"""`asi-agent chat --plain`: the line-mode chat, as a subprocess with piped input (the fallback when stdout is
+not a terminal) and in-process with prompt-toolkit reading a pipe as its terminal (approvals, history)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from asi_agent.backends.scripted import ScriptedBackend, ScriptedCall, ScriptedReply
+from asi_agent.session import SessionStore
+from asi_agent.ui.chatsession import ChatSession
+from asi_agent.ui.cli import build_parser
+from asi_agent.ui.plain import PlainChat
+from asi_agent.ui.plain_setup import setup_in_terminal
+
+BUGGY = "def add(a, b):\n    return a - b\n"
+FIX = [
+    {"text": "I will read calc.py.", "tool_calls": [{"name": "read_file", "arguments": {"path": "calc.py"}}]},
+    {
+        "text": "",
+        "tool_calls": [
+            {"name": "replace_text", "arguments": {"path": "calc.py", "oldText": "a - b", "newText": "a + b"}}
+        ],
+    },
+    "Fixed add.\nAGENT_STATUS: DONE",
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "calc"
+    root.mkdir()
+    (root / "calc.py").write_text(BUGGY)
+    return root
+
+
+def script(tmp_path: Path, replies: list) -> Path:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps({"native": True, "replies": replies}))
+    return path
+
+
+def chat_cli(*args: str, cwd: Path, stdin: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
+    return subprocess.run(
+        [sys.executable, "-m", "asi_agent", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_plain_chat_fixes_undoes_and_quits(project, tmp_path):
+    model = script(tmp_path, FIX)
+    run = chat_cli(
+        "chat",
+        "--plain",
+        "--provider",
+        "scripted",
+        "--model",
+        str(model),
+        "--approval",
+        "auto-edit",
+        cwd=project,
+        stdin="fix add in calc.py\n/diff\n/undo\n/quit\n",
+    )
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "I will read calc.py." in out and "Fixed add." in out
+    assert "✓ read_file" in out and "✓ replace_text" in out
+    assert "+    return a + b" in out
+    assert "── DONE" in out
+    assert "reverted" in out and "calc.py" in out
+    assert (project / "calc.py").read_text() == BUGGY
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("command", [["chat"], []], ids=["chat", "bare"])
+def test_chat_falls_back_to_plain_without_a_terminal(project, tmp_path, command):
+    model = script(tmp_path, ["Hello.\nAGENT_STATUS: DONE"])
+    run = chat_cli(*command, "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
+    assert run.returncode == 0, run.stderr
+    assert "Hello." in run.stdout and "── DONE" in run.stdout
+
+
+def test_bare_command_reads_the_user_config(project, tmp_path):
+    model = script(tmp_path, ["From the config.\nAGENT_STATUS: DONE"])
+    (tmp_path / "user-config").mkdir()
+    (tmp_path / "user-config" / "config.toml").write_text(f'provider = "scripted"\nmodel = "{model}"\n')
+    run = chat_cli(cwd=project, stdin="hi\n")
+    assert run.returncode == 0, run.stderr
+    assert "From the config." in run.stdout
+
+
+def test_without_a_terminal_an_ask_is_a_refusal(project, tmp_path):
+    model = script(tmp_path, [*FIX[1:], "unused"])
+    run = chat_cli("chat", "--provider", "scripted", "--model", str(model), cwd=project, stdin="fix\n")
+    assert run.returncode == 0, run.stderr
+    assert "✗ replace_text" in run.stdout and "nobody can answer" in run.stdout
+    assert (project / "calc.py").read_text() == BUGGY
+
+
+def call(name: str, **arguments) -> ScriptedCall:
+    return ScriptedCall(name=name, arguments=arguments)
+
+
+async def run_interactive(project: Path, replies: list, typed: str, *flags: str) -> ChatSession:
+    """The plain chat with prompt-toolkit reading `typed` as if from the keyboard."""
+    args = build_parser().parse_args(["chat", "--plain", "--cwd", str(project), *flags])
+    chat = ChatSession.open(args, backend=ScriptedBackend(replies))
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        keys.send_text(typed)
+        await PlainChat(chat, interactive=True).run()
+    return chat
+
+
+FIX_REPLIES = [
+    ScriptedReply(text="", calls=[call("replace_text", path="calc.py", oldText="a - b", newText="a + b")]),
+    ScriptedReply(text="Fixed.\nAGENT_STATUS: DONE"),
+]
+
+
+async def test_inline_approval_yes(project, capsys):
+    await run_interactive(project, FIX_REPLIES, "fix add\ry\r/quit\r")
+    assert (project / "calc.py").read_text() == BUGGY.replace("a - b", "a + b")
+    assert "Fixed." in capsys.readouterr().out
+
+
+async def test_inline_refusal_with_a_reason(project):
+    replies = [FIX_REPLIES[0], ScriptedReply(text="Left it.\nAGENT_STATUS: DONE")]
+    chat = await run_interactive(project, replies, "fix add\re\rsubtraction is intended\r/quit\r")
+    assert (project / "calc.py").read_text() == BUGGY
+    sent = chat.agent.backend.requests[-1][0][-1].content
+    assert "the person answered no" in sent and "they said: subtraction is intended" in sent
+
+
+async def test_always_is_refused_for_destructive_commands(project):
+    replies = [
+        ScriptedReply(text="", calls=[call("run_terminal_cmd", command="git reset --hard")]),
+        ScriptedReply(text="ok\nAGENT_STATUS: DONE"),
+    ]
+    chat = await run_interactive(project, replies, "reset\ra\rn\r/quit\r", "--approval", "auto-edit")
+    assert "run_terminal_cmd" not in chat.agent.gate._always
+    records = [r for r in chat.agent.session.records() if r["type"] == "decision"]
+    assert records[-1]["action"] == "deny" and records[-1]["rule"] == "destructive-command classifier"
+
+
+async def test_history_is_shared_with_the_full_screen_chat(project):
+    await run_interactive(project, [ScriptedReply(text="Hi.\nAGENT_STATUS: DONE")], "hello there\r/quit\r")
+    lines = (project / ".asi" / "chat_history").read_text().splitlines()
+    assert [json.loads(line) for line in lines] == ["hello there", "/quit"]
+
+
+async def test_resume_in_plain(project):
+    first = await run_interactive(project, FIX_REPLIES, "fix add\ry\r/quit\r")
+    replies = [ScriptedReply(text="Yes, fixed.\nAGENT_STATUS: DONE")]
+    chat = await run_interactive(project, replies, f"/resume {first.session_id}\ris it fixed?\r/quit\r")
+    assert chat.session_id == first.session_id
+    messages = SessionStore(project / ".asi").open(first.session_id).messages()
+    assert [m.content for m in messages if m.role == "user"] == ["fix add", "is it fixed?"]
+
+
+async def typed_setup(typed: str) -> dict:
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        keys.send_text(typed)
+        return await setup_in_terminal()
+
+
+async def test_first_run_in_plain_picks_ollama(ollama_server, monkeypatch, tmp_path):
+    monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("OLLAMA_HOST", ollama_server.host)
+    assert await typed_setup("1\r") == {
+        "provider": "ollama",
+        "model": "test-model",
+        "base_url": ollama_server.host,
+    }
+    assert 'model = "test-model"' in (tmp_path / "cfg" / "config.toml").read_text()
+
+
+async def test_first_run_in_plain_checks_the_openai_server(openai_server, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
+    openai_server.api_key = "sk-right"
+    url = openai_server.base_url
+    values = await typed_setup(f"u\r{url}\rsk-wrong\r\ru\r{url}\rsk-right\r\r")
+    assert "refused the key" in capsys.readouterr().out
+    assert values == {"provider": "openai", "base_url": url, "api_key": "sk-right", "model": "test-model"}
+
+
+async def test_first_run_in_plain_embedded(monkeypatch, tmp_path):
+    monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
+    assert await typed_setup("x\re\r") == {"provider": "local"}
+
+
+async def test_compact_in_plain(project, capsys):
+    replies = [
+        ScriptedReply(text="I will read it.", calls=[call("read_file", path="calc.py")]),
+        *FIX_REPLIES,
+        ScriptedReply(text="Summary: add fixed."),
+    ]
+    await run_interactive(project, replies, "fix add\r/compact\r/quit\r", "--approval", "yolo")
+    out = capsys.readouterr().out
+    assert "compacting the conversation" in out and "2 messages summarised" in out

@@ -1,0 +1,89 @@
+"""Screens of the Textual chat as people see them (pytest-textual-snapshot; `--snapshot-update` to accept).
+
+The system prompt is fixed in these tests: the real one names the temporary project folder, whose length
+would change the token counts in the status bar from run to run.
+"""
+
+from __future__ import annotations
+
+from chat_helpers import FIX_SCRIPT, make_app, send, until
+from textual.widgets import Static
+
+from asi_agent.ui.tui.app import ChatApp
+from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen
+
+
+def fix_app(project, *flags: str) -> ChatApp:
+    app = make_app(project, FIX_SCRIPT, *flags)
+    app.chat.agent.system = "You are a coding assistant."
+    app.input.cursor_blink = False  # a blinking cursor is caught on or off at random
+    return app
+
+
+async def steady(pilot) -> None:
+    """No blinking cursors on the shown screen, then one more refresh."""
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+    await pilot.pause()
+
+
+def test_main_screen(snap_compare, project):
+    """After a whole task in auto-edit mode, at 100x30: the question "› fix add in calc.py", the plan
+    reply, a folded "✓ read_file calc.py" card, an unfolded "✓ replace_text calc.py" card with its
+    coloured unified diff (- return a - b / + return a + b), the final Markdown reply "Fixed `add`…",
+    the empty input box, and the status bar: calc · scripted/scripted · mode auto-edit · turn 3 ·
+    tokens · DONE."""
+    app = fix_app(project, "--approval", "auto-edit")
+
+    async def run_before(pilot) -> None:
+        await send(pilot, "fix add in calc.py")
+        await until(pilot, lambda: not app.turn_worker.is_running)
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
+
+
+def test_main_screen_wide_with_changed_files(snap_compare, project):
+    """The same finished task at 200x50 with the changed-files panel open (Ctrl+B) on the right:
+    "Changed files", calc.py highlighted, and its diff from before the session below it."""
+    app = fix_app(project, "--approval", "auto-edit")
+
+    async def run_before(pilot) -> None:
+        await send(pilot, "fix add in calc.py")
+        await until(pilot, lambda: not app.turn_worker.is_running)
+        await pilot.press("ctrl+b")
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(200, 50))
+
+
+def test_approval_modal_with_diff(snap_compare, project):
+    """The approval modal in ask mode, over the dimmed chat: "Allow replace_text (write)?", the reason
+    "ask mode: write calls ask first", the arguments as JSON, the diff of calc.py with its - and +
+    lines, and the keys [y] yes [n] no [a] always for replace_text this session [e] … [Esc] interrupt.
+    The status bar says "waiting for you: replace_text?" without a spinner."""
+    app = fix_app(project)
+
+    async def run_before(pilot) -> None:
+        await send(pilot, "fix add in calc.py")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
+
+
+def test_first_run_screen(project, snap_compare, chat_args_no_model):
+    """First run with no model configured and no Ollama answering: the welcome line, "no Ollama answered
+    at http://127.0.0.1:9", the OpenAI-compatible section with its URL, key and model inputs and the
+    "Check and use" button, and the "Use the embedded model" button."""
+    app = ChatApp(chat_args_no_model)
+
+    async def run_before(pilot) -> None:
+        await until(
+            pilot, lambda: isinstance(app.screen, FirstRunScreen) and app.screen.query("#ollama-status")
+        )
+        status = app.screen.query_one("#ollama-status", Static)
+        await until(pilot, lambda: "no Ollama answered" in str(status.render()))
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(100, 40))
