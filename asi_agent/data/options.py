@@ -9,9 +9,20 @@ __all__ = ["add_data_parser"]
 
 def add_data_parser(sub: Any) -> None:
     """`data export`, `data validate`, `data stats` (called by the CLI parser)."""
-    data = sub.add_parser("data", help="training data: export sessions or eval runs, validate, stats")
-    nested = data.add_subparsers(dest="data_command", metavar="export|validate|stats", required=True)
-    export = nested.add_parser("export", help="sessions or eval results → spec §5.1 JSONL or ms-swift JSONL")
+    data = sub.add_parser(
+        "data",
+        help="training data: export sessions or eval runs, validate, stats",
+        description="Turn sessions and eval runs into training data (spec §5.1 or ms-swift), check it "
+        "against the spec §5.3 gates, and show its §5.2 mix.",
+    )
+    nested = data.add_subparsers(
+        dest="data_command", metavar="export|validate|stats", required=True, help="what to do"
+    )
+    export = nested.add_parser(
+        "export",
+        help="sessions or eval results → spec §5.1 JSONL or ms-swift JSONL",
+        description="Export sessions or eval results as training samples (JSON lines).",
+    )
     export.add_argument(
         "sources",
         nargs="*",
@@ -32,9 +43,17 @@ def add_data_parser(sub: Any) -> None:
     export.add_argument(
         "--locale", choices=["zh", "en"], help="language of the tool descriptions (default: config)"
     )
-    validate = nested.add_parser("validate", help="check a JSONL file against the spec §5.3 gates")
-    validate.add_argument("file", metavar="FILE")
+    validate = nested.add_parser(
+        "validate",
+        help="check a JSONL file against the spec §5.3 gates",
+        description="Check every sample against the spec §5.3 gates; exit 1 when a gate fails.",
+    )
+    validate.add_argument("file", metavar="FILE", help="the JSONL file to check")
     validate.add_argument("--cwd", default=".", help="project root whose registry is used (default: .)")
     validate.add_argument("--quiet", "-q", action="store_true", help="list only samples with problems")
-    stats = nested.add_parser("stats", help="the spec §5.2 mix of a JSONL file")
-    stats.add_argument("file", metavar="FILE")
+    stats = nested.add_parser(
+        "stats",
+        help="the spec §5.2 mix of a JSONL file",
+        description="The mix of single-tool, multi-tool, error-correction and no-tool samples.",
+    )
+    stats.add_argument("file", metavar="FILE", help="the JSONL file to describe")

@@ -10,11 +10,22 @@ __all__ = ["add_eval_parser"]
 
 def add_eval_parser(sub: Any) -> None:
     """The `eval` subcommand and its `compare` subcommand (called by the CLI parser)."""
-    ev = sub.add_parser("eval", help="evaluate a model on a task suite (spec §8 metrics)")
-    nested = ev.add_subparsers(dest="eval_command", metavar="compare A.json B.json")
-    cmp = nested.add_parser("compare", help="compare two result files (from --output)")
-    cmp.add_argument("first", metavar="A.json")
-    cmp.add_argument("second", metavar="B.json")
+    ev = sub.add_parser(
+        "eval",
+        help="evaluate a model on a task suite (spec §8 metrics)",
+        description="Run a task suite against a model and report the spec §8 metrics; "
+        "`eval compare A.json B.json` shows the differences of two runs.",
+    )
+    nested = ev.add_subparsers(
+        dest="eval_command", metavar="compare A.json B.json", help="compare two saved results"
+    )
+    cmp = nested.add_parser(
+        "compare",
+        help="compare two result files (from --output)",
+        description="Differences per metric and per task between two result files of `eval --output`.",
+    )
+    cmp.add_argument("first", metavar="A.json", help="the first result file (the baseline)")
+    cmp.add_argument("second", metavar="B.json", help="the second result file")
     add = ev.add_argument
     add("--suite", metavar="PATH", help="suite folder (default: the built-in suite)")
     add("--filter", action="append", metavar="GLOB", help="only tasks whose id or a tag matches (repeatable)")
