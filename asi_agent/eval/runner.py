@@ -33,6 +33,8 @@ __all__ = ["PROJECT_MARK", "EvalSettings", "run_task", "script_path"]
 
 PROJECT_MARK = "<project>"
 """What the temporary project path is replaced with in stored transcripts (runs stay comparable)."""
+TASK_MARK = "<task>"
+"""What the task's folder is replaced with (it is elsewhere on a Ray worker than on this machine)."""
 _VERIFIER_TAIL = 2000
 FIXTURE_TIME = 1_700_000_000
 """The modification time every fixture file gets (2023-11-14), so listings do not depend on the copy."""
@@ -82,7 +84,7 @@ def _run_in(task: EvalTask, settings: EvalSettings, repeat: int, root: Path) -> 
     started = time.monotonic()
     end, records, registry, error = asyncio.run(_run_agent(task, settings, root))
     seconds = time.monotonic() - started
-    records = _portable(records, root)
+    records = _portable(records, root, task.folder.resolve())
     conv = read_conversation(records, registry, task.id)
     passed, verdict = _verify(task, root, end, conv) if end else (False, "")
     calls = conv.calls
@@ -140,10 +142,11 @@ def _git_init(root: Path) -> None:
         subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
 
 
-def _portable(records: list[dict[str, Any]], root: Path) -> list[dict[str, Any]]:
-    """The transcript with the temporary project path replaced by a fixed mark."""
+def _portable(records: list[dict[str, Any]], root: Path, task: Path) -> list[dict[str, Any]]:
+    """The transcript with the temporary project path and the task folder replaced by fixed marks."""
     text = json.dumps(records, ensure_ascii=False)
     text = text.replace(json.dumps(str(root))[1:-1], PROJECT_MARK)
+    text = text.replace(json.dumps(str(task))[1:-1], TASK_MARK)
     loaded: list[dict[str, Any]] = json.loads(text)
     return loaded
 
