@@ -28,7 +28,7 @@ from typing import Any
 from asi_agent.backends.local import LocalBackend, LocalBackendConfig
 from asi_agent.config import load_config
 from asi_agent.events import AssistantReplied, RunFinished
-from asi_agent.ui.headless import _agent
+from asi_agent.ui.headless import assemble_agent
 
 HERE = Path(__file__).parent
 TASKS = HERE / "embedded" / "tasks.json"
@@ -63,9 +63,8 @@ async def run_task(task: dict[str, Any], backend: LocalBackend, grounding: bool)
         (root / ".asi" / "config.toml").write_text(f"[local]\ngrounding = {str(grounding).lower()}\n")
         flags = {"provider": "local", "approval": "auto-edit", "max_turns": MAX_TURNS}
         config = load_config(root, flags)
-        args = argparse.Namespace(resume=None, cursor=None)
         started = time.perf_counter()
-        agent = _agent(root, config, backend, args)
+        agent = assemble_agent(root, config, backend, interactive=False)
         end: RunFinished | None = None
         decoded = 0
         try:

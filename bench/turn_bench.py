@@ -1,7 +1,7 @@
 """Benchmark: what the runtime adds per tool turn, from turn 1 to turn 200.
 
 A headless run (`asi-agent run --output-format stream-json`) makes `--turns` tool turns, each one
-`read_file` of a one-line file (the cheapest real tool), then ends. The model answers instantly:
+`read_file` of another one-line file (the cheapest real tool), then ends. The model answers instantly:
 
 - `scripted`: the in-process scripted backend (no model time at all);
 - `openai`: the project's local OpenAI-protocol test server (`tests/servers/`), through the real
@@ -36,7 +36,11 @@ from servers.openai_server import Call, OpenAIServer, Reply  # noqa: E402
 
 RESULTS = HERE / "results" / "turns.json"
 TARGETS_MS = {"scripted": 5.0, "openai": 10.0}
-CALL = {"name": "read_file", "arguments": {"path": "one.txt"}}
+
+
+def call(turn: int) -> dict[str, Any]:
+    """Turn `turn`'s call: each reads another one-line file (three identical calls in a row end a run)."""
+    return {"name": "read_file", "arguments": {"path": f"f{turn:03d}.txt"}}
 
 
 def intervals(command: list[str], cwd: Path, env: dict[str, str]) -> list[float]:
@@ -56,7 +60,7 @@ def intervals(command: list[str], cwd: Path, env: dict[str, str]) -> list[float]
 def scripted(turns: int, project: Path, env: dict[str, str]) -> list[float]:
     """The run on the scripted backend."""
     script = project / "script.json"
-    replies: list[Any] = [{"text": "", "tool_calls": [CALL]} for _ in range(turns)]
+    replies: list[Any] = [{"text": "", "tool_calls": [call(turn)]} for turn in range(turns)]
     script.write_text(json.dumps({"native": True, "replies": [*replies, "Done.\nAGENT_STATUS: DONE"]}))
     return intervals(agent_command("scripted", str(script), turns), project, env)
 
@@ -64,8 +68,8 @@ def scripted(turns: int, project: Path, env: dict[str, str]) -> list[float]:
 def openai(turns: int, project: Path, env: dict[str, str]) -> list[float]:
     """The run through the local OpenAI-protocol server."""
     with OpenAIServer() as server:
-        for _ in range(turns):
-            server.reply(Reply(calls=[Call(CALL["name"], CALL["arguments"])]))
+        for turn in range(turns):
+            server.reply(Reply(calls=[Call("read_file", call(turn)["arguments"])]))
         server.reply("Done.\nAGENT_STATUS: DONE")
         command = agent_command("openai", "test-model", turns)
         return intervals([*command[:-1], "--base-url", f"{server.root_url}/v1", command[-1]], project, env)
@@ -76,7 +80,7 @@ def agent_command(provider: str, model: str, turns: int) -> list[str]:
     agent = str(Path(sys.executable).parent / "asi-agent")
     return [
         agent, "run", "--provider", provider, "--model", model, "--approval", "plan",
-        "--max-turns", str(turns + 5), "--output-format", "stream-json", "read one.txt again and again",
+        "--max-turns", str(turns + 5), "--output-format", "stream-json", "read the files one by one",
     ]  # fmt: skip
 
 
@@ -108,7 +112,8 @@ def main() -> None:
     rows = {}
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
-        (project / "one.txt").write_text("one line\n")
+        for turn in range(args.turns):
+            (project / f"f{turn:03d}.txt").write_text(f"line {turn}\n")
         rows["scripted"] = summary(scripted(args.turns, project, env))
         rows["openai"] = summary(openai(args.turns, project, env))
     print(f"load average at start: {load:.2f}\n")
