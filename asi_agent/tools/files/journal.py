@@ -23,50 +23,30 @@ import fcntl
 import hashlib
 import json
 import os
-import shutil
-import stat
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
 
 from asi_agent.exceptions import ModelFixableError, UserError
 from asi_agent.state import ensure_state_dir
+from asi_agent.tools.files.journal_format import (
+    ABORTED,
+    JournalEntry,
+    ends_with_newline,
+    mode_or_none,
+    move_to_trash,
+    parse_entry,
+    parse_marker,
+    read_or_none,
+)
 from asi_agent.tools.files.textio import remove_write_temps, write_atomic
-from asi_agent.tools.paths import display_path, resolve_in_project
+from asi_agent.tools.paths import resolve_in_project
 
 USER_PROMPT = ".asi/USER_PROMPT.md"
 """The project's user prompt, edited by `moss_update_asi_user_prompt`."""
 
 __all__ = ["ChangeInProgress", "Journal", "JournalEntry", "RecoveryReport", "move_to_trash"]
-
-Kind = Literal["created", "modified", "deleted"]
-
-
-@dataclass(frozen=True, slots=True)
-class JournalEntry:
-    """One recorded change. `before` None means the file was created, `after` None that it was deleted."""
-
-    seq: int
-    time: str
-    path: str
-    tool: str
-    session_id: str
-    before: str | None
-    after: str | None
-    mode: int | None = None
-    reverts: int | None = None
-    pending: bool = False
-    """Written before the change was made; settled by a later commit or abort line."""
-
-    @property
-    def kind(self) -> Kind:
-        """Whether the change created, modified or deleted the file."""
-        if self.before is None:
-            return "created"
-        return "deleted" if self.after is None else "modified"
-
 
 @dataclass(slots=True)
 class ChangeInProgress:
@@ -218,7 +198,7 @@ class Journal:
         for entry in targets:
             if entry.path not in paths:
                 paths[entry.path] = self._resolve(root, entry.path)
-                expected[entry.path] = _read_or_none(paths[entry.path])
+                expected[entry.path] = read_or_none(paths[entry.path])
             want = None if entry.after is None else self.blob(entry.after)
             if expected[entry.path] != want:
                 raise UserError(
@@ -232,8 +212,8 @@ class Journal:
 
     def _revert(self, root: Path, target: Path, entry: JournalEntry) -> None:
         """Put back the content from before `entry`, journaled (write-ahead) as an undo entry."""
-        current = _read_or_none(target)
-        mode = _mode_or_none(target)
+        current = read_or_none(target)
+        mode = mode_or_none(target)
         restored = None if entry.before is None else self.blob(entry.before)
         mode = mode if mode is not None or restored is None else entry.mode
         with self._change(
@@ -249,7 +229,7 @@ class Journal:
 
     def _commit(self, entry: JournalEntry, target: Path) -> JournalEntry:
         """Mark `entry` done, with the mode the file ended up with; returns the committed entry."""
-        mode = _mode_or_none(target) if entry.after is not None else entry.mode
+        mode = mode_or_none(target) if entry.after is not None else entry.mode
         self._append_marker({"commit": entry.seq, "mode": mode})
         return replace(entry, pending=False, mode=mode)
 
@@ -257,7 +237,7 @@ class Journal:
         """Commit or abort a pending entry by what the disk holds; True when it is committed."""
         remove_write_temps(target)
         after = None if entry.after is None else self._blob_or_none(entry.after)
-        disk = _read_or_none(target)
+        disk = read_or_none(target)
         if disk == after and (entry.after is None or after is not None):
             self._commit(entry, target)
             return True
@@ -366,7 +346,7 @@ class Journal:
         """Append one line in a single write (O_APPEND), repairing a torn last line first."""
         fd = os.open(self._entries_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            if not _ends_with_newline(self._entries_file):
+            if not ends_with_newline(self._entries_file):
                 line = "\n" + line
             os.write(fd, line.encode("utf-8"))
             os.fsync(fd)
@@ -383,7 +363,7 @@ class Journal:
         except FileNotFoundError:
             return 0
         for raw in reversed(tail.splitlines()):
-            entry = _parse(raw)
+            entry = parse_entry(raw)
             if entry is not None:
                 return entry.seq
         # The tail held no whole line (only possible with absurdly long paths): read everything.
@@ -403,10 +383,10 @@ class Journal:
         entries: list[JournalEntry] = []
         settled: dict[int, int | None] = {}  # seq -> final mode (committed) ; aborted seqs map to -1
         for raw in data.splitlines():
-            entry = _parse(raw)
+            entry = parse_entry(raw)
             if entry is not None:
                 entries.append(entry)
-            elif (marker := _marker(raw)) is not None:
+            elif (marker := parse_marker(raw)) is not None:
                 settled[marker[0]] = marker[1]
         committed: list[JournalEntry] = []
         unsettled: list[JournalEntry] = []
@@ -415,12 +395,11 @@ class Journal:
                 committed.append(entry)
             elif entry.seq not in settled:
                 unsettled.append(entry)
-            elif settled[entry.seq] != _ABORTED:
+            elif settled[entry.seq] != ABORTED:
                 committed.append(replace(entry, pending=False, mode=settled[entry.seq]))
         return _Scan(committed, unsettled)
 
 
-_ABORTED = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,63 +408,3 @@ class _Scan:
     unsettled: list[JournalEntry]
 
 
-def _marker(raw: bytes) -> tuple[int, int | None] | None:
-    """A commit line as (seq, mode), an abort line as (seq, _ABORTED), anything else None."""
-    try:
-        data: Any = json.loads(raw)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
-    if isinstance(data.get("commit"), int):
-        mode = data.get("mode")
-        return data["commit"], mode if isinstance(mode, int) else None
-    if isinstance(data.get("abort"), int):
-        return data["abort"], _ABORTED
-    return None
-
-
-def move_to_trash(root: Path, path: Path) -> Path:
-    """Move a file to `.asi/trash/<YYYYmmdd-HHMMSS-ffffff>/<relative path>` and return where it went."""
-    rel = display_path(root, path)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-    dest = root / ".asi" / "trash" / stamp / rel
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    # shutil.move falls back to copy + delete when .asi lives on another filesystem.
-    shutil.move(os.fspath(path), os.fspath(dest))
-    return dest
-
-
-def _parse(raw: bytes) -> JournalEntry | None:
-    """One journal line as an entry, or None when it is not one (torn write, blank line)."""
-    try:
-        data: Any = json.loads(raw)
-        return JournalEntry(**data) if isinstance(data, dict) else None
-    except (ValueError, TypeError):
-        return None
-
-
-def _ends_with_newline(path: Path) -> bool:
-    """True when the file is empty or its last byte is a newline."""
-    with path.open("rb") as handle:
-        size = handle.seek(0, os.SEEK_END)
-        if size == 0:
-            return True
-        handle.seek(size - 1)
-        return handle.read(1) == b"\n"
-
-
-def _read_or_none(path: Path) -> bytes | None:
-    """A file's bytes, or None when it does not exist."""
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-
-
-def _mode_or_none(path: Path) -> int | None:
-    """A file's permission bits, or None when it does not exist."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except (FileNotFoundError, NotADirectoryError):
-        return None

@@ -1,0 +1,121 @@
+"""The journal's records on disk and the file helpers it shares with undo.
+
+`entries.jsonl` holds `JournalEntry` objects, one JSON line each, and the commit/abort lines that settle
+a pending (write-ahead) entry: `{"commit": seq, "mode": m}` or `{"abort": seq}`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from asi_agent.tools.paths import display_path
+
+__all__ = [
+    "ABORTED",
+    "JournalEntry",
+    "Kind",
+    "ends_with_newline",
+    "mode_or_none",
+    "move_to_trash",
+    "parse_entry",
+    "parse_marker",
+    "read_or_none",
+]
+
+ABORTED = -1
+"""The mode `parse_marker` gives an abort line."""
+
+Kind = Literal["created", "modified", "deleted"]
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    """One recorded change. `before` None means the file was created, `after` None that it was deleted."""
+
+    seq: int
+    time: str
+    path: str
+    tool: str
+    session_id: str
+    before: str | None
+    after: str | None
+    mode: int | None = None
+    reverts: int | None = None
+    pending: bool = False
+    """Written before the change was made; settled by a later commit or abort line."""
+
+    @property
+    def kind(self) -> Kind:
+        """Whether the change created, modified or deleted the file."""
+        if self.before is None:
+            return "created"
+        return "deleted" if self.after is None else "modified"
+
+
+def parse_marker(raw: bytes) -> tuple[int, int | None] | None:
+    """A commit line as (seq, mode), an abort line as (seq, ABORTED), anything else None."""
+    try:
+        data: Any = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("commit"), int):
+        mode = data.get("mode")
+        return data["commit"], mode if isinstance(mode, int) else None
+    if isinstance(data.get("abort"), int):
+        return data["abort"], ABORTED
+    return None
+
+
+def move_to_trash(root: Path, path: Path) -> Path:
+    """Move a file to `.asi/trash/<YYYYmmdd-HHMMSS-ffffff>/<relative path>` and return where it went."""
+    rel = display_path(root, path)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    dest = root / ".asi" / "trash" / stamp / rel
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    # shutil.move falls back to copy + delete when .asi lives on another filesystem.
+    shutil.move(os.fspath(path), os.fspath(dest))
+    return dest
+
+
+def parse_entry(raw: bytes) -> JournalEntry | None:
+    """One journal line as an entry, or None when it is not one (torn write, blank line)."""
+    try:
+        data: Any = json.loads(raw)
+        return JournalEntry(**data) if isinstance(data, dict) else None
+    except (ValueError, TypeError):
+        return None
+
+
+def ends_with_newline(path: Path) -> bool:
+    """True when the file is empty or its last byte is a newline."""
+    with path.open("rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size == 0:
+            return True
+        handle.seek(size - 1)
+        return handle.read(1) == b"\n"
+
+
+def read_or_none(path: Path) -> bytes | None:
+    """A file's bytes, or None when it does not exist."""
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def mode_or_none(path: Path) -> int | None:
+    """A file's permission bits, or None when it does not exist."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
