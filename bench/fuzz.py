@@ -1,12 +1,14 @@
 """Fuzzing with atheris (coverage-guided, libFuzzer): the call parser and the config, policy and
 manifest loaders must never raise anything but their documented error on any input.
 
-    python bench/fuzz.py [--runs N] [--target parser|config|policy|manifest ...]
+    python bench/fuzz.py [--runs N] [--jobs N] [--target parser|config|policy|manifest ...]
 
 Each target runs in its own processes for `--runs` generated inputs (default 1,000,000), seeded with
 real examples: first `--guided` inputs with asi-agent's code instrumented, so that libFuzzer keeps every
 input that reaches new code in the corpus; then the rest without instrumentation (about 10x faster),
-mutating that corpus. A target passes when libFuzzer reaches DONE with no crash; a crash prints the input
+mutating that corpus. `--jobs` targets run side by side (default 2, one per core of a 2-core machine);
+the loaders' files are written in a RAM folder (`/dev/shm`) when there is one, so the disk does not set
+the pace. A target passes when libFuzzer reaches DONE with no crash; a crash prints the input
 and the traceback, and the input is kept in `bench/.cache/fuzz-crashes/`. Writes
 `bench/results/fuzz.json`. Needs the `bench` extra (`pip install -e '.[bench]'`).
 """
@@ -14,6 +16,7 @@ and the traceback, and the input is kept in `bench/.cache/fuzz-crashes/`. Writes
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -104,10 +107,16 @@ def _one_input(target: str, scratch: Path) -> Any:
     return {"parser": parser, "config": config, "policy": policy, "manifest": manifest}[target]
 
 
+def _scratch_parent() -> str | None:
+    """A RAM-backed folder for the loaders' files when the system has one, else the default."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+
+
 def child(target: str, argv: list[str]) -> None:
     """Inside the target's own process: set up and hand over to libFuzzer (which exits)."""
     atheris = _instrumented()
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory(dir=_scratch_parent()) as scratch:
         os.environ["ASI_CONFIG_DIR"] = str(Path(scratch) / "user")  # no user config leaks in
         atheris.Setup([sys.argv[0], *argv], _one_input(target, Path(scratch)))
         atheris.Fuzz()
@@ -167,8 +176,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1_000_000, help="inputs per target")
     parser.add_argument("--guided", type=int, default=20_000, help="inputs per target with coverage")
     parser.add_argument("--target", action="append", choices=TARGETS, help="default: all")
+    parser.add_argument("--jobs", type=int, default=2, help="targets fuzzed side by side")
     args = parser.parse_args()
-    rows = [run_target(target, args.runs, args.guided) for target in args.target or TARGETS]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+        targets = args.target or TARGETS
+        rows = list(pool.map(lambda target: run_target(target, args.runs, args.guided), targets))
     print("| target | inputs (coverage-guided) | corpus | seconds | inputs/s | unhandled exceptions |")
     print("|---|---:|---:|---:|---:|---:|")
     for row in rows:
@@ -180,7 +192,7 @@ def main() -> None:
         if row["crashed"]:
             print(row["tail"], file=sys.stderr)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"rows": rows, "load_average": os.getloadavg()[0]}
+    payload = {"rows": rows, "jobs": args.jobs, "load_average": os.getloadavg()[0]}
     RESULTS.write_text(json.dumps(payload, indent=2) + "\n")
     sys.exit(1 if any(row["crashed"] for row in rows) else 0)
 
