@@ -6,7 +6,6 @@ The loop depends on Protocols and components passed in; it yields typed events a
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Sequence
@@ -15,16 +14,7 @@ from typing import Literal
 
 from asi_agent.backends.base import Backend, ToolSchema
 from asi_agent.bounds import DEFAULT_REPEAT_LIMIT, LoopBreaker
-from asi_agent.calls import (
-    ParsedReply,
-    new_call_id,
-    normalize_native,
-    parse_reply,
-    parse_status,
-    strip_status,
-    textmode,
-)
-from asi_agent.calls.reasoning import ReasoningSplitter
+from asi_agent.calls import parse_reply, parse_status, strip_status, textmode
 from asi_agent.calls.style import CallStyle
 from asi_agent.config import ToolMode
 from asi_agent.context import ContextConfig, ContextKeeper
@@ -43,19 +33,14 @@ from asi_agent.events import (
     ToolFinished,
     ToolStarted,
 )
-from asi_agent.exceptions import (
-    BackendError,
-    CallFormatError,
-    ContextOverflowError,
-    ModelFixableError,
-    ToolsUnsupportedError,
-)
+from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
 from asi_agent.gate import Gate, GateConfig
-from asi_agent.messages import Completion, Message, ToolCall, Usage
+from asi_agent.messages import Completion, Message, Usage
 from asi_agent.routing import RoutingConfig, routed_schemas
 from asi_agent.session import Session
 from asi_agent.session.repair import closing_messages
-from asi_agent.toolrun import Outcome, Prepared, ToolRunner, rejected
+from asi_agent.streaming import streamed
+from asi_agent.toolrun import Outcome, Prepared, ToolRunner, batches, prepare_reply
 
 log = logging.getLogger("asi_agent.agent")
 
@@ -132,7 +117,7 @@ class Agent:
             parsed = parse_reply(reply.text, self.schemas, hint=self.style.hint)
             if not self.native and self.style.learn(parsed):
                 self.session.append("call_format", call_format=self.style.name)
-            message, prepared = self._interpret(reply, parsed)
+            message, prepared = prepare_reply(self.runner, reply, parsed)
             self._add(message)
             last_text = strip_status(self.cutoffs.whole(message.content))
             left = self.context.context_left
@@ -210,28 +195,19 @@ class Agent:
         """
         overflowed = False
         while True:
-            queue: asyncio.Queue[str | None] = asyncio.Queue()
             schemas = await self._schemas()
             self.schemas = schemas
             if compacted := await self._fit(schemas, "overflow" if overflowed else "budget"):
                 yield compacted
-            request = asyncio.ensure_future(
-                self.backend.complete(
-                    self._wire_messages(schemas), schemas if self.native else None, on_delta=queue.put_nowait
-                )
-            )
-            request.add_done_callback(functools.partial(_end_of_stream, queue))
-            splitter = ReasoningSplitter()
+            reply = Completion("")
             try:
-                while (delta := await queue.get()) is not None:
-                    for event in splitter.events(delta):
-                        yield event
-            finally:  # an interrupted turn must not leave the model generating
-                request.cancel()
-            for event in splitter.events(None):
-                yield event
-            try:
-                reply = request.result()
+                async for piece in streamed(
+                    self.backend, self._wire_messages(schemas), schemas if self.native else None
+                ):
+                    if isinstance(piece, Completion):
+                        reply = piece
+                    else:
+                        yield piece
             except ToolsUnsupportedError as exc:
                 if self.config.tool_mode != "auto" or not self.native:
                     raise
@@ -270,25 +246,6 @@ class Agent:
         contract = self.style.contract(schemas)
         return [Message("system", f"{self.system}\n\n{contract}"), *self.style.history(self.messages)]
 
-    def _interpret(self, reply: Completion, parsed: ParsedReply) -> tuple[Message, list[Prepared | Outcome]]:
-        """The assistant message to keep, and each call prepared (or rejected, telling the model why)."""
-        items: list[tuple[ToolCall, CallFormatError | None]] = [(call, None) for call in parsed.calls]
-        for raw in reply.native_calls:
-            try:
-                items.append((normalize_native(raw), None))
-            except CallFormatError as exc:
-                items.append((ToolCall(raw.id or new_call_id(), raw.name, {}), exc))
-        prepared: list[Prepared | Outcome] = []
-        for call, error in items:
-            try:
-                if error:
-                    raise error
-                prepared.append(self.runner.prepare(call))
-            except ModelFixableError as exc:
-                prepared.append(rejected(call, exc))
-        text = parsed.text if parsed.calls or parsed.reasoning else reply.text
-        return Message("assistant", text, tuple(call for call, _ in items)), prepared
-
     async def _run_calls(self, items: Sequence[Prepared | Outcome]) -> AsyncIterator[AgentEvent]:
         """Gate every call, run the allowed ones (consecutive reads concurrently), feed results back."""
         gated: list[Prepared | Outcome] = []
@@ -302,7 +259,7 @@ class Agent:
                     gated.append(event)
                 else:
                     yield event
-        for batch in _batches(gated):
+        for batch in batches(gated):
             for item in batch:
                 yield ToolStarted(item.call)
             for outcome in await asyncio.gather(*(self._execute(item) for item in batch)):
@@ -331,23 +288,3 @@ class Agent:
     def _finish(self, status: Ending, result: str, turns: int, error: str | None = None) -> RunFinished:
         self.session.append("finished", status=status, result=result, turns=turns, error=error)
         return RunFinished(status, result, turns, self.usage, error)
-
-
-def _end_of_stream(queue: asyncio.Queue[str | None], _request: object) -> None:
-    queue.put_nowait(None)
-
-
-def _batches(items: Sequence[Prepared | Outcome]) -> list[list[Prepared | Outcome]]:
-    """Group consecutive read-only calls so they run together; everything else runs alone, in order."""
-    batches: list[list[Prepared | Outcome]] = []
-    for item in items:
-        is_read = isinstance(item, Prepared) and item.spec.risk == "read"
-        if (
-            is_read
-            and batches
-            and all(isinstance(b, Prepared) and b.spec.risk == "read" for b in batches[-1])
-        ):
-            batches[-1].append(item)
-        else:
-            batches.append([item])
-    return batches

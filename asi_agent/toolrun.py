@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from asi_agent.backends.base import Backend
-from asi_agent.exceptions import ModelFixableError, ToolError
-from asi_agent.messages import Message, ToolCall
+from asi_agent.calls import ParsedReply, new_call_id, normalize_native
+from asi_agent.exceptions import CallFormatError, ModelFixableError, ToolError
+from asi_agent.messages import Completion, Message, ToolCall
 from asi_agent.tools.base import ToolArgs, ToolContext, ToolSpec
 from asi_agent.tools.registry import ToolRegistry
 
-__all__ = ["BackendModel", "Outcome", "Prepared", "ToolRunner"]
+__all__ = ["BackendModel", "Outcome", "Prepared", "ToolRunner", "batches", "prepare_reply"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,3 +107,37 @@ class BackendModel:
         messages = [Message("system", system)] if system else []
         reply = await self.backend.complete([*messages, Message("user", prompt)], None)
         return reply.text
+
+
+def prepare_reply(
+    runner: ToolRunner, reply: Completion, parsed: ParsedReply
+) -> tuple[Message, list[Prepared | Outcome]]:
+    """The assistant message to keep, and each call prepared (or rejected, telling the model why)."""
+    items: list[tuple[ToolCall, CallFormatError | None]] = [(call, None) for call in parsed.calls]
+    for raw in reply.native_calls:
+        try:
+            items.append((normalize_native(raw), None))
+        except CallFormatError as exc:
+            items.append((ToolCall(raw.id or new_call_id(), raw.name, {}), exc))
+    prepared: list[Prepared | Outcome] = []
+    for call, error in items:
+        try:
+            if error:
+                raise error
+            prepared.append(runner.prepare(call))
+        except ModelFixableError as exc:
+            prepared.append(rejected(call, exc))
+    text = parsed.text if parsed.calls or parsed.reasoning else reply.text
+    return Message("assistant", text, tuple(call for call, _ in items)), prepared
+
+
+def batches(items: Sequence[Prepared | Outcome]) -> list[list[Prepared | Outcome]]:
+    """Group consecutive read-only calls so they run together; everything else runs alone, in order."""
+    groups: list[list[Prepared | Outcome]] = []
+    for item in items:
+        is_read = isinstance(item, Prepared) and item.spec.risk == "read"
+        if is_read and groups and all(isinstance(b, Prepared) and b.spec.risk == "read" for b in groups[-1]):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
