@@ -81,5 +81,8 @@ def work_slot(base: Path) -> Path:
 
 
 def new_base() -> tempfile.TemporaryDirectory[str]:
-    """The folder that holds the workers' slots for one eval run."""
-    return tempfile.TemporaryDirectory(prefix="asi-eval-")
+    """The folder that holds the workers' slots for one eval run.
+
+    Removed even when an interrupted task is still writing in it (the process ends right after).
+    """
+    return tempfile.TemporaryDirectory(prefix="asi-eval-", ignore_cleanup_errors=True)

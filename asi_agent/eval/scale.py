@@ -47,7 +47,8 @@ def run_local(
 ) -> list[dict[str, Any]]:
     """Run every job on this machine, `workers` at a time; results in job order."""
     results: list[dict[str, Any] | None] = [None] * len(jobs)
-    with new_base() as base, ThreadPoolExecutor(max_workers=workers) as pool:
+    pool = ThreadPoolExecutor(max_workers=workers)
+    with new_base() as base:
         futures = {
             pool.submit(run_task, task, settings, repeat, Path(base)): i
             for i, (task, repeat) in enumerate(jobs)
@@ -57,9 +58,8 @@ def run_local(
                 result = future.result()
                 results[futures[future]] = result
                 on_done(result)
-        except KeyboardInterrupt:
-            pool.shutdown(wait=False, cancel_futures=True)  # the tasks already running still finish
-            raise
+        finally:  # on an interrupt, tasks still running are abandoned: the process ends right after
+            pool.shutdown(wait=False, cancel_futures=True)
     return [r for r in results if r is not None]
 
 

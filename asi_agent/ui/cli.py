@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -253,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
     from asi_agent.exceptions import UserError  # noqa: PLC0415 - keep `--help` instant
 
+    if args.command not in (None, "chat"):  # the chat's UI restores the terminal on its own signals
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         return _dispatch(args)
     except UserError as exc:
@@ -261,6 +264,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("asi-agent: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _terminated(_signum: int, _frame: object) -> NoReturn:
+    """SIGTERM (`kill`, a CI timeout) ends the process as Ctrl-C does: temporary folders are removed,
+    the session stays resumable, `--output-format json` still prints its last line, exit code 130."""
+    raise KeyboardInterrupt
 
 
 def _dispatch(args: argparse.Namespace) -> int:

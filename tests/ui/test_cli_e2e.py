@@ -251,8 +251,10 @@ def test_bad_cwd_of_resume_ends_stdout_with_the_result(project):
     assert_error_json(proc, "not a directory")
 
 
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("output_format", ["json", "stream-json"])
-def test_interrupt_ends_stdout_with_the_result_and_exits_130(openai_server, project, output_format):
+def test_interrupt_ends_stdout_with_the_result_and_exits_130(openai_server, project, output_format, stop):
+    """Ctrl-C, and SIGTERM (`kill`, a CI timeout), end a run the same way: the result line, exit 130."""
     openai_server.reply(
         Reply(text="Reading.", calls=[Call("read_file", {"path": "calc.py"})]), Reply(text="…", delay=60)
     )
@@ -276,7 +278,7 @@ def test_interrupt_ends_stdout_with_the_result_and_exits_130(openai_server, proj
     deadline = time.monotonic() + 30
     while len(openai_server.chat_bodies) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     result = last_json(out)
