@@ -48,7 +48,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("crash", "SIGKILL during edits: journal consistency",
           ("bench/crash_bench.py", "--kills", "200"), 300, ("--kills", "40")),
     Bench("fuzz", "Fuzzing: 10^6 inputs per target, two targets at a time",
-          ("bench/fuzz.py", "--runs", "1000000", "--jobs", "2"), 600,
+          ("bench/fuzz.py", "--runs", "1000000", "--jobs", "2"), 720,
           ("--runs", "20000", "--guided", "2000")),
     Bench("routing", "Tool routing with 100+ plugin tools", ("bench/routing_bench.py",), 120),
     Bench("safety", "Command safety: the graded corpus through classifier and engine, per mode",
