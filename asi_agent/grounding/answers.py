@@ -99,12 +99,19 @@ def _scores(units: Sequence[Unit], terms: Sequence[str], quoted: Sequence[str]) 
     scores = [
         sum(weight[t] for t in terms_held)
         + _key_bonus(unit.text, terms, weight)
-        + 10.0 * sum(q in unit.text for q in quoted)
+        + 10.0 * sum(_holds_value(unit.text, q) for q in quoted)
         for unit, terms_held in zip(units, held, strict=True)
     ]
     for index, bonus in _body_bonus(units, held, weight).items():
         scores[index] += bonus
     return scores
+
+
+def _holds_value(text: str, value: str) -> bool:
+    """Whether `text` holds a quoted value; its word edges must be word edges (`port` is not in `import`)."""
+    start = r"(?<!\w)" if re.match(r"\w", value) else ""
+    end = r"(?!\w)" if re.search(r"\w$", value) else ""
+    return re.search(start + re.escape(value) + end, text) is not None
 
 
 def _stem(word: str) -> str:

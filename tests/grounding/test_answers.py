@@ -69,6 +69,12 @@ def test_word_forms_match_and_equal_fits_are_all_offered_up_to_the_limit() -> No
     assert _options(text, "Which port?", limit=2) == ["port = 8080", "port = 3000"]
 
 
+def test_a_quoted_value_picks_its_line_as_a_whole_word() -> None:
+    text = "import os\nport = 8080\nreport = True\n"
+    assert answer_options(text, None, [], ["port"], 4) == ["port = 8080"]
+    assert answer_options("a = [1]\nb = [2]\n", None, [], ["[2]"], 4) == ["b = [2]"]
+
+
 def test_with_no_word_of_the_question_in_the_result_the_whole_result_is_the_answer() -> None:
     assert _options("alpha\nbeta\n", "What is the colour of the sky?") == ["alpha\nbeta"]
 
