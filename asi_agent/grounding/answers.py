@@ -7,7 +7,9 @@ weighted by how rare it is among the units (a word on every line tells nothing).
 more: a `key = value` / `key: value` line whose key is a word of the question (a setting asked for),
 and a line in the body of a definition the question names that holds another of its words (`return …`
 inside `def greet` when asked what greet returns). The units scoring more than half of the best are the
-options, best first; when no unit holds a word of the question, the whole result is the one option.
+options, best first, less those that fit only part of what another option fits (`def mul(a, b):` next to
+`return a * b` for "what does mul return"); when no unit holds a word of the question, the whole result
+is the one option.
 """
 
 from __future__ import annotations
@@ -82,29 +84,36 @@ def answer_options(
     """At most `limit` units of `output` that fit the question best; the whole output if none does."""
     units = result_units(output, tool)
     terms = [_stem(w) for w in task_words if w.lower() not in _QUESTION_WORDS]
-    scores = _scores(units, list(dict.fromkeys(t for t in terms if t)), quoted)
+    fits = _fits(units, list(dict.fromkeys(t for t in terms if t)), quoted)
+    scores = [sum(fit.values()) for fit in fits]
     best = max(scores, default=0.0)
     if best <= 0:
         whole = quote_lines(output) if tool == "read_file" else output
         return [whole.strip()[:3000]] if whole.strip() else []
     order = sorted(range(len(units)), key=lambda i: (-scores[i], i))
-    kept = [units[i].text for i in order if 2 * scores[i] > best]
-    return list(dict.fromkeys(kept))[:limit]
+    kept = [i for i in order if 2 * scores[i] > best]
+    # A line that fits only some of what another offered line fits, and nothing else, is not an answer.
+    kept = [i for i in kept if not any(fits[i].keys() < fits[j].keys() for j in kept)]
+    return list(dict.fromkeys(units[i].text for i in kept))[:limit]
 
 
-def _scores(units: Sequence[Unit], terms: Sequence[str], quoted: Sequence[str]) -> list[float]:
-    """Each unit's fit: its terms' weights, a setting's key, a named definition's body, quoted values."""
+def _fits(units: Sequence[Unit], terms: Sequence[str], quoted: Sequence[str]) -> list[dict[str, float]]:
+    """What in each unit fits the question, with its weight: terms, a setting's key, quoted values.
+
+    A line inside a definition the question names, holding another of its words, holds the name too.
+    """
     held = [_held(unit.text, terms) for unit in units]
     weight = {t: _idf(sum(t in h for h in held), len(units)) for t in terms}
-    scores = [
-        sum(weight[t] for t in terms_held)
-        + _key_bonus(unit.text, terms, weight)
-        + 10.0 * sum(_holds_value(unit.text, q) for q in quoted)
-        for unit, terms_held in zip(units, held, strict=True)
-    ]
-    for index, bonus in _body_bonus(units, held, weight).items():
-        scores[index] += bonus
-    return scores
+    for index, names in _named_bodies(units, held).items():
+        held[index] |= names
+    fits: list[dict[str, float]] = []
+    for unit, terms_held in zip(units, held, strict=True):
+        fit = {t: weight[t] for t in terms_held}
+        # The value asked for is on its key's line; a comment about it may share more of the question's words.
+        fit.update({f"key:{t}": 2 * weight[t] for t in _key_terms(unit.text, terms)})
+        fit.update({f"quote:{q}": 10.0 for q in quoted if _holds_value(unit.text, q)})
+        fits.append({name: value for name, value in fit.items() if value > 0})
+    return fits
 
 
 def _holds_value(text: str, value: str) -> bool:
@@ -144,22 +153,15 @@ def _idf(count: int, total: int) -> float:
     return math.log(1 + (total - count + 0.5) / (count + 0.5)) if count else 0.0
 
 
-def _key_bonus(text: str, terms: Sequence[str], weight: dict[str, float]) -> float:
-    """A setting's line (`port = 8080`) whose key is a word of the question counts that word three times.
-
-    The value asked for is on the key's line; a comment about it may share more of the question's words.
-    """
+def _key_terms(text: str, terms: Sequence[str]) -> set[str]:
+    """The question's terms in the key of a setting's line (`port = 8080`, `Owner: Dana`)."""
     match = _KEY.match(text)
-    if match is None:
-        return 0.0
-    return 2 * sum(weight[t] for t in _held(match[1], terms))
+    return set() if match is None else _held(match[1], terms)
 
 
-def _body_bonus(
-    units: Sequence[Unit], held: Sequence[set[str]], weight: dict[str, float]
-) -> dict[int, float]:
-    """Lines inside a definition the question names that hold another of its words get the name's weight."""
-    bonus: dict[int, float] = {}
+def _named_bodies(units: Sequence[Unit], held: Sequence[set[str]]) -> dict[int, set[str]]:
+    """For lines inside a definition the question names that hold another of its words: the name."""
+    names: dict[int, set[str]] = {}
     for start, unit in enumerate(units):
         for term in held[start]:
             if not re.search(_DEFINES.format(name=re.escape(term)), unit.text, re.IGNORECASE):
@@ -168,5 +170,5 @@ def _body_bonus(
                 if units[index].indent <= unit.indent:
                     break  # the definition's body has ended
                 if held[index] - {term}:
-                    bonus[index] = bonus.get(index, 0.0) + weight[term]
-    return bonus
+                    names.setdefault(index, set()).add(term)
+    return names

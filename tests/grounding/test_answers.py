@@ -42,10 +42,17 @@ def test_a_functions_return_line_answers_what_it_returns() -> None:
 
 def test_the_return_line_of_the_named_definition_ranks_first() -> None:
     text = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
-    options = _options(text, "What does mul return in calc.py?")
-    assert options[0] == "return a * b"
-    assert "return a - b" not in options  # the other function's return does not answer
-    assert len(options) == 2  # `def mul(a, b):` also fits: the model chooses between the two
+    # `def mul(a, b):` fits only part of the question (mul, not return): the return line fits all of it.
+    # The other function's return does not answer.
+    assert _options(text, "What does mul return in calc.py?") == ["return a * b"]
+
+
+def test_lines_that_fit_the_question_equally_are_all_offered_for_the_model_to_choose() -> None:
+    text = 'def parse(text):\n    """Split the text and return its words."""\n    return text.split()\n'
+    assert _options(text, "What does parse return?") == [
+        '"""Split the text and return its words."""',
+        "return text.split()",
+    ]
 
 
 def test_a_settings_key_the_question_names_beats_a_comment_about_it() -> None:
