@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from asi_agent.grounding.choices import quote_lines
 from asi_agent.grounding.task import words
 
-__all__ = ["Unit", "answer_options", "question_words", "result_units"]
+__all__ = ["Unit", "answer_options", "fitting_texts", "question_words", "result_units"]
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -83,8 +83,7 @@ def answer_options(
 ) -> list[str]:
     """At most `limit` units of `output` that fit the question best; the whole output if none does."""
     units = result_units(output, tool)
-    terms = [_stem(w) for w in task_words if w.lower() not in _QUESTION_WORDS]
-    fits = _fits(units, list(dict.fromkeys(t for t in terms if t)), quoted)
+    fits = _fits(units, _terms(task_words), quoted)
     scores = [sum(fit.values()) for fit in fits]
     best = max(scores, default=0.0)
     if best <= 0:
@@ -95,6 +94,25 @@ def answer_options(
     # A line that fits only some of what another offered line fits, and nothing else, is not an answer.
     kept = [i for i in kept if not any(fits[i].keys() < fits[j].keys() for j in kept)]
     return list(dict.fromkeys(units[i].text for i in kept))[:limit]
+
+
+def fitting_texts(texts: Sequence[tuple[str, str]], task_words: Sequence[str]) -> list[str]:
+    """The names of the `(name, text)` pairs whose text holds the question's words, best first.
+
+    Weighted as lines are: a word most texts hold tells little; those scoring more than half of the best.
+    """
+    terms = _terms(task_words)
+    held = [_held(text, terms) for _, text in texts]
+    weight = {t: _idf(sum(t in h for h in held), len(texts)) for t in terms}
+    scores = [sum(weight[t] for t in h) for h in held]
+    best = max(scores, default=0.0)
+    order = sorted(range(len(texts)), key=lambda i: (-scores[i], i))
+    return [texts[i][0] for i in order if best > 0 and 2 * scores[i] > best]
+
+
+def _terms(task_words: Sequence[str]) -> list[str]:
+    stems = (_stem(w) for w in task_words if w.lower() not in _QUESTION_WORDS)
+    return list(dict.fromkeys(t for t in stems if t))
 
 
 def _fits(units: Sequence[Unit], terms: Sequence[str], quoted: Sequence[str]) -> list[dict[str, float]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asi_agent.backends.guide import TurnPlan, is_followup, result_ok, run_results, unfounded_answer
-from asi_agent.grounding.answers import answer_options, question_words
+from asi_agent.grounding.answers import answer_options, fitting_texts, question_words
 from asi_agent.grounding.choices import close_parameter, exclude_repeat, quote_lines, ranked_lines
 from asi_agent.grounding.examples import worked_example
 from asi_agent.grounding.project import ProjectView
@@ -165,17 +165,16 @@ class Grounder:
         return (entry[0], entry[1]()) if entry else None
 
     def _read_choices(self, task: str) -> list[str]:
-        """Files the task names; else files holding a value it quotes; else the best-ranked files."""
+        """Files the task names; else those holding a value it quotes; else those holding its words; else
+        the best-ranked files."""
         view, limit = self.view, self.config.max_choices
         if named := view.mentioned_files(task):
             return named[:limit]
+        texts = [(f, text) for f in view.files[:300] if (text := view.small_text(f, 100_000))]
         values = quoted(task)
-        holding = [
-            f
-            for f in view.files[:300]
-            if values and any(v in (view.small_text(f, 100_000) or "") for v in values)
-        ]
-        return holding[:limit] or view.ranked_files(task, limit)
+        holding = [f for f, text in texts if any(v in text for v in values)]
+        fitting = holding or fitting_texts(texts, question_words(task))
+        return fitting[:limit] or view.ranked_files(task, limit)
 
     def _patterns(self, task: str) -> list[str]:
         """Quoted values and task words that occur in some project file (as escaped regular expressions)."""
