@@ -40,6 +40,7 @@ _QUESTION_WORDS = frozenset(
     )
 )
 _SUFFIXES = ("ing", "ed", "es", "s")
+_OPTION_CHARS = 1000  # a longer line (minified code) is offered as its start: still a quote, a small grammar
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ def answer_options(
     kept = [i for i in order if 2 * scores[i] > best]
     # A line that fits only some of what another offered line fits, and nothing else, is not an answer.
     kept = [i for i in kept if not any(fits[i].keys() < fits[j].keys() for j in kept)]
-    return list(dict.fromkeys(units[i].text for i in kept))[:limit]
+    return list(dict.fromkeys(units[i].text[:_OPTION_CHARS] for i in kept))[:limit]
 
 
 def fitting_texts(texts: Sequence[tuple[str, str]], task_words: Sequence[str]) -> list[str]:
