@@ -75,6 +75,7 @@ class Grounder:
         self.config = config or GrounderConfig()
         self._view: ProjectView | None = None
         self._symbols: dict[str, list[str]] = {}
+        self._fitting: dict[str, list[str]] = {}  # per task: files holding its words, kept until a write
 
     @property
     def view(self) -> ProjectView:
@@ -90,6 +91,7 @@ class Grounder:
         results = run_results(messages)
         if any(call and call.name in WRITE_TOOLS for _, call in results):
             self._view = None  # a write may have added a file
+            self._fitting.clear()
         done = _goal_met(intent, results)
         previous = _previous_call(messages)
         schemas: list[dict[str, Any]] = []
@@ -170,11 +172,12 @@ class Grounder:
         view, limit = self.view, self.config.max_choices
         if named := view.mentioned_files(task):
             return named[:limit]
-        texts = [(f, text) for f in view.files[:300] if (text := view.small_text(f, 100_000))]
-        values = quoted(task)
-        holding = [f for f, text in texts if any(v in text for v in values)]
-        fitting = holding or fitting_texts(texts, question_words(task))
-        return fitting[:limit] or view.ranked_files(task, limit)
+        if task not in self._fitting:
+            texts = [(f, text) for f in view.files[:300] if (text := view.small_text(f, 100_000))]
+            values = quoted(task)
+            holding = [f for f, text in texts if any(v in text for v in values)]
+            self._fitting[task] = holding or fitting_texts(texts, question_words(task))
+        return self._fitting[task][:limit] or view.ranked_files(task, limit)
 
     def _patterns(self, task: str) -> list[str]:
         """Quoted values and task words that occur in some project file (as escaped regular expressions)."""
