@@ -4,7 +4,14 @@ Each task of `bench/embedded/tasks.json` (show, list, find, answer from a file, 
 create a small file) runs as `asi-agent run --approval auto-edit --max-turns 4` would — the same
 agent, tools, policy and grounding — on a fresh copy of its fixture project under `bench/embedded/
 projects/`, and an automatic check decides whether it was done: the run ended DONE and its result
-holds the expected text, or the file has the expected content. Runs with grounding on and off
+holds the expected text, or the file has the expected content.
+
+Answers must be tight. For answer and find tasks (questions), the result must also have at most
+`max_lines` non-empty lines — 1 unless the task says otherwise: the line that answers ("port = 8080",
+"notes.txt:3: TODO: write the docs"), not the file around it. A result that holds the expected text
+inside the whole file, or next to other lines, fails (`"tight": false` in its row). Every row also says
+whether the final answer was decoded by the model (`answer_decoded`) or was the one reply grounding
+left. Runs with grounding on and off
 (`[local] grounding = false` in the project's `.asi/config.toml`, the old behaviour), `--runs`
 times each (seed = run number), on `--threads` CPU threads. Writes `bench/results/embedded.json`
 and prints a markdown table with n, completion, median and p95 wall time, and the load average.
@@ -36,15 +43,25 @@ PROJECTS = HERE / "embedded" / "projects"
 RESULTS = HERE / "results" / "embedded.json"
 MAX_TURNS = 4
 WRITE_KINDS = ("edit", "create")
+QUESTION_KINDS = ("answer", "find")
+"""Kinds whose result is an answer to a question: it must be tight (see `tight`)."""
+
+
+def tight(task: dict[str, Any], result: str) -> bool:
+    """Whether a question's answer is at most `max_lines` (default 1) non-empty lines; other kinds: True."""
+    if task["kind"] not in QUESTION_KINDS:
+        return True
+    return sum(bool(line.strip()) for line in result.splitlines()) <= int(task.get("max_lines", 1))
 
 
 def check(task: dict[str, Any], root: Path, status: str, result: str) -> bool:
-    """Whether the run did the task: status DONE and the expected result text or file content."""
+    """Whether the run did the task: status DONE and the expected (tight) result text or file content."""
     if status != "DONE":
         return False
     if "result_has" in task:
         lacks = task.get("result_lacks", [])
-        return all(t in result for t in task["result_has"]) and not any(t in result for t in lacks)
+        holds = all(t in result for t in task["result_has"]) and not any(t in result for t in lacks)
+        return holds and tight(task, result)
     path = root / task["file"]
     if not path.is_file():
         return False
@@ -67,12 +84,17 @@ async def run_task(task: dict[str, Any], backend: LocalBackend, grounding: bool)
         agent = assemble_agent(root, config, backend, interactive=False)
         end: RunFinished | None = None
         decoded = 0
+        answer_decoded = False
         try:
             async for event in agent.run(task["task"]):
                 if isinstance(event, RunFinished):
                     end = event
-                elif isinstance(event, AssistantReplied) and event.usage.completion_tokens:
-                    decoded += 1  # a turn the model decoded (grounding may leave one possible reply)
+                elif isinstance(event, AssistantReplied):
+                    # A turn the model decoded (grounding may leave one possible reply, emitted as is).
+                    was_decoded = event.usage.completion_tokens > 0
+                    decoded += was_decoded
+                    if not event.message.tool_calls:
+                        answer_decoded = was_decoded
         finally:
             await agent.runner.ctx.aclose()
         seconds = time.perf_counter() - started
@@ -83,7 +105,9 @@ async def run_task(task: dict[str, Any], backend: LocalBackend, grounding: bool)
             "status": end.status,
             "turns": end.turns,
             "decoded_turns": decoded,
+            "answer_decoded": answer_decoded,
             "result": end.result[:300],
+            "tight": tight(task, end.result),
             "done": check(task, root, end.status, end.result),
             "seconds": round(seconds, 2),
         }
@@ -102,9 +126,21 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "completion": rate(rows),
         "completion_edit": rate([r for r in rows if r["kind"] in WRITE_KINDS]),
         "by_kind": {kind: rate([r for r in rows if r["kind"] == kind]) for kind in kinds},
+        "kinds": {kind: _kind_figures([r for r in rows if r["kind"] == kind]) for kind in kinds},
         "median_s": round(statistics.median(times), 2),
         "decoded_turns": f"{sum(r['decoded_turns'] for r in rows)} of {sum(r['turns'] for r in rows)}",
         "p95_s": round(times[min(len(times) - 1, int(0.95 * len(times)))], 2),
+    }
+
+
+def _kind_figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One kind's counts: done, DONE but not tight, final answers the model decoded, median seconds."""
+    return {
+        "n": len(rows),
+        "done": sum(r["done"] for r in rows),
+        "not_tight": sum(r["status"] == "DONE" and not r.get("tight", True) for r in rows),
+        "answers_decoded": sum(bool(r.get("answer_decoded")) for r in rows),
+        "median_s": round(statistics.median(r["seconds"] for r in rows), 2),
     }
 
 
@@ -178,7 +214,14 @@ def main() -> None:
             f"| {name} | {s['n']} | {s['completion']}% | {s['completion_edit']}% | {s['median_s']} | "
             f"{s['p95_s']} | {s['load_average_1m'][0]} / {s['load_average_1m'][1]} |"
         )
-        print(f"|   by kind | {s['by_kind']} |")
+    print("\n| mode | kind | n | done | DONE, not tight | answers decoded | median s/task |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name, data in report["modes"].items():
+        for kind, k in data["summary"]["kinds"].items():
+            print(
+                f"| {name} | {kind} | {k['n']} | {k['done']} | {k['not_tight']} | "
+                f"{k['answers_decoded']} | {k['median_s']} |"
+            )
     if not options.only:
         options.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 

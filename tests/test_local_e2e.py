@@ -56,6 +56,7 @@ def test_embedded_model_makes_valid_calls_that_run(tmp_path):
     assert (
         result["result"] and result["result"] in (project / "greet.py").read_text()
     )  # a quote of what was read
+    assert result["result"] == 'return "Hello, " + name + "!"'  # the line that answers, not the whole file
 
 
 def test_without_a_tool_result_the_run_ends_stop_not_done(tmp_path):

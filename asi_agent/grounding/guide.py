@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asi_agent.backends.guide import TurnPlan, is_followup, result_ok, run_results, unfounded_answer
+from asi_agent.grounding.answers import answer_options, fitting_texts, question_words
 from asi_agent.grounding.choices import close_parameter, exclude_repeat, quote_lines, ranked_lines
 from asi_agent.grounding.examples import worked_example
 from asi_agent.grounding.project import ProjectView
@@ -48,6 +49,8 @@ class GrounderConfig:
     """Offer every parameter of a tool, not just the ones that matter (a bigger model)."""
     max_choices: int = 12
     """Most values offered for one parameter: a large project offers its most relevant subset."""
+    max_answers: int = 4
+    """Most answers offered to a question: the lines of the result that fit it best."""
     tree_files: int = 40
     """Projects with at most this many files get their file list in the first prompt."""
     inline_bytes: int = 1500
@@ -72,6 +75,7 @@ class Grounder:
         self.config = config or GrounderConfig()
         self._view: ProjectView | None = None
         self._symbols: dict[str, list[str]] = {}
+        self._fitting: dict[str, list[str]] = {}  # per task: files holding its words, kept until a write
 
     @property
     def view(self) -> ProjectView:
@@ -87,6 +91,7 @@ class Grounder:
         results = run_results(messages)
         if any(call and call.name in WRITE_TOOLS for _, call in results):
             self._view = None  # a write may have added a file
+            self._fitting.clear()
         done = _goal_met(intent, results)
         previous = _previous_call(messages)
         schemas: list[dict[str, Any]] = []
@@ -162,17 +167,17 @@ class Grounder:
         return (entry[0], entry[1]()) if entry else None
 
     def _read_choices(self, task: str) -> list[str]:
-        """Files the task names; else files holding a value it quotes; else the best-ranked files."""
+        """Files the task names; else those holding a value it quotes; else those holding its words; else
+        the best-ranked files."""
         view, limit = self.view, self.config.max_choices
         if named := view.mentioned_files(task):
             return named[:limit]
-        values = quoted(task)
-        holding = [
-            f
-            for f in view.files[:300]
-            if values and any(v in (view.small_text(f, 100_000) or "") for v in values)
-        ]
-        return holding[:limit] or view.ranked_files(task, limit)
+        if task not in self._fitting:
+            texts = [(f, text) for f in view.files[:300] if (text := view.small_text(f, 100_000))]
+            values = quoted(task)
+            holding = [f for f, text in texts if any(v in text for v in values)]
+            self._fitting[task] = holding or fitting_texts(texts, question_words(task))
+        return self._fitting[task][:limit] or view.ranked_files(task, limit)
 
     def _patterns(self, task: str) -> list[str]:
         """Quoted values and task words that occur in some project file (as escaped regular expressions)."""
@@ -231,19 +236,20 @@ class Grounder:
         self, intent: Intent, task: str, results: Sequence[tuple[Message, ToolCall | None]]
     ) -> dict[str, Any]:
         free = {"type": "string", "minLength": 1, "maxLength": 2000}
-        good = [result.content for result, _ in results if result_ok(result)]
+        good = [(result.content, call) for result, call in results if result_ok(result)]
         if not self.config.quote_answers:
             return free
         if not good:  # nothing to quote: the one honest answer, which the judge turns into STOP
             return {"enum": [NOTHING_FOUND]}
-        latest = good[-1]
+        latest, call = good[-1]
         if intent in ("edit", "create", "test"):
             return {"enum": [latest.splitlines()[0] if intent != "test" else latest[-1500:]]}
-        whole = quote_lines(latest)
-        lines = ranked_lines(whole, words(task), quoted(task), 6)
-        # Showing and listing are answered by the whole result; questions by the lines that fit them.
-        options = [whole[:3000]] if intent in ("show", "list") else [*lines, whole[:3000]]
-        return {"enum": list(dict.fromkeys(o for o in options if o.strip()))}
+        if intent in ("show", "list"):  # answered by the whole result
+            return {"enum": [quote_lines(latest)[:3000] or latest[:3000]]}
+        # A question is answered by the few lines of the result that fit it best, not the whole file.
+        tool = call.name if call else None
+        options = answer_options(latest, tool, question_words(task), quoted(task), self.config.max_answers)
+        return {"enum": options or [latest[:3000]]}
 
     def _orientation(self, task: str, lang: str) -> str:
         parts: list[str] = [_ROLE] if self.config.quote_answers else []

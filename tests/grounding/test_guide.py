@@ -85,11 +85,21 @@ async def test_a_file_the_task_names_is_the_only_path_offered(grounder: Grounder
     assert plan.example and plan.example[0][0] == "user"
 
 
-async def test_with_no_file_named_the_paths_are_the_projects_ranked(grounder: Grounder) -> None:
-    plan = await grounder.plan([Message("user", "What does the cart module hold?")])
-    paths = _tools(plan)["read_file"]["properties"]["path"]["enum"]
-    assert paths[0] == "src/cart.py"
-    assert set(paths) == {"calc.py", "config.toml", "src/cart.py", "tests/test_calc.py"}
+async def test_with_no_file_named_the_paths_are_files_holding_the_tasks_words(grounder: Grounder) -> None:
+    async def paths(task: str) -> list[str]:
+        plan = await grounder.plan([Message("user", task)])
+        offered: list[str] = _tools(plan)["read_file"]["properties"]["path"]["enum"]
+        return offered
+
+    assert await paths("What does the cart module hold?") == ["src/cart.py"]
+    assert await paths("Which port is configured?") == ["config.toml"]
+    # No file holds a word of the task: the project's files, ranked.
+    assert set(await paths("What is the colour of the sky?")) == {
+        "calc.py",
+        "config.toml",
+        "src/cart.py",
+        "tests/test_calc.py",
+    }
 
 
 async def test_folders_are_real_folders(grounder: Grounder) -> None:

@@ -1,0 +1,3 @@
+def tokens(text):
+    """Split the text on white space and return the pieces."""
+    return text.split()
