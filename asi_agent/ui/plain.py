@@ -39,6 +39,7 @@ from asi_agent.ui.headless import _flags
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
 from asi_agent.ui.slash import COMMANDS, run_slash
+from asi_agent.ui.statusline import StatusFilter
 
 __all__ = ["run_plain"]
 
@@ -176,23 +177,26 @@ class _Printer:
 
     def __init__(self) -> None:
         self.partial = ""
-        self.interrupted = False
+        """The reply's text so far, as the model wrote it (kept when the turn is interrupted)."""
+        self.wrote = False
+        """Some of the reply was shown: its line still needs ending."""
+        self.status = StatusFilter()
         self.started: dict[str, float] = {}
 
     def show(self, event: AgentEvent) -> None:
         if isinstance(event, TextStreamed):
             self.partial += event.delta
-            sys.stdout.write(event.delta)
-            sys.stdout.flush()
+            self._write(self.status.feed(event.delta))
         elif isinstance(event, ReasoningStreamed):
             sys.stdout.write(f"\x1b[2m{event.delta}\x1b[0m" if sys.stdout.isatty() else event.delta)
             sys.stdout.flush()
         elif isinstance(event, AssistantReplied):
-            if self.partial and not self.partial.endswith("\n"):
+            self._write(self.status.finish())
+            if self.wrote:
                 sys.stdout.write("\n")
-            if not self.partial and strip_status(event.message.content).strip():
+            elif not self.partial and strip_status(event.message.content).strip():
                 _print(strip_status(event.message.content))
-            self.partial = ""
+            self.partial, self.wrote = "", False
         elif isinstance(event, ToolStarted):
             self.started[event.call.id] = time.monotonic()
             _print(f"· {event.call.name} {_key_argument(event.call.arguments)} …")
@@ -206,6 +210,13 @@ class _Printer:
             tokens = event.usage.prompt_tokens + event.usage.completion_tokens
             detail = f": {event.error}" if event.error else ""
             _print(f"── {event.status}{detail} · {event.turns} turns · {tokens:,} tokens")
+
+    def _write(self, text: str) -> None:
+        """Streamed reply text (the status line already taken out)."""
+        if text:
+            self.wrote = True
+            sys.stdout.write(text)
+            sys.stdout.flush()
 
     def _finished(self, event: ToolFinished) -> None:
         seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())

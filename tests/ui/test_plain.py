@@ -83,6 +83,7 @@ def test_plain_chat_fixes_undoes_and_quits(project, tmp_path):
     assert "✓ read_file" in out and "✓ replace_text" in out
     assert "+    return a + b" in out
     assert "── DONE" in out
+    assert "AGENT_STATUS" not in out, "the status is the closing line's, never the reply's"
     assert "reverted" in out and "calc.py" in out
     assert (project / "calc.py").read_text() == BUGGY
     assert "Traceback" not in run.stderr
@@ -94,6 +95,17 @@ def test_chat_falls_back_to_plain_without_a_terminal(project, tmp_path, command)
     run = chat_cli(*command, "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
     assert run.returncode == 0, run.stderr
     assert "Hello." in run.stdout and "── DONE" in run.stdout
+
+
+def test_status_written_inline_is_not_shown(project, tmp_path):
+    """Small models end a line of text with the status; only the text is streamed, then the closing line."""
+    model = script(tmp_path, ["Step one is done. **AGENT_STATUS: CONTINUE**", "All done. AGENT_STATUS: DONE"])
+    run = chat_cli("chat", "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
+    assert run.returncode == 0, run.stderr
+    assert "AGENT_STATUS" not in run.stdout
+    lines = run.stdout.splitlines()
+    assert "Step one is done." in lines and "All done." in [line.rstrip() for line in lines]
+    assert any(line.startswith("── DONE · 2 turns") for line in lines), run.stdout
 
 
 def test_bare_command_reads_the_user_config(project, tmp_path):

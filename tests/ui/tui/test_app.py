@@ -179,3 +179,17 @@ async def test_reasoning_is_shown_dimmed_and_folded_above_the_answer(project):
         folded = view.query_one(Collapsible)
         assert folded.title == "reasoning" and folded.collapsed
         assert "The sign in add looks wrong." in str(view.query_one(".reasoning").render())
+
+
+async def test_streamed_reply_never_shows_the_status_line(project):
+    """The status line goes to the status bar only, also while the reply is still streaming."""
+    backend = HangingBackend([], "Almost done.\nAGENT_STATUS: CONTINUE\nNow the rest: AGENT_STA")
+    app = ChatApp(chat_args(project), ChatSession.open(chat_args(project), backend=backend))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "go")
+        await until(pilot, lambda: any("Now the rest:" in r.text for r in app.query(ReplyView)))
+        shown = app.query_one(ReplyView).text
+        assert "AGENT_STA" not in shown, shown
+        assert shown.startswith("Almost done.\nNow the rest:")
+        await pilot.press("escape")
+        await until(pilot, lambda: idle(app))
