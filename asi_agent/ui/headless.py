@@ -35,7 +35,7 @@ from asi_agent.ui.gitrun import attach_git, finish_git
 from asi_agent.ui.output import Renderer, make_renderer
 from asi_agent.ui.progress import ProgressLine, wants_progress
 
-__all__ = ["EXIT_CODES", "assemble_agent", "drive", "run_command"]
+__all__ = ["EXIT_CODES", "assemble_agent", "config_flags", "drive", "run_command"]
 
 EXIT_CODES = {"DONE": 0, "ERROR": 1, "STOP": 2, "MAX_TURNS": 3, "TIMEOUT": 4}
 CURSOR_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
@@ -73,7 +73,7 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine) -
     task = _task(args)
     store = SessionStore(root / ".asi")
     resumed = store.open(args.resume) if args.resume else None
-    config = load_config(root, _with_session(_flags(args), resumed))
+    config = load_config(root, _with_session(config_flags(args), resumed))
     report_progress("preparing the model", config.provider or "detecting the provider")
     backend = create_backend(config)
     session = resumed or store.create(cwd=str(root), settings=_settings(config, backend))
@@ -147,7 +147,10 @@ def _task(args: argparse.Namespace) -> str:
     return task.strip()
 
 
-def _flags(args: argparse.Namespace) -> dict[str, Any]:
+def config_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The configuration the command-line options set (None where an option was not given), for `load_config`.
+
+    UserError for `--yes` with an `--approval` other than yolo."""
     if args.yes and args.approval not in (None, "yolo"):
         raise UserError(
             f"--yes means --approval yolo and conflicts with --approval {args.approval}: give one of them"

@@ -35,7 +35,7 @@ from asi_agent.exceptions import AsiError
 from asi_agent.ui.chatsession import ChatSession, project_root
 from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
-from asi_agent.ui.headless import _flags
+from asi_agent.ui.headless import config_flags
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
 from asi_agent.ui.slash import COMMANDS, run_slash
@@ -49,7 +49,7 @@ ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 def run_plain(args: argparse.Namespace) -> int:
     """Run the line-mode chat until /quit, Ctrl-D or end of input; returns the exit code."""
     interactive = sys.stdin.isatty()
-    if interactive and needs_setup(load_config(project_root(args), _flags(args))):
+    if interactive and needs_setup(load_config(project_root(args), config_flags(args))):
         from asi_agent.ui.plain_setup import setup_in_terminal  # noqa: PLC0415
 
         asyncio.run(setup_in_terminal())
@@ -245,9 +245,9 @@ def _print_diff(lines: Iterable[str]) -> None:
     from prompt_toolkit import print_formatted_text  # noqa: PLC0415
     from prompt_toolkit.formatted_text import FormattedText  # noqa: PLC0415
 
-    from asi_agent.ui.confirm import _style  # noqa: PLC0415
+    from asi_agent.ui.confirm import diff_line_style  # noqa: PLC0415
 
-    print_formatted_text(FormattedText([(_style(line), line + "\n") for line in lines]))
+    print_formatted_text(FormattedText([(diff_line_style(line), line + "\n") for line in lines]))
 
 
 def _prompt_session(plain: PlainChat) -> Any:

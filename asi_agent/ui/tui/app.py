@@ -21,7 +21,7 @@ from asi_agent.events import AgentEvent, ApprovalRequested
 from asi_agent.exceptions import AsiError, UserError
 from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch, project_root
 from asi_agent.ui.firstrun import needs_setup
-from asi_agent.ui.headless import _flags
+from asi_agent.ui.headless import config_flags
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
 from asi_agent.ui.slash import complete_command, run_slash
@@ -89,7 +89,7 @@ class ChatApp(App[int]):
     @work(exclusive=True, group="connect")
     async def _connect(self) -> None:
         try:
-            if needs_setup(load_config(self.root, _flags(self.args))):
+            if needs_setup(load_config(self.root, config_flags(self.args))):
                 await self.push_screen_wait(FirstRunScreen())
             self.status.busy("connecting to the model")
             self.chat = await asyncio.to_thread(ChatSession.open, self.args)
