@@ -3,6 +3,7 @@ not a terminal) and in-process with prompt-toolkit reading a pipe as its termina
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -227,3 +228,16 @@ async def test_compact_in_plain(project, capsys):
     await run_interactive(project, replies, "fix add\r/compact\r/quit\r", "--approval", "yolo")
     out = capsys.readouterr().out
     assert "compacting the conversation" in out and "2 messages summarised" in out
+
+
+async def test_resume_without_id_skips_sessions_where_nothing_was_said(project):
+    """Quit, start again and leave at once, start a third time: /resume goes back to the conversation."""
+    first = await run_interactive(project, FIX_REPLIES, "fix add\ry\r/quit\r")
+    await asyncio.sleep(1.1)  # session ids sort by the second they were opened in
+    idle = await run_interactive(project, [], "/quit\r")
+    assert SessionStore(project / ".asi").list()[0].id == idle.session_id, "the idle visit is the newest"
+    replies = [ScriptedReply(text="Yes, fixed.\nAGENT_STATUS: DONE")]
+    chat = await run_interactive(project, replies, "/resume\ris it fixed?\r/quit\r")
+    assert chat.session_id == first.session_id
+    messages = SessionStore(project / ".asi").open(first.session_id).messages()
+    assert [m.content for m in messages if m.role == "user"] == ["fix add", "is it fixed?"]

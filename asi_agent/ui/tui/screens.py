@@ -29,7 +29,7 @@ ARGUMENT_CHARS = 1500
 class ApprovalScreen(ModalScreen[Verdict]):
     """Asks about one call: y / n / a (always, this tool, this session) / e (no, and say why) / Esc."""
 
-    AUTO_FOCUS = None  # keys go to the bindings, not into the (hidden) reason box
+    AUTO_FOCUS = "#details"  # keys go to the bindings (arrows scroll the details), not into the reason box
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer('yes')", "yes"),
@@ -51,12 +51,15 @@ class ApprovalScreen(ModalScreen[Verdict]):
         with Vertical(id="dialog"):
             yield Label(Text.assemble(("Allow ", ""), (request.call.name, "bold"), f"  ({request.risk})?"))
             yield Static(Text(f"Why it asks: {request.reason}"), id="reason")
-            yield Static(Text(_arguments(request.call.arguments)), id="arguments")
-            if request.preview:
-                with VerticalScroll(id="preview"):
-                    yield Static(diff_renderable(request.preview))
-            yield Static(self._keys(), id="keys")
-            yield Input(placeholder="why not? (Enter sends it to the model)", id="why", disabled=True)
+            # the details scroll and the keys stay in view: on a short terminal a long diff used to push
+            # the keys off the dialog
+            with VerticalScroll(id="details"):
+                yield Static(Text(_arguments(request.call.arguments)), id="arguments")
+                if request.preview:
+                    yield Static(diff_renderable(request.preview), id="preview")
+            with Vertical(id="answer"):
+                yield Static(self._keys(), id="keys")
+                yield Input(placeholder="why not? (Enter sends it to the model)", id="why", disabled=True)
 
     def _keys(self) -> Text:
         always = (
