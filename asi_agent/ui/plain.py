@@ -40,6 +40,7 @@ from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
 from asi_agent.ui.slash import COMMANDS, run_slash
 from asi_agent.ui.statusline import StatusFilter
+from asi_agent.ui.threads import abandon_threads_at_exit, leave
 
 __all__ = ["run_plain"]
 
@@ -54,7 +55,8 @@ def run_plain(args: argparse.Namespace) -> int:
 
         asyncio.run(setup_in_terminal())
     chat = ChatSession.open(args, interactive=interactive)
-    return asyncio.run(PlainChat(chat, interactive=interactive).run())
+    # a model still writing an interrupted reply, or a plugin still working, must not hold the process
+    return leave(asyncio.run(PlainChat(chat, interactive=interactive).run()))
 
 
 class PlainChat:
@@ -69,6 +71,7 @@ class PlainChat:
 
     async def run(self) -> int:
         """Read messages until the person leaves."""
+        abandon_threads_at_exit()
         try:
             for problem in await self.chat.start():
                 _print(f"warning: {problem}")

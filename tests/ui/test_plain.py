@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -241,3 +243,69 @@ async def test_resume_without_id_skips_sessions_where_nothing_was_said(project):
     assert chat.session_id == first.session_id
     messages = SessionStore(project / ".asi").open(first.session_id).messages()
     assert [m.content for m in messages if m.role == "user"] == ["fix add", "is it fixed?"]
+
+
+SLOW_PLUGIN = '''
+import time
+from asi_agent.sdk import BaseModel, PluginContext, tool
+
+class Args(BaseModel):
+    seconds: int
+
+@tool(risk="read")
+def wait_a_while(args: Args, ctx: PluginContext) -> str:
+    """Wait, blocking its thread (as an in-process model does while it writes)."""
+    time.sleep(args.seconds)
+    return "waited"
+'''
+
+
+def test_quitting_does_not_wait_for_a_blocking_call_still_running(project, tmp_path):
+    """Ctrl-C interrupts a turn whose tool blocks a thread for two minutes; the chat then ends at once."""
+    (project / "plugins").mkdir()
+    (project / "plugins" / "slow.py").write_text(SLOW_PLUGIN)
+    entry = {
+        "name": "wait_a_while",
+        "description": "wait",
+        "risk": "read",
+        "parameters": {
+            "type": "object",
+            "properties": {"seconds": {"type": "integer"}},
+            "required": ["seconds"],
+        },
+        "run": {"type": "python", "entry": "slow:wait_a_while"},
+    }
+    (project / "moss-tools.json").write_text(json.dumps({"version": 1, "tools": [entry]}))
+    wait = {"name": "wait_a_while", "arguments": {"seconds": 120}}
+    model = script(tmp_path, [{"text": "", "tool_calls": [wait]}])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
+    command = [
+        sys.executable,
+        "-m",
+        "asi_agent",
+        "chat",
+        "--plain",
+        "--provider",
+        "scripted",
+        "--model",
+        str(model),
+    ]
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    proc = subprocess.Popen(command, cwd=project, env=env, text=True, **pipes)
+    try:
+        proc.stdin.write("wait\n")
+        proc.stdin.flush()
+        while "· wait_a_while" not in (line := proc.stdout.readline()):
+            assert line, proc.stderr.read()
+        time.sleep(0.5)  # the tool's thread is sleeping now
+        proc.send_signal(signal.SIGINT)
+        proc.stdin.close()
+        started = time.monotonic()
+        rest = proc.stdout.read()
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    assert time.monotonic() - started < 20, "the chat waited for the blocked thread"
+    assert proc.returncode == 0, (rest, proc.stderr.read())
+    assert "interrupted" in rest

@@ -25,6 +25,7 @@ from asi_agent.ui.headless import config_flags
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
 from asi_agent.ui.slash import complete_command, run_slash
+from asi_agent.ui.threads import abandon_threads_at_exit
 from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen
 from asi_agent.ui.tui.turn import TurnView, replay
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
@@ -69,6 +70,7 @@ class ChatApp(App[int]):
 
     async def on_mount(self) -> None:
         """Lay out, then connect to the model (after the first-run screen when none is configured)."""
+        abandon_threads_at_exit()
         self.panel.display = False
         self.completions.display = False
         self.conversation.anchor()
