@@ -13,7 +13,7 @@ import contextlib
 import signal
 import sys
 import time
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, Iterable, Sequence
 from typing import Any
 
 from asi_agent.calls import strip_status
@@ -32,6 +32,7 @@ from asi_agent.events import (
     ToolStarted,
 )
 from asi_agent.exceptions import AsiError
+from asi_agent.messages import Message
 from asi_agent.ui.chatsession import ChatSession, project_root
 from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
@@ -42,7 +43,7 @@ from asi_agent.ui.slash import COMMANDS, run_slash
 from asi_agent.ui.statusline import StatusFilter
 from asi_agent.ui.threads import abandon_threads_at_exit, leave
 
-__all__ = ["run_plain"]
+__all__ = ["PlainChat", "replay_lines", "run_plain"]
 
 ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 
@@ -79,6 +80,8 @@ class PlainChat:
                 f"asi-agent in {self.chat.root} · {self.chat.provider}/{self.chat.model} · mode "
                 f"{self.chat.mode}. /help lists commands; Ctrl-C interrupts a turn; Ctrl-D quits."
             )
+            if self.chat.agent.messages:  # --resume ID
+                _print("\n".join(replay_lines(self.chat.agent.messages)))
             while (line := await self._read()) is not None:
                 if not await self._handle(line.strip()):
                     break
@@ -93,6 +96,8 @@ class PlainChat:
         self.history.add(text)
         if text.startswith("/"):
             reply = run_slash(self.chat, text)
+            if reply.effect == "resumed":
+                _print("\n".join(replay_lines(self.chat.agent.messages)))
             _print(reply.text)
             if reply.effect == "compact":
                 _print(await self.chat.compact())
@@ -231,6 +236,24 @@ class _Printer:
             _print(f"✗ {event.call.name} ({took}) {event.output[:500]}")
         if event.ok and event.changed_files and "@@" in rest:
             _print_diff(rest.splitlines())
+
+
+def replay_lines(messages: Sequence[Message]) -> list[str]:
+    """A resumed conversation as lines: what was asked, the replies, each call and how it ended."""
+    lines: list[str] = []
+    for message in messages:
+        if message.role == "user":
+            typed = message.content.split('\n\n<file path="')[0]  # what was typed, not the attachments
+            lines.append(f"› {typed if len(typed) < 600 else typed[:600] + ' …'}")
+        elif message.role == "assistant":
+            if strip_status(message.content).strip():
+                lines.append(strip_status(message.content))
+            lines += [f"· {call.name} {_key_argument(call.arguments)}" for call in message.tool_calls]
+        elif message.role == "tool":
+            mark = "✗" if message.content.startswith("ERROR:") else "✓"
+            first = message.content.removeprefix("ERROR: ").partition("\n")[0]
+            lines.append(f"{mark} {message.name or 'result'}: {first[:200]}")
+    return lines
 
 
 def _key_argument(arguments: dict[str, Any]) -> str:

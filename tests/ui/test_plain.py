@@ -309,3 +309,36 @@ def test_quitting_does_not_wait_for_a_blocking_call_still_running(project, tmp_p
     assert time.monotonic() - started < 20, "the chat waited for the blocked thread"
     assert proc.returncode == 0, (rest, proc.stderr.read())
     assert "interrupted" in rest
+
+
+def test_resume_shows_the_conversation_so_far(project, tmp_path):
+    """After a restart, /resume prints what was asked, each call with how it ended, and the replies."""
+    first = chat_cli(
+        "chat",
+        "--provider",
+        "scripted",
+        "--model",
+        str(script(tmp_path, FIX)),
+        "--approval",
+        "auto-edit",
+        cwd=project,
+        stdin="fix add in calc.py\n",
+    )
+    assert first.returncode == 0, first.stderr
+    again = chat_cli(
+        "chat", "--provider", "scripted", "--model", str(script(tmp_path, [])), cwd=project, stdin="/resume\n"
+    )
+    assert again.returncode == 0, again.stderr
+    lines = again.stdout.splitlines()
+    shown = lines[lines.index("› fix add in calc.py") :]
+    assert shown[:7] == [
+        "› fix add in calc.py",
+        "I will read calc.py.",
+        "· read_file calc.py",
+        "✓ read_file: calc.py (2 lines)",
+        "· replace_text calc.py",
+        shown[5],
+        "Fixed add.",
+    ], again.stdout
+    assert shown[5].startswith("✓ replace_text: ") and "AGENT_STATUS" not in again.stdout
+    assert shown[7].startswith("resumed ")
