@@ -109,10 +109,16 @@ class ChatApp(App[int]):
         self._refresh_status()
         if self.chat.agent.messages:  # --resume ID
             await replay(self.conversation, self.chat.agent.messages)
+            self._session_tokens()
             await self._refresh_changes()
         await self.say(
             f"Working in {self.root.name}: ask away. /help lists commands and keys; Esc interrupts."
         )
+
+    def _session_tokens(self) -> None:
+        """A resumed session's tokens so far (the next turn counts on from there)."""
+        assert self.chat is not None
+        self.status.set(tokens=f"{self.chat.tokens_used():,} tokens")
 
     def _refresh_status(self) -> None:
         chat = self.chat
@@ -154,6 +160,7 @@ class ChatApp(App[int]):
             self.status.set(turn="", tokens="", context="", agent_status="")
         if reply.effect == "resumed":
             await replay(self.conversation, self.chat.agent.messages)
+            self._session_tokens()
         await self.say(reply.text)
         self._refresh_status()
         await self._refresh_changes()
