@@ -213,6 +213,8 @@ async def test_modal_keys_stay_in_view_above_a_long_diff(project):
         assert "[Esc] interrupt" in str(keys.render())
         details = modal.query_one("#details")
         assert details.max_scroll_y > 0, "the diff scrolls inside the modal"
+        await pilot.press("pagedown", "down")
+        await until(pilot, lambda: details.scroll_y > 0)
         await pilot.press("y")
         await until(pilot, lambda: idle(app))
         assert (project / "values.py").read_text() == new
