@@ -23,7 +23,7 @@ from asi_agent.session import Session, SessionInfo, SessionStore
 from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
-from asi_agent.ui.headless import _agent, _flags
+from asi_agent.ui.headless import assemble_agent, config_flags
 from asi_agent.ui.mentions import expand_mentions
 
 __all__ = ["MODES", "ChatSession", "FileChange", "git_branch"]
@@ -57,11 +57,13 @@ class ChatSession:
     ) -> ChatSession:
         """Build the backend and the agent from the command line and the configuration files."""
         root = project_root(args)
-        config = load_config(root, _flags(args))
+        config = load_config(root, config_flags(args))
         store = SessionStore(root / ".asi")
         session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
-        agent = _agent(root, config, backend or create_backend(config), args, session)
-        agent.gate.config = dataclasses.replace(agent.gate.config, interactive=interactive)
+        backend = backend or create_backend(config)
+        agent = assemble_agent(
+            root, config, backend, session=session, cursor=args.cursor, interactive=interactive
+        )
         return cls(root, config, agent)
 
     async def start(self) -> list[str]:

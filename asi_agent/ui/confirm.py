@@ -7,7 +7,7 @@ from typing import Any
 
 from asi_agent.events import Answer, ApprovalRequested
 
-__all__ = ["ask_in_terminal", "describe"]
+__all__ = ["ask_in_terminal", "describe", "diff_line_style"]
 
 SHORT_DIFF = 40
 ANSWERS: dict[str, Answer] = {
@@ -30,7 +30,7 @@ def describe(request: ApprovalRequested, *, full_diff: bool = False) -> list[tup
     lines = request.preview.splitlines()
     shown = lines if full_diff else lines[:SHORT_DIFF]
     for line in shown:
-        parts.append((_style(line), line + "\n"))
+        parts.append((diff_line_style(line), line + "\n"))
     if len(lines) > len(shown):
         parts.append(("italic", f"… {len(lines) - len(shown)} more lines: answer d to see the whole diff\n"))
     return parts
@@ -58,7 +58,8 @@ def _arguments(arguments: dict[str, Any]) -> str:
     return json.dumps(shown, ensure_ascii=False, indent=2)
 
 
-def _style(line: str) -> str:
+def diff_line_style(line: str) -> str:
+    """The prompt-toolkit style of one line of a unified diff."""
     if line.startswith(("+++", "---")):
         return "bold"
     if line.startswith("+"):

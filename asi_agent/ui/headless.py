@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import re
 import sys
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +31,9 @@ from asi_agent.ui.confirm import ask_in_terminal
 from asi_agent.ui.gitrun import attach_git, finish_git
 from asi_agent.ui.output import Renderer, make_renderer
 from asi_agent.ui.progress import ProgressLine, wants_progress
+from asi_agent.ui.threads import abandon_threads_at_exit, leave
 
-__all__ = ["EXIT_CODES", "assemble_agent", "drive", "run_command"]
+__all__ = ["EXIT_CODES", "assemble_agent", "config_flags", "drive", "run_command"]
 
 EXIT_CODES = {"DONE": 0, "ERROR": 1, "STOP": 2, "MAX_TURNS": 3, "TIMEOUT": 4}
 CURSOR_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
@@ -73,7 +71,7 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine) -
     task = _task(args)
     store = SessionStore(root / ".asi")
     resumed = store.open(args.resume) if args.resume else None
-    config = load_config(root, _with_session(_flags(args), resumed))
+    config = load_config(root, _with_session(config_flags(args), resumed))
     report_progress("preparing the model", config.provider or "detecting the provider")
     backend = create_backend(config)
     session = resumed or store.create(cwd=str(root), settings=_settings(config, backend))
@@ -86,27 +84,9 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine) -
     except KeyboardInterrupt:
         progress.stop()
         renderer.show(watch.end("ERROR", "interrupted"))
-        return _leave(EXIT_INTERRUPTED)
+        return leave(EXIT_INTERRUPTED)
     finish_git(git, end, auto_commit=config.auto_commit, model=backend.model_name)
-    return _leave(EXIT_CODES[end.status]) if end.status == "TIMEOUT" else EXIT_CODES[end.status]
-
-
-class _AbandoningExecutor(ThreadPoolExecutor):
-    """The loop's executor: at the end of a run cut short, a blocking call still running (an in-process
-    model generating a reply nobody will read) is abandoned instead of waited for."""
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Never wait."""
-        super().shutdown(wait=False, cancel_futures=True)
-
-
-def _leave(code: int) -> int:
-    """`code`, or, when an abandoned worker thread would hold the process, exit at once with it."""
-    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)  # the transcript and journal are already on disk: each record is written at once
-    return code
+    return leave(EXIT_CODES[end.status]) if end.status == "TIMEOUT" else EXIT_CODES[end.status]
 
 
 def _with_session(flags: dict[str, Any], resumed: Session | None) -> dict[str, Any]:
@@ -147,7 +127,10 @@ def _task(args: argparse.Namespace) -> str:
     return task.strip()
 
 
-def _flags(args: argparse.Namespace) -> dict[str, Any]:
+def config_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The configuration the command-line options set (None where an option was not given), for `load_config`.
+
+    UserError for `--yes` with an `--approval` other than yolo."""
     if args.yes and args.approval not in (None, "yolo"):
         raise UserError(
             f"--yes means --approval yolo and conflicts with --approval {args.approval}: give one of them"
@@ -257,7 +240,7 @@ async def _drive(
         with progress.cleared():
             renderer.show(event)
 
-    asyncio.get_running_loop().set_default_executor(_AbandoningExecutor(thread_name_prefix="asi-worker"))
+    abandon_threads_at_exit()
     try:
         ctx = agent.runner.ctx
         problems = await attach_mcp_servers(agent.runner.registry, ctx, user_dir=user_config_dir())

@@ -13,7 +13,7 @@ import contextlib
 import signal
 import sys
 import time
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, Iterable, Sequence
 from typing import Any
 
 from asi_agent.calls import strip_status
@@ -32,15 +32,18 @@ from asi_agent.events import (
     ToolStarted,
 )
 from asi_agent.exceptions import AsiError
+from asi_agent.messages import Message
 from asi_agent.ui.chatsession import ChatSession, project_root
 from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
-from asi_agent.ui.headless import _flags
+from asi_agent.ui.headless import config_flags
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
 from asi_agent.ui.slash import COMMANDS, run_slash
+from asi_agent.ui.statusline import StatusFilter
+from asi_agent.ui.threads import abandon_threads_at_exit, leave
 
-__all__ = ["run_plain"]
+__all__ = ["PlainChat", "replay_lines", "run_plain"]
 
 ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 
@@ -48,12 +51,13 @@ ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 def run_plain(args: argparse.Namespace) -> int:
     """Run the line-mode chat until /quit, Ctrl-D or end of input; returns the exit code."""
     interactive = sys.stdin.isatty()
-    if interactive and needs_setup(load_config(project_root(args), _flags(args))):
+    if interactive and needs_setup(load_config(project_root(args), config_flags(args))):
         from asi_agent.ui.plain_setup import setup_in_terminal  # noqa: PLC0415
 
         asyncio.run(setup_in_terminal())
     chat = ChatSession.open(args, interactive=interactive)
-    return asyncio.run(PlainChat(chat, interactive=interactive).run())
+    # a model still writing an interrupted reply, or a plugin still working, must not hold the process
+    return leave(asyncio.run(PlainChat(chat, interactive=interactive).run()))
 
 
 class PlainChat:
@@ -68,6 +72,7 @@ class PlainChat:
 
     async def run(self) -> int:
         """Read messages until the person leaves."""
+        abandon_threads_at_exit()
         try:
             for problem in await self.chat.start():
                 _print(f"warning: {problem}")
@@ -75,6 +80,8 @@ class PlainChat:
                 f"asi-agent in {self.chat.root} · {self.chat.provider}/{self.chat.model} · mode "
                 f"{self.chat.mode}. /help lists commands; Ctrl-C interrupts a turn; Ctrl-D quits."
             )
+            if self.chat.agent.messages:  # --resume ID
+                _print("\n".join(replay_lines(self.chat.agent.messages)))
             while (line := await self._read()) is not None:
                 if not await self._handle(line.strip()):
                     break
@@ -89,6 +96,8 @@ class PlainChat:
         self.history.add(text)
         if text.startswith("/"):
             reply = run_slash(self.chat, text)
+            if reply.effect == "resumed":
+                _print("\n".join(replay_lines(self.chat.agent.messages)))
             _print(reply.text)
             if reply.effect == "compact":
                 _print(await self.chat.compact())
@@ -176,23 +185,26 @@ class _Printer:
 
     def __init__(self) -> None:
         self.partial = ""
-        self.interrupted = False
+        """The reply's text so far, as the model wrote it (kept when the turn is interrupted)."""
+        self.wrote = False
+        """Some of the reply was shown: its line still needs ending."""
+        self.status = StatusFilter()
         self.started: dict[str, float] = {}
 
     def show(self, event: AgentEvent) -> None:
         if isinstance(event, TextStreamed):
             self.partial += event.delta
-            sys.stdout.write(event.delta)
-            sys.stdout.flush()
+            self._write(self.status.feed(event.delta))
         elif isinstance(event, ReasoningStreamed):
             sys.stdout.write(f"\x1b[2m{event.delta}\x1b[0m" if sys.stdout.isatty() else event.delta)
             sys.stdout.flush()
         elif isinstance(event, AssistantReplied):
-            if self.partial and not self.partial.endswith("\n"):
+            self._write(self.status.finish())
+            if self.wrote:
                 sys.stdout.write("\n")
-            if not self.partial and strip_status(event.message.content).strip():
+            elif not self.partial and strip_status(event.message.content).strip():
                 _print(strip_status(event.message.content))
-            self.partial = ""
+            self.partial, self.wrote = "", False
         elif isinstance(event, ToolStarted):
             self.started[event.call.id] = time.monotonic()
             _print(f"· {event.call.name} {_key_argument(event.call.arguments)} …")
@@ -207,6 +219,13 @@ class _Printer:
             detail = f": {event.error}" if event.error else ""
             _print(f"── {event.status}{detail} · {event.turns} turns · {tokens:,} tokens")
 
+    def _write(self, text: str) -> None:
+        """Streamed reply text (the status line already taken out)."""
+        if text:
+            self.wrote = True
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
     def _finished(self, event: ToolFinished) -> None:
         seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())
         took = "<1s" if seconds < 1 else f"{seconds:.1f}s"
@@ -217,6 +236,24 @@ class _Printer:
             _print(f"✗ {event.call.name} ({took}) {event.output[:500]}")
         if event.ok and event.changed_files and "@@" in rest:
             _print_diff(rest.splitlines())
+
+
+def replay_lines(messages: Sequence[Message]) -> list[str]:
+    """A resumed conversation as lines: what was asked, the replies, each call and how it ended."""
+    lines: list[str] = []
+    for message in messages:
+        if message.role == "user":
+            typed = message.content.split('\n\n<file path="')[0]  # what was typed, not the attachments
+            lines.append(f"› {typed if len(typed) < 600 else typed[:600] + ' …'}")
+        elif message.role == "assistant":
+            if strip_status(message.content).strip():
+                lines.append(strip_status(message.content))
+            lines += [f"· {call.name} {_key_argument(call.arguments)}" for call in message.tool_calls]
+        elif message.role == "tool":
+            mark = "✗" if message.content.startswith("ERROR:") else "✓"
+            first = message.content.removeprefix("ERROR: ").partition("\n")[0]
+            lines.append(f"{mark} {message.name or 'result'}: {first[:200]}")
+    return lines
 
 
 def _key_argument(arguments: dict[str, Any]) -> str:
@@ -234,9 +271,9 @@ def _print_diff(lines: Iterable[str]) -> None:
     from prompt_toolkit import print_formatted_text  # noqa: PLC0415
     from prompt_toolkit.formatted_text import FormattedText  # noqa: PLC0415
 
-    from asi_agent.ui.confirm import _style  # noqa: PLC0415
+    from asi_agent.ui.confirm import diff_line_style  # noqa: PLC0415
 
-    print_formatted_text(FormattedText([(_style(line), line + "\n") for line in lines]))
+    print_formatted_text(FormattedText([(diff_line_style(line), line + "\n") for line in lines]))
 
 
 def _prompt_session(plain: PlainChat) -> Any:

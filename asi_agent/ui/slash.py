@@ -19,7 +19,7 @@ COMMANDS: dict[str, str] = {
     "/undo": "revert the last change (/undo N: the last N)",
     "/clear": "start a new session (the old one stays resumable)",
     "/sessions": "list the saved sessions of this project",
-    "/resume": "continue a saved session: /resume ID (default: the newest other one)",
+    "/resume": "continue a saved session: /resume ID (default: the newest other one with a conversation)",
     "/compact": "summarise the older turns now to free context",
     "/export": "write the conversation as Markdown (/export FILE)",
     "/quit": "leave the chat",
@@ -124,7 +124,8 @@ def _sessions(chat: ChatSession, _rest: str) -> SlashReply:
 
 
 def _resume(chat: ChatSession, rest: str) -> SlashReply:
-    target = rest or next((s.id for s in chat.sessions() if s.id != chat.session_id), "")
+    # a chat opens a session at start, so an idle visit leaves an empty one: not what "go back" means
+    target = rest or next((s.id for s in chat.sessions() if s.id != chat.session_id and s.task), "")
     if not target:
         return SlashReply("no other session to resume")
     messages = chat.resume(target)

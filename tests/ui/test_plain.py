@@ -3,10 +3,13 @@ not a terminal) and in-process with prompt-toolkit reading a pipe as its termina
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -83,6 +86,7 @@ def test_plain_chat_fixes_undoes_and_quits(project, tmp_path):
     assert "✓ read_file" in out and "✓ replace_text" in out
     assert "+    return a + b" in out
     assert "── DONE" in out
+    assert "AGENT_STATUS" not in out, "the status is the closing line's, never the reply's"
     assert "reverted" in out and "calc.py" in out
     assert (project / "calc.py").read_text() == BUGGY
     assert "Traceback" not in run.stderr
@@ -94,6 +98,17 @@ def test_chat_falls_back_to_plain_without_a_terminal(project, tmp_path, command)
     run = chat_cli(*command, "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
     assert run.returncode == 0, run.stderr
     assert "Hello." in run.stdout and "── DONE" in run.stdout
+
+
+def test_status_written_inline_is_not_shown(project, tmp_path):
+    """Small models end a line of text with the status; only the text is streamed, then the closing line."""
+    model = script(tmp_path, ["Step one is done. **AGENT_STATUS: CONTINUE**", "All done. AGENT_STATUS: DONE"])
+    run = chat_cli("chat", "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
+    assert run.returncode == 0, run.stderr
+    assert "AGENT_STATUS" not in run.stdout
+    lines = run.stdout.splitlines()
+    assert "Step one is done." in lines and "All done." in [line.rstrip() for line in lines]
+    assert any(line.startswith("── DONE · 2 turns") for line in lines), run.stdout
 
 
 def test_bare_command_reads_the_user_config(project, tmp_path):
@@ -215,3 +230,115 @@ async def test_compact_in_plain(project, capsys):
     await run_interactive(project, replies, "fix add\r/compact\r/quit\r", "--approval", "yolo")
     out = capsys.readouterr().out
     assert "compacting the conversation" in out and "2 messages summarised" in out
+
+
+async def test_resume_without_id_skips_sessions_where_nothing_was_said(project):
+    """Quit, start again and leave at once, start a third time: /resume goes back to the conversation."""
+    first = await run_interactive(project, FIX_REPLIES, "fix add\ry\r/quit\r")
+    await asyncio.sleep(1.1)  # session ids sort by the second they were opened in
+    idle = await run_interactive(project, [], "/quit\r")
+    assert SessionStore(project / ".asi").list()[0].id == idle.session_id, "the idle visit is the newest"
+    replies = [ScriptedReply(text="Yes, fixed.\nAGENT_STATUS: DONE")]
+    chat = await run_interactive(project, replies, "/resume\ris it fixed?\r/quit\r")
+    assert chat.session_id == first.session_id
+    messages = SessionStore(project / ".asi").open(first.session_id).messages()
+    assert [m.content for m in messages if m.role == "user"] == ["fix add", "is it fixed?"]
+
+
+SLOW_PLUGIN = '''
+import time
+from asi_agent.sdk import BaseModel, PluginContext, tool
+
+class Args(BaseModel):
+    seconds: int
+
+@tool(risk="read")
+def wait_a_while(args: Args, ctx: PluginContext) -> str:
+    """Wait, blocking its thread (as an in-process model does while it writes)."""
+    time.sleep(args.seconds)
+    return "waited"
+'''
+
+
+def test_quitting_does_not_wait_for_a_blocking_call_still_running(project, tmp_path):
+    """Ctrl-C interrupts a turn whose tool blocks a thread for two minutes; the chat then ends at once."""
+    (project / "plugins").mkdir()
+    (project / "plugins" / "slow.py").write_text(SLOW_PLUGIN)
+    entry = {
+        "name": "wait_a_while",
+        "description": "wait",
+        "risk": "read",
+        "parameters": {
+            "type": "object",
+            "properties": {"seconds": {"type": "integer"}},
+            "required": ["seconds"],
+        },
+        "run": {"type": "python", "entry": "slow:wait_a_while"},
+    }
+    (project / "moss-tools.json").write_text(json.dumps({"version": 1, "tools": [entry]}))
+    wait = {"name": "wait_a_while", "arguments": {"seconds": 120}}
+    model = script(tmp_path, [{"text": "", "tool_calls": [wait]}])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
+    command = [
+        sys.executable,
+        "-m",
+        "asi_agent",
+        "chat",
+        "--plain",
+        "--provider",
+        "scripted",
+        "--model",
+        str(model),
+    ]
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    proc = subprocess.Popen(command, cwd=project, env=env, text=True, **pipes)
+    try:
+        proc.stdin.write("wait\n")
+        proc.stdin.flush()
+        while "· wait_a_while" not in (line := proc.stdout.readline()):
+            assert line, proc.stderr.read()
+        time.sleep(0.5)  # the tool's thread is sleeping now
+        proc.send_signal(signal.SIGINT)
+        proc.stdin.close()
+        started = time.monotonic()
+        rest = proc.stdout.read()
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    assert time.monotonic() - started < 20, "the chat waited for the blocked thread"
+    assert proc.returncode == 0, (rest, proc.stderr.read())
+    assert "interrupted" in rest
+
+
+def test_resume_shows_the_conversation_so_far(project, tmp_path):
+    """After a restart, /resume prints what was asked, each call with how it ended, and the replies."""
+    first = chat_cli(
+        "chat",
+        "--provider",
+        "scripted",
+        "--model",
+        str(script(tmp_path, FIX)),
+        "--approval",
+        "auto-edit",
+        cwd=project,
+        stdin="fix add in calc.py\n",
+    )
+    assert first.returncode == 0, first.stderr
+    again = chat_cli(
+        "chat", "--provider", "scripted", "--model", str(script(tmp_path, [])), cwd=project, stdin="/resume\n"
+    )
+    assert again.returncode == 0, again.stderr
+    lines = again.stdout.splitlines()
+    shown = lines[lines.index("› fix add in calc.py") :]
+    assert shown[:7] == [
+        "› fix add in calc.py",
+        "I will read calc.py.",
+        "· read_file calc.py",
+        "✓ read_file: calc.py (2 lines)",
+        "· replace_text calc.py",
+        shown[5],
+        "Fixed add.",
+    ], again.stdout
+    assert shown[5].startswith("✓ replace_text: ") and "AGENT_STATUS" not in again.stdout
+    assert shown[7].startswith("resumed ")

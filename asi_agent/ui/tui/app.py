@@ -21,10 +21,11 @@ from asi_agent.events import AgentEvent, ApprovalRequested
 from asi_agent.exceptions import AsiError, UserError
 from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch, project_root
 from asi_agent.ui.firstrun import needs_setup
-from asi_agent.ui.headless import _flags
+from asi_agent.ui.headless import config_flags
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
 from asi_agent.ui.slash import complete_command, run_slash
+from asi_agent.ui.threads import abandon_threads_at_exit
 from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen
 from asi_agent.ui.tui.turn import TurnView, replay
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
@@ -69,6 +70,7 @@ class ChatApp(App[int]):
 
     async def on_mount(self) -> None:
         """Lay out, then connect to the model (after the first-run screen when none is configured)."""
+        abandon_threads_at_exit()
         self.panel.display = False
         self.completions.display = False
         self.conversation.anchor()
@@ -89,7 +91,7 @@ class ChatApp(App[int]):
     @work(exclusive=True, group="connect")
     async def _connect(self) -> None:
         try:
-            if needs_setup(load_config(self.root, _flags(self.args))):
+            if needs_setup(load_config(self.root, config_flags(self.args))):
                 await self.push_screen_wait(FirstRunScreen())
             self.status.busy("connecting to the model")
             self.chat = await asyncio.to_thread(ChatSession.open, self.args)
@@ -107,10 +109,16 @@ class ChatApp(App[int]):
         self._refresh_status()
         if self.chat.agent.messages:  # --resume ID
             await replay(self.conversation, self.chat.agent.messages)
+            self._session_tokens()
             await self._refresh_changes()
         await self.say(
             f"Working in {self.root.name}: ask away. /help lists commands and keys; Esc interrupts."
         )
+
+    def _session_tokens(self) -> None:
+        """A resumed session's tokens so far (the next turn counts on from there)."""
+        assert self.chat is not None
+        self.status.set(tokens=f"{self.chat.tokens_used():,} tokens")
 
     def _refresh_status(self) -> None:
         chat = self.chat
@@ -152,6 +160,7 @@ class ChatApp(App[int]):
             self.status.set(turn="", tokens="", context="", agent_status="")
         if reply.effect == "resumed":
             await replay(self.conversation, self.chat.agent.messages)
+            self._session_tokens()
         await self.say(reply.text)
         self._refresh_status()
         await self._refresh_changes()

@@ -29,7 +29,7 @@ ARGUMENT_CHARS = 1500
 class ApprovalScreen(ModalScreen[Verdict]):
     """Asks about one call: y / n / a (always, this tool, this session) / e (no, and say why) / Esc."""
 
-    AUTO_FOCUS = None  # keys go to the bindings, not into the (hidden) reason box
+    AUTO_FOCUS = "#details"  # keys go to the bindings (arrows scroll the details), not into the reason box
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer('yes')", "yes"),
@@ -51,12 +51,15 @@ class ApprovalScreen(ModalScreen[Verdict]):
         with Vertical(id="dialog"):
             yield Label(Text.assemble(("Allow ", ""), (request.call.name, "bold"), f"  ({request.risk})?"))
             yield Static(Text(f"Why it asks: {request.reason}"), id="reason")
-            yield Static(Text(_arguments(request.call.arguments)), id="arguments")
-            if request.preview:
-                with VerticalScroll(id="preview"):
-                    yield Static(diff_renderable(request.preview))
-            yield Static(self._keys(), id="keys")
-            yield Input(placeholder="why not? (Enter sends it to the model)", id="why", disabled=True)
+            # the details scroll and the keys stay in view: on a short terminal a long diff used to push
+            # the keys off the dialog
+            with VerticalScroll(id="details"):
+                yield Static(Text(_arguments(request.call.arguments)), id="arguments")
+                if request.preview:
+                    yield Static(diff_renderable(request.preview), id="preview")
+            with Vertical(id="answer"):
+                yield Static(self._keys(), id="keys")
+                yield Input(placeholder="why not? (Enter sends it to the model)", id="why", disabled=True)
 
     def _keys(self) -> Text:
         always = (
@@ -100,6 +103,11 @@ class FirstRunScreen(Screen[dict[str, Any]]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "app.quit", "quit")]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._checking = False
+        """A check's request is in flight: another press waits for its answer instead of sending a second."""
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="firstrun"):
             yield Label(Text("Welcome to asi-agent: choose the model to work with", style="bold"))
@@ -115,7 +123,7 @@ class FirstRunScreen(Screen[dict[str, Any]]):
             yield Input(placeholder="API key (empty for local servers)", password=True, id="key")
             yield Input(placeholder="model (empty: the server's only model)", id="model")
             with Horizontal(classes="row"):
-                yield Button("Check and use", id="check", variant="primary")
+                yield self._check_button()
                 yield Static("", id="check-status")
             yield Label(Text("3. The embedded model", style="bold"))
             yield Static(
@@ -156,29 +164,54 @@ class FirstRunScreen(Screen[dict[str, Any]]):
     def _embedded_chosen(self) -> None:
         self._save({"provider": "local"})
 
+    @staticmethod
+    def _check_button() -> Button:
+        button = Button("Check and use", id="check", variant="primary")
+        # Textual's Button ignores presses during its 0.2 s "pressed" effect; a local server refuses a key
+        # faster than that, so the press right after the refusal was dropped. `_checking` is what keeps
+        # one check to one request instead (disabling the button would move the focus to "embedded").
+        button.active_effect_duration = 0
+        return button
+
     @on(Button.Pressed, "#check")
+    @on(Input.Submitted, "#url, #key, #model")
+    def _check_pressed(self) -> None:
+        if self._checking:
+            return
+        self._checking = True
+        self._check()
+
     @work(exclusive=True, group="check")
     async def _check(self) -> None:
+        try:
+            values = await self._checked_values()
+        finally:
+            self._checking = False
+        if values is not None:
+            self._save(values)
+
+    async def _checked_values(self) -> dict[str, Any] | None:
+        """The config to write once the one request says the server and key are good; else None."""
         url = self.query_one("#url", Input).value.strip()
         key = self.query_one("#key", Input).value.strip()
         model = self.query_one("#model", Input).value.strip()
         status = self.query_one("#check-status", Static)
         if not url:
             status.update(Text("enter the server's base URL first", style="bold red"))
-            return
+            return None
         status.update(Text("checking …"))
         try:
             offered = await asyncio.to_thread(firstrun.check_openai, url, key)
         except BackendError as exc:
             status.update(Text(str(exc), style="bold red"))
-            return
+            return None
         if not model and len(offered) != 1:
             status.update(Text(f"pick a model: {', '.join(offered[:8]) or 'the server lists none'}"))
-            return
+            return None
         if model and offered and model not in offered:
             status.update(Text(f"the server does not offer {model}; it has {', '.join(offered[:8])}"))
-            return
-        self._save({"provider": "openai", "base_url": url, "api_key": key, "model": model or offered[0]})
+            return None
+        return {"provider": "openai", "base_url": url, "api_key": key, "model": model or offered[0]}
 
     def _save(self, values: dict[str, Any]) -> None:
         path = firstrun.write_user_config(values)

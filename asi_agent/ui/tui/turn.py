@@ -21,6 +21,7 @@ from asi_agent.events import (
     ToolStarted,
 )
 from asi_agent.messages import Message, ToolCall
+from asi_agent.ui.statusline import StatusFilter
 from asi_agent.ui.tui.widgets import Notice, ReplyView, StatusBar, ToolCard, UserLine
 
 __all__ = ["TurnView", "replay"]
@@ -38,6 +39,8 @@ class TurnView:
     partial: str = ""
     cards: dict[str, ToolCard] = field(default_factory=dict)
     changed: bool = False
+    status_line: StatusFilter = field(default_factory=StatusFilter)
+    """Keeps the `AGENT_STATUS` line out of the streamed reply: the status bar shows it."""
 
     async def show(self, event: AgentEvent) -> None:
         """Render one event."""
@@ -79,9 +82,12 @@ class TurnView:
             return
         self.partial += event.delta
         self.status.busy("writing")
-        await self.reply.write(event.delta)
+        shown = self.status_line.feed(event.delta)
+        if shown:
+            await self.reply.write(shown)
 
     async def _replied(self, event: AssistantReplied) -> None:
+        self.status_line.finish()
         text = strip_status(event.message.content)
         if self.reply is None and text.strip():
             self.reply = ReplyView()

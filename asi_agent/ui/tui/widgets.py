@@ -252,18 +252,26 @@ class StatusBar(Static):
             self.refresh_text()
 
     def refresh_text(self) -> None:
-        """Render the fields."""
+        """Render the fields; when they do not fit, the steady ones are cut short, never the live ones."""
         keys = ("project", "branch", "model", "mode", "turn", "tokens", "context")
         parts = [self.fields.get(k, "") for k in keys]
         text = Text(" · ".join(p for p in parts if p))
+        live = Text()
         if self.fields.get("agent_status"):
-            text.append(f" · {self.fields['agent_status']}", style="bold")
+            live.append(f" · {self.fields['agent_status']}", style="bold")
         if self._since is not None:
             elapsed = time.monotonic() - self._since
-            text.append(f"  {SPINNER[self._frame]} {self.activity} {elapsed:.0f}s", style="bold")
+            live.append(f"  {SPINNER[self._frame]} {self.activity} {elapsed:.0f}s", style="bold")
         elif self.activity:
-            text.append(f" · {self.activity}", style="bold")
-        self.update(text)
+            live.append(f" · {self.activity}", style="bold")
+        room = self.content_size.width - live.cell_len
+        if self.content_size.width and text.cell_len > room:
+            text.truncate(max(room, 1), overflow="ellipsis")
+        self.update(text + live)
+
+    def on_resize(self) -> None:
+        """Fit the fields to the new width."""
+        self.refresh_text()
 
 
 class ChatInput(TextArea):

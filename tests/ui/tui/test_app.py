@@ -179,3 +179,61 @@ async def test_reasoning_is_shown_dimmed_and_folded_above_the_answer(project):
         folded = view.query_one(Collapsible)
         assert folded.title == "reasoning" and folded.collapsed
         assert "The sign in add looks wrong." in str(view.query_one(".reasoning").render())
+
+
+async def test_streamed_reply_never_shows_the_status_line(project):
+    """The status line goes to the status bar only, also while the reply is still streaming."""
+    backend = HangingBackend([], "Almost done.\nAGENT_STATUS: CONTINUE\nNow the rest: AGENT_STA")
+    app = ChatApp(chat_args(project), ChatSession.open(chat_args(project), backend=backend))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "go")
+        await until(pilot, lambda: any("Now the rest:" in r.text for r in app.query(ReplyView)))
+        shown = app.query_one(ReplyView).text
+        assert "AGENT_STA" not in shown, shown
+        assert shown.startswith("Almost done.\nNow the rest:")
+        await pilot.press("escape")
+        await until(pilot, lambda: idle(app))
+
+
+async def test_modal_keys_stay_in_view_above_a_long_diff(project):
+    """At 100x30 a change of 40 lines does not push the keys off the modal: the diff scrolls instead."""
+    old = "".join(f"value_{i} = {i}\n" for i in range(40))
+    (project / "values.py").write_text(old)
+    new = old.replace(" = ", " == ")
+    change = call("replace_text", path="values.py", oldText=old, newText=new)
+    app = make_app(project, [reply("", change), reply("Done.\nAGENT_STATUS: DONE")])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "change values.py")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await pilot.pause()
+        modal = app.screen
+        keys = modal.query_one("#keys")
+        assert keys.region.bottom <= 30
+        assert modal.get_widget_at(keys.region.x, keys.region.y)[0] is keys, "the keys are drawn, not clipped"
+        assert "[Esc] interrupt" in str(keys.render())
+        details = modal.query_one("#details")
+        assert details.max_scroll_y > 0, "the diff scrolls inside the modal"
+        await pilot.press("pagedown", "down")
+        await until(pilot, lambda: details.scroll_y > 0)
+        await pilot.press("y")
+        await until(pilot, lambda: idle(app))
+        assert (project / "values.py").read_text() == new
+
+
+async def test_status_bar_keeps_the_spinner_when_the_fields_are_long(tmp_path):
+    """A long project name and model at 100 columns: the steady fields are cut short with "…", and the
+    spinner with what is happening stays visible (it used to fall off the end of the line)."""
+    project = tmp_path / ("a-project-folder-with-a-rather-long-name-" * 2)
+    project.mkdir()
+    backend = HangingBackend([], "Thinking about it")
+    app = ChatApp(chat_args(project), ChatSession.open(chat_args(project), backend=backend))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "go")
+        await until(pilot, lambda: any("Thinking" in r.text for r in app.query(ReplyView)))
+        await pilot.pause(0.3)
+        shown = app.status.render()
+        assert "…" in shown.plain and shown.plain.rstrip().endswith("s"), shown.plain
+        assert "writing" in shown.plain
+        assert shown.cell_length <= app.status.content_size.width
+        await pilot.press("escape")
+        await until(pilot, lambda: idle(app))

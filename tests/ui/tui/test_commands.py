@@ -110,6 +110,7 @@ async def test_clear_sessions_and_resume(project):
         await send(pilot, f"/resume {first}")
         await pilot.pause()
         assert app.chat.session_id == first
+        assert app.status.fields["tokens"] == f"{app.chat.tokens_used():,} tokens" != "0 tokens"
         assert [c.call.name for c in app.query(ToolCard)] == ["read_file", "replace_text"]
         assert "fix add" in str(app.query(UserLine).first().render())
         await send(pilot, "is it still fixed?")
@@ -288,5 +289,6 @@ async def test_resume_flag_shows_the_saved_conversation(project):
     async with again.run_test() as pilot:
         await until(pilot, lambda: len(again.query(ToolCard)) == 2)
         assert again.chat.session_id == saved
+        assert again.status.fields["tokens"] == f"{again.chat.tokens_used():,} tokens" != "0 tokens"
         assert "fix add" in str(again.query(UserLine).first().render())
         assert list(again.changes) == ["calc.py"]

@@ -6,7 +6,7 @@ would change the token counts in the status bar from run to run.
 
 from __future__ import annotations
 
-from chat_helpers import FIX_SCRIPT, make_app, send, until
+from chat_helpers import FIX_SCRIPT, call, make_app, reply, send, until
 from textual.widgets import Static
 
 from asi_agent.ui.tui.app import ChatApp
@@ -87,3 +87,22 @@ def test_first_run_screen(project, snap_compare, chat_args_no_model):
         await steady(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(100, 40))
+
+
+def test_approval_modal_with_a_long_diff(snap_compare, project):
+    """The modal at 100x30 for a change of 40 lines: the title, the reason, the arguments and the top of
+    the diff in a scrolling area, and below it, always in view, the keys line "[y] yes [n] no [a] always
+    … [Esc] interrupt" (a long diff once pushed the keys off the dialog)."""
+    old = "".join(f"value_{i} = {i}\n" for i in range(40))
+    (project / "values.py").write_text(old)
+    change = call("replace_text", path="values.py", oldText=old, newText=old.replace(" = ", " == "))
+    app = make_app(project, [reply("", change)])
+    app.chat.agent.system = "You are a coding assistant."
+    app.input.cursor_blink = False
+
+    async def run_before(pilot) -> None:
+        await send(pilot, "change values.py")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))

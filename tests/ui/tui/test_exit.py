@@ -1,0 +1,93 @@
+"""The full-screen chat as a real process in a pseudo-terminal: quitting never waits for a blocked thread."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+SLOW_PLUGIN = '''
+import time
+from pathlib import Path
+from asi_agent.sdk import BaseModel, PluginContext, tool
+
+class Args(BaseModel):
+    seconds: int
+
+@tool(risk="read")
+def wait_a_while(args: Args, ctx: PluginContext) -> str:
+    """Wait, blocking its thread (as an in-process model does while it writes)."""
+    (ctx.root / "started").write_text("yes")
+    time.sleep(args.seconds)
+    return "waited"
+'''
+
+
+def slow_project(root: Path, tmp_path: Path) -> Path:
+    """A project whose plugin tool blocks its thread for two minutes; returns the model's script."""
+    (root / "plugins").mkdir()
+    (root / "plugins" / "slow.py").write_text(SLOW_PLUGIN)
+    entry = {
+        "name": "wait_a_while",
+        "description": "wait",
+        "risk": "read",
+        "parameters": {
+            "type": "object",
+            "properties": {"seconds": {"type": "integer"}},
+            "required": ["seconds"],
+        },
+        "run": {"type": "python", "entry": "slow:wait_a_while"},
+    }
+    (root / "moss-tools.json").write_text(json.dumps({"version": 1, "tools": [entry]}))
+    model = tmp_path / "script.json"
+    call = {"name": "wait_a_while", "arguments": {"seconds": 120}}
+    model.write_text(json.dumps({"native": True, "replies": [{"text": "", "tool_calls": [call]}]}))
+    return model
+
+
+def test_quit_while_a_tool_blocks_its_thread(project, tmp_path, user_config):
+    model = slow_project(project, tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env.update(ASI_CONFIG_DIR=str(user_config), TERM="xterm-256color", COLUMNS="100", LINES="30")
+    main, child = pty.openpty()
+    command = [sys.executable, "-m", "asi_agent", "chat", "--provider", "scripted", "--model", str(model)]
+    proc = subprocess.Popen(
+        command, cwd=project, env=env, stdin=child, stdout=child, stderr=child, close_fds=True
+    )
+    os.close(child)
+    screen = bytearray()
+
+    def drain() -> None:  # the app blocks when nobody reads its terminal
+        while True:
+            try:
+                data = os.read(main, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            screen.extend(data)
+
+    threading.Thread(target=drain, daemon=True).start()
+    try:
+        deadline = time.monotonic() + 60
+        while b"ask away" not in screen:
+            assert time.monotonic() < deadline and proc.poll() is None, screen[-2000:]
+            time.sleep(0.1)
+        os.write(main, b"wait\r")
+        while not (project / "started").exists():
+            assert time.monotonic() < deadline and proc.poll() is None, screen[-2000:]
+            time.sleep(0.1)
+        os.write(main, b"\x11")  # Ctrl+Q while the tool's thread sleeps
+        started = time.monotonic()
+        proc.wait(timeout=60)
+        assert time.monotonic() - started < 20, "the chat waited for the blocked thread"
+        assert proc.returncode == 0
+        assert b"Traceback" not in screen
+    finally:
+        proc.kill()
+        os.close(main)
