@@ -6,7 +6,6 @@ The loop depends on Protocols and components passed in; it yields typed events a
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -183,8 +182,10 @@ class Agent:
         return schemas
 
     async def _fit(self, schemas: list[ToolSchema], reason: Reason) -> ContextCompacted | None:
-        fixed = self._wire_messages(schemas)[0].content + (json.dumps(schemas) if self.native else "")
-        return await self.context.refit(self.messages, self.session, fixed, task=self.task, reason=reason)
+        system, tools = self._wire_messages(schemas)[0].content, schemas if self.native else None
+        return await self.context.refit(
+            self.messages, self.session, system, tools, task=self.task, reason=reason
+        )
 
     async def _complete(self, turn: int) -> AsyncIterator[AgentEvent | Completion]:
         """One model request, streaming text; in `auto` mode a rejection of native tools switches to text.

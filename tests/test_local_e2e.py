@@ -67,3 +67,32 @@ def test_without_a_tool_result_the_run_ends_stop_not_done(tmp_path):
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["status"] == "STOP"
     assert result["result"].startswith("The model could not complete the task")
+
+
+def test_a_second_task_in_the_same_session_is_not_compacted(tmp_path):
+    """After one task, the next one in the same session goes on at once: what the grounded model is
+    really sent (a few tools, not the agent's whole tool list) fits its 4k window, so nothing is
+    summarised — summarising with the 135M model took minutes a turn and made the history longer."""
+    project = tmp_path / "hello"
+    shutil.copytree(EXAMPLE, project)
+    first = _run(project, tmp_path, "What does the greet function in greet.py return?")
+    assert first.returncode == 0, first.stderr
+    session = json.loads(first.stdout.strip().splitlines()[-1])["session_id"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env |= {"ASI_CONFIG_DIR": str(tmp_path / "user-config"), "OLLAMA_HOST": "127.0.0.1:9"}
+    command = [sys.executable, "-m", "asi_agent", "resume", session, "Show me the contents of greet.py."]
+    second = subprocess.run(
+        [*command, "--output-format", "json"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert second.returncode == 0, second.stdout + second.stderr
+    result = json.loads(second.stdout.strip().splitlines()[-1])
+    assert result["status"] == "DONE" and 'return "Hello, " + name' in result["result"]
+    transcript = project / ".asi" / "sessions" / f"{session}.jsonl"
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert [r for r in records if r["type"] == "compacted"] == []

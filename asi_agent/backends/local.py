@@ -193,6 +193,16 @@ class LocalBackend:
             self._probe = ServerProbe(str(self._server.listening_address), self._key)
         return await self._probe.count_tokens(text)
 
+    async def fixed_text(
+        self, system: str, history: Sequence[Message], tools: Sequence[ToolSchema] | None
+    ) -> str:
+        """What a request sends besides the history: the system turn with the tools it describes, and
+        when grounding plans the turn, its few tools, orientation and worked example instead."""
+        constrained = bool(tools) and self._config.constrained
+        plan = await self.guide.plan(history) if self.guide is not None and constrained else None
+        chat = render_messages([Message("system", system)], plan.tools if plan else tools, plan)
+        return "\n".join(turn["content"] for turn in chat)
+
     async def complete(
         self,
         messages: Sequence[Message],

@@ -8,6 +8,7 @@ and the latest exchange stay, and every cut says where the full text is.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from asi_agent.backends.base import Backend
+from asi_agent.backends.base import Backend, ToolSchema
 from asi_agent.context.compact import SUMMARY_SYSTEM, Compaction, compact, partition
 from asi_agent.context.shrink import is_shrunk, shrink_result
 from asi_agent.context.tokens import MESSAGE_OVERHEAD, TokenCounter
@@ -27,6 +28,8 @@ from asi_agent.session import Session
 __all__ = ["ContextConfig", "ContextKeeper", "Fitted", "model_context_window", "model_tokenizer"]
 
 log = logging.getLogger("asi_agent.context")
+_RETRY_AFTER = 8
+"""Messages the history must grow by before a compaction that did not shrink it is tried again."""
 
 Reason = Literal["budget", "overflow", "request"]
 
@@ -99,6 +102,7 @@ class ContextKeeper:
         self._window: int | None = None
         self._asked = False
         self._last_count = 0
+        self._futile = -_RETRY_AFTER  # the history's length when compacting it last made it no smaller
         self.context_left: int | None = None
         """What the last fit left of the window; None when the window is unknown."""
 
@@ -141,10 +145,16 @@ class ContextKeeper:
         history, shrunk = await self._shrink(history, range(len(head) + len(middle)), keep, target, fixed)
         total = fixed + await self.counter.messages(history)
         compaction = None
-        if total > limit or force:
+        if (total > limit and len(history) >= self._futile + _RETRY_AFTER) or force:
             compaction = await self._compact(history, task, limit - fixed)
-            history = compaction.messages
-            total = fixed + await self.counter.messages(history)
+            compacted = fixed + await self.counter.messages(compaction.messages)
+            if compacted < total:
+                history, total = compaction.messages, compacted
+            else:  # a summary longer than what it replaces (a small model's) is not kept, nor retried soon
+                log.info(
+                    "compaction did not shrink the history (%d -> %d tokens); not kept", total, compacted
+                )
+                self._futile, compaction = len(history), None
         if total > limit:  # last resort: the latest exchange's own results
             history, count = await self._shrink(history, range(len(history)), keep // 2, limit, fixed)
             shrunk += count
@@ -152,9 +162,22 @@ class ContextKeeper:
         return Fitted(history, total, None, shrunk, compaction)
 
     async def refit(
-        self, messages: list[Message], session: Session, fixed: str, *, task: str, reason: Reason
+        self,
+        messages: list[Message],
+        session: Session,
+        system: str,
+        tools: Sequence[ToolSchema] | None,
+        *,
+        task: str,
+        reason: Reason,
     ) -> ContextCompacted | None:
-        """Fit `messages` in place, record a change in the transcript, and return it as an event."""
+        """Fit `messages` in place, record a change in the transcript, and return it as an event.
+
+        `system` and `tools` are what the agent hands the backend besides the history; what the backend
+        really sends is counted when it can tell (`fixed_text`: a guided local model sends a few tools and
+        its own orientation instead).
+        """
+        fixed = await self._fixed_text(system, messages, tools)
         fitted = await self.fit(messages, fixed, task=task, force=reason != "budget")
         self.context_left = fitted.context_left
         if not fitted.changed:
@@ -174,6 +197,14 @@ class ContextKeeper:
         return ContextCompacted(
             fitted.tokens_before, fitted.tokens, fitted.shrunk, summarised, fitted.context_left, reason
         )
+
+    async def _fixed_text(
+        self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema] | None
+    ) -> str:
+        ask = getattr(self.backend, "fixed_text", None)
+        if ask is not None:
+            return str(await ask(system, messages, tools))
+        return system + (json.dumps(list(tools)) if tools else "")
 
     def observe(self, usage: Usage) -> None:
         """Calibrate the estimate with the prompt size the server reported for the last request."""

@@ -143,6 +143,40 @@ async def test_a_context_overflow_from_the_server_is_compacted_and_retried(tmp_p
     assert model.violations == []
 
 
+class Rambler(NoteTaker):
+    """A model whose summaries are longer than the history they replace (as a tiny model's can be)."""
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        if body["messages"][0]["content"] == SUMMARY_SYSTEM:
+            self.summaries += 1
+            return Reply(text="Summary: " + body["messages"][-1]["content"] + " and then it went on" * 100)
+        return super().__call__(body)
+
+
+async def test_a_compaction_that_makes_the_history_longer_is_not_kept_nor_retried_each_turn(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "big.txt").write_text("".join(f"row {i}: {'data ' * 12}\n" for i in range(300)))
+    model = Rambler(steps=30)
+    with OpenAIServer() as server:
+        server.n_ctx = 4096
+        server.reply(*[model] * 100)
+        agent = make_agent(tmp_path, server, max_turns=40)
+        events = await run(agent)
+        await agent.backend.aclose()
+        bodies = server.chat_bodies
+    end = events[-1]
+    assert isinstance(end, RunFinished) and end.status == "DONE", end
+    turns = [b for b in bodies if b["messages"][0]["content"] != SUMMARY_SYSTEM]
+    assert max(prompt_tokens(b) for b in turns) <= 4096
+    compactions = [e for e in events if isinstance(e, ContextCompacted)]
+    # The first summary was longer than the turns it replaced: not kept, old results shrunk instead.
+    assert compactions[0].summarised == 0 and compactions[0].shrunk >= 1
+    assert all(e.tokens_after < e.tokens_before for e in compactions)
+    # asked again only after the history grew by several messages, not on every turn over the limit
+    assert 1 <= model.summaries <= 1 + 60 // 8, model.summaries
+
+
 async def test_a_second_overflow_ends_the_run_with_the_servers_error(tmp_path: Path) -> None:
     """A prompt that cannot be made to fit is an error after one compaction, not an endless loop."""
     with OpenAIServer() as server:
