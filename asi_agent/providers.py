@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from asi_agent import prefetch
 from asi_agent.backends.base import Backend
 from asi_agent.config import AsiConfig, Provider
 from asi_agent.exceptions import BackendError, ConfigError
@@ -46,6 +47,9 @@ def detect_provider(config: AsiConfig) -> Provider:
 def create_backend(config: AsiConfig) -> Backend:
     """Build the backend of the (detected) provider; SDKs are imported only here, only when chosen."""
     provider = detect_provider(config)
+    first = prefetch.current()
+    if first is not None:
+        first.enabled = config.prefetch
     if provider == "openai":
         return _openai(config)
     if provider == "ollama":

@@ -20,12 +20,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx2
 import openai
 from openai import AsyncOpenAI, AsyncStream
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.chat.chat_completion_chunk import ChoiceDeltaToolCall
 from pydantic import BaseModel, ConfigDict, Field
 
+from asi_agent.backends.adopt import adopting_transport
 from asi_agent.backends.base import DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
 from asi_agent.backends.guard import StreamGuard, cut_reason
@@ -44,12 +46,13 @@ from asi_agent.backends.retry import (
 from asi_agent.backends.thinking import ThinkingText
 from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
 from asi_agent.messages import Completion, Message, RawCall, Usage
+from asi_agent.prefetch import NO_KEY
 
 __all__ = ["DEFAULT_MAX_TOKENS", "OpenAIBackend", "OpenAIBackendConfig", "to_openai_messages"]
 
 logger = logging.getLogger("asi_agent.backends.openai")
 
-_NO_KEY = "not-needed"
+_LIMITS = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
 _SET_URL = "set --base-url / ASI_BASE_URL"
 _CONNECT_TIMEOUT = 10.0
 DEFAULT_MAX_TOKENS = 4096
@@ -208,11 +211,14 @@ class OpenAIBackend:
     def __init__(self, config: OpenAIBackendConfig) -> None:
         self._config = config
         idle = config.idle_timeout
+        # The SDK's own connection limits, around the transport that adopts a first request sent ahead.
+        transport = adopting_transport(httpx2, "/chat/completions", limits=_LIMITS)
         self._client = AsyncOpenAI(
-            api_key=config.api_key or _NO_KEY,
+            api_key=config.api_key or NO_KEY,
             base_url=config.base_url,
             timeout=openai.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT)),
             max_retries=0,
+            http_client=openai.DefaultAsyncHttpxClient(transport=transport) if transport else None,
         )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         # Flipped off for good once the server rejects `stream_options`.
