@@ -79,8 +79,8 @@ def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
     if entry is not None:
         try:
             first.sent = _send_ahead(entry, task, root)
-        except (OSError, ValueError, KeyError, TypeError):
-            first.sent = None
+        except (OSError, ValueError, LookupError, TypeError, AttributeError):
+            first.sent = None  # a damaged entry
     return first
 
 

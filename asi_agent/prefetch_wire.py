@@ -33,6 +33,8 @@ def send(
     lines = [f"{method} {target} HTTP/1.1"]
     lines += [f"{name}: {value}" for name, value in headers if name.lower() != "content-length"]
     lines.append(f"Content-Length: {len(body)}")
+    if any("\r" in line or "\n" in line for line in lines):
+        raise ValueError("a line break inside the request line or a header")
     data = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
     sock = socket.create_connection((parts.hostname, parts.port or 80), timeout=_CONNECT_TIMEOUT)
     try:
