@@ -79,7 +79,7 @@ def test_a_second_run_sends_its_first_request_ahead_and_adopts_the_reply(
     assert (project / CACHE).is_file()
     openai_server.requests.clear()
 
-    second = _run(project, _argv("openai", openai_server.base_url, "a different task, «ünïcode» \"quoted\""))
+    second = _run(project, _argv("openai", openai_server.base_url, 'a different task, «ünïcode» "quoted"'))
 
     assert second["status"] == "DONE", second
     chats = _chats(openai_server)
@@ -169,7 +169,13 @@ def test_the_setting_turns_it_off(openai_server: OpenAIServer, project: Path):
 
 @pytest.mark.parametrize(
     "content",
-    [b"\xff\xfe not json", b"{", b"[]", b'{"format": 1, "entries": []}', b'{"format": 1, "entries": {"k": 5}}'],
+    [
+        b"\xff\xfe not json",
+        b"{",
+        b"[]",
+        b'{"format": 1, "entries": []}',
+        b'{"format": 1, "entries": {"k": 5}}',
+    ],
 )
 def test_a_corrupt_cache_is_ignored_and_replaced(openai_server: OpenAIServer, project: Path, content: bytes):
     (project / CACHE).parent.mkdir(parents=True)
