@@ -28,7 +28,7 @@ from asi_agent.backends.adopt import adopting_transport
 from asi_agent.backends.base import DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
 from asi_agent.backends.guard import StreamGuard
-from asi_agent.backends.openai_wire import StreamState, to_openai_messages
+from asi_agent.backends.openai_wire import StreamState, WireMessages, to_openai_messages
 from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
 from asi_agent.backends.retry import (
     RETRYABLE_STATUSES,
@@ -97,6 +97,7 @@ class OpenAIBackend:
             http_client=openai.DefaultAsyncHttpxClient(transport=transport) if transport else None,
         )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
+        self._wire = WireMessages()
         # Flipped off for good once the server rejects `stream_options`.
         self._usage_in_stream = True
         self._probe = ServerProbe(config.base_url, config.api_key)
@@ -137,7 +138,7 @@ class OpenAIBackend:
         on_delta: DeltaCallback | None = None,
     ) -> Completion:
         """One streamed chat request, retried on transient failures, all within `request_timeout`."""
-        wire = to_openai_messages(messages)
+        wire = self._wire(messages)
         # An empty list means no tools: OpenAI rejects `"tools": []`.
         tool_list = [dict(tool) for tool in tools] if tools else None
         limit = self._config.request_timeout

@@ -16,31 +16,49 @@ from asi_agent.backends.guard import StreamGuard, cut_reason
 from asi_agent.backends.thinking import ThinkingText
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
-__all__ = ["StreamState", "to_openai_messages"]
+__all__ = ["StreamState", "WireMessages", "to_openai_messages"]
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     """Messages in the Chat Completions wire shape."""
-    wire: list[dict[str, Any]] = []
-    for message in messages:
-        item: dict[str, Any] = {"role": message.role, "content": message.content}
-        if message.tool_calls:
-            item["content"] = message.content or None
-            item["tool_calls"] = [
-                {
-                    "id": call.id,
-                    "type": "function",
-                    "function": {
-                        "name": call.name,
-                        "arguments": json.dumps(call.arguments, ensure_ascii=False),
-                    },
-                }
-                for call in message.tool_calls
-            ]
-        if message.role == "tool" and message.tool_call_id is not None:
-            item["tool_call_id"] = message.tool_call_id
-        wire.append(item)
-    return wire
+    return [_wire_item(message) for message in messages]
+
+
+class WireMessages:
+    """`to_openai_messages` converting each message once: a turn converts only the messages it added.
+
+    Messages are immutable and the history keeps them, so the conversion of one is looked up by
+    identity; the wire items are only read afterwards (serialised, measured), never changed.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict[int, tuple[Message, dict[str, Any]]] = {}
+
+    def __call__(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
+        """The wire shape of `messages`."""
+        items: dict[int, tuple[Message, dict[str, Any]]] = {}
+        for message in messages:
+            known = self._items.get(id(message))
+            items[id(message)] = known if known and known[0] is message else (message, _wire_item(message))
+        self._items = items  # forgets messages no longer in the history (after a compaction)
+        return [items[id(message)][1] for message in messages]
+
+
+def _wire_item(message: Message) -> dict[str, Any]:
+    item: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool_calls:
+        item["content"] = message.content or None
+        item["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
+            }
+            for call in message.tool_calls
+        ]
+    if message.role == "tool" and message.tool_call_id is not None:
+        item["tool_call_id"] = message.tool_call_id
+    return item
 
 
 @dataclass(slots=True)
