@@ -11,8 +11,6 @@ import os
 import sys
 from pathlib import Path
 
-import httpx
-
 from asi_agent import prefetch
 from asi_agent.backends.base import Backend
 from asi_agent.config import AsiConfig, Provider
@@ -136,6 +134,8 @@ def _ollama_host(config: AsiConfig) -> str:
 
 
 def _ollama_answers(host: str) -> bool:
+    import httpx  # noqa: PLC0415 - only when detecting; the openai path never imports httpx (its CLI is heavy)
+
     try:
         return httpx.get(f"{host}/api/tags", timeout=0.5).status_code == 200
     except httpx.HTTPError:
@@ -143,6 +143,8 @@ def _ollama_answers(host: str) -> bool:
 
 
 def _first_ollama_model(host: str) -> str:
+    import httpx  # noqa: PLC0415
+
     try:
         models = httpx.get(f"{host}/api/tags", timeout=5).json().get("models") or []
     except (httpx.HTTPError, ValueError) as exc:
@@ -154,6 +156,8 @@ def _first_ollama_model(host: str) -> str:
 
 def _only_model(base_url: str, api_key: str | None) -> str:
     """With no --model, use the server's model when it offers exactly one (local servers usually do)."""
+    import httpx  # noqa: PLC0415
+
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
         data = (
