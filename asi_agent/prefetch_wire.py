@@ -18,7 +18,7 @@ __all__ = ["Head", "Sent", "send"]
 
 Head = tuple[int, str, list[tuple[str, str]]]
 """Status, reason phrase and headers of a reply."""
-_CONNECT_TIMEOUT = 2.0
+_CONNECT_TIMEOUT = 0.25  # a server that does not accept at once is left to the real request
 _READ_SIZE = 65536
 
 
