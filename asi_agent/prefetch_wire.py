@@ -112,6 +112,8 @@ class Sent:
                 with self._ready:
                     self._chunks.append(data)
                     self._ready.notify_all()
+            if response.length:  # `read1` takes a connection closed short of its Content-Length for the end
+                raise http.client.IncompleteRead(b"", response.length)
         except (OSError, ValueError, http.client.HTTPException) as exc:
             error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         with self._ready:

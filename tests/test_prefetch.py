@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from servers.ollama_server import OllamaServer
-from servers.openai_server import OpenAIServer
+from servers.openai_server import OpenAIServer, Reply
 
 CACHE = Path(".asi/cache/first-request.json")
 DONE = "Nothing to do.\nAGENT_STATUS: DONE"
@@ -293,3 +293,26 @@ def test_a_public_server_is_not_recorded(project: Path):
         check=True,
     )
     assert proc.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("fault", ["stall", "drop", "malformed"])
+def test_an_adopted_reply_that_breaks_ends_as_the_same_reply_would_cold(
+    openai_server: OpenAIServer, project: Path, fault: str
+):
+    """The reply sent ahead is read with the same idle timeout and breaks with the same error."""
+    (project / ".asi").mkdir()
+    (project / ".asi" / "config.toml").write_text("idle_timeout = 1\nrequest_timeout = 20\nmax_retries = 1\n")
+    broken = Reply(text="This reply breaks half way", fault=fault, fault_after=2)  # type: ignore[arg-type]
+    openai_server.reply(DONE, broken, broken)
+    assert _run(project, _argv("openai", openai_server.base_url, "first"))["status"] == "DONE"
+    openai_server.requests.clear()
+
+    warm = _run(project, _argv("openai", openai_server.base_url, "second"))
+    assert _order(openai_server)[0] == "/v1/chat/completions", "the broken reply was the one sent ahead"
+    (project / CACHE).unlink()
+    cold = _run(project, _argv("openai", openai_server.base_url, "second"))
+
+    assert warm["exit"] == cold["exit"] == 1
+    assert warm["status"] == cold["status"] == "ERROR"
+    assert warm["error"] == cold["error"], (warm["error"], cold["error"])
+    assert len(_chats(openai_server)) == 2
