@@ -109,6 +109,12 @@ class AsiConfig(BaseModel):
     auto_commit: bool = False
     """Commit each completed task to git (a message from the task, an asi-agent trailer); a run refuses to
     start on a dirty working tree unless `--allow-dirty` is given."""
+    prefetch: bool | None = None
+    """Send `asi-agent run`'s first model request ahead, before the program has loaded, when the previous
+    run's first request was the same but for the task; the reply is used only if the request turns out
+    byte for byte the same, else it is discarded. Empty: only for plain-HTTP servers on this machine or a
+    private network (a discarded request to a paid API is still charged); true: for any `http://` server;
+    false: never."""
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
 

@@ -11,8 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-import httpx
-
+from asi_agent import prefetch
 from asi_agent.backends.base import Backend
 from asi_agent.config import AsiConfig, Provider
 from asi_agent.exceptions import BackendError, ConfigError
@@ -46,6 +45,9 @@ def detect_provider(config: AsiConfig) -> Provider:
 def create_backend(config: AsiConfig) -> Backend:
     """Build the backend of the (detected) provider; SDKs are imported only here, only when chosen."""
     provider = detect_provider(config)
+    first = prefetch.current()
+    if first is not None:
+        first.enabled = config.prefetch
     if provider == "openai":
         return _openai(config)
     if provider == "ollama":
@@ -132,6 +134,8 @@ def _ollama_host(config: AsiConfig) -> str:
 
 
 def _ollama_answers(host: str) -> bool:
+    import httpx  # noqa: PLC0415 - only when detecting; the openai path never imports httpx (its CLI is heavy)
+
     try:
         return httpx.get(f"{host}/api/tags", timeout=0.5).status_code == 200
     except httpx.HTTPError:
@@ -139,6 +143,8 @@ def _ollama_answers(host: str) -> bool:
 
 
 def _first_ollama_model(host: str) -> str:
+    import httpx  # noqa: PLC0415
+
     try:
         models = httpx.get(f"{host}/api/tags", timeout=5).json().get("models") or []
     except (httpx.HTTPError, ValueError) as exc:
@@ -150,6 +156,8 @@ def _first_ollama_model(host: str) -> str:
 
 def _only_model(base_url: str, api_key: str | None) -> str:
     """With no --model, use the server's model when it offers exactly one (local servers usually do)."""
+    import httpx  # noqa: PLC0415
+
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
         data = (

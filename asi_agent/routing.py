@@ -11,6 +11,7 @@ are; without one it never awaits anything.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
@@ -220,8 +221,23 @@ async def routed_schemas(
             recent=config.recent_messages,
         )
     )
-    return [
-        tool_schema(spec, locale, enums=True)
-        for spec in registry.specs()
-        if spec.name in chosen and spec.run is not None
-    ]
+    specs = [spec for spec in registry.specs() if spec.name in chosen and spec.run is not None]
+    return _schemas(specs, locale)
+
+
+_SCHEMAS: dict[tuple[str, tuple[int, ...]], tuple[list[ToolSpec], str]] = {}
+_SCHEMAS_KEPT = 16
+
+
+def _schemas(specs: list[ToolSpec], locale: str) -> list[dict[str, Any]]:
+    """The schemas of `specs`, generated once per set of specs (a turn only parses them again: callers
+    may change what they get, e.g. grounding narrows parameters)."""
+    key = (locale, tuple(id(spec) for spec in specs))
+    known = _SCHEMAS.get(key)
+    if known is None or any(a is not b for a, b in zip(known[0], specs, strict=True)):
+        known = (specs, json.dumps([tool_schema(spec, locale, enums=True) for spec in specs]))
+        if len(_SCHEMAS) >= _SCHEMAS_KEPT:
+            _SCHEMAS.clear()
+        _SCHEMAS[key] = known
+    schemas: list[dict[str, Any]] = json.loads(known[1])
+    return schemas

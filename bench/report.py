@@ -38,7 +38,7 @@ class Bench:
 
 BENCHES: tuple[Bench, ...] = (
     Bench("startup", "Start-up: first model request and exit, vs a bare request and aider",
-          ("bench/startup_bench.py", "--runs", "10", "--with-aider"), 240, ("--runs", "3", "--with-aider")),
+          ("bench/startup_bench.py", "--runs", "10", "--with-aider"), 330, ("--runs", "3", "--with-aider")),
     Bench("turns", "Per-turn overhead over 200 turns", ("bench/turn_bench.py", "--turns", "200"), 180,
           ("--turns", "60")),
     Bench("search", "grep_search vs plain ripgrep", ("bench/search_bench.py", "--runs", "7"), 180,

@@ -9,7 +9,9 @@ A headless run (`asi-agent run --output-format stream-json`) makes `--turns` too
 
 so the time between two consecutive `tool_result` lines on stdout is the runtime's overhead per turn
 (plus the ~0.1 ms tool and, for `openai`, the local server). Reported: median and p95 over all turns,
-and the medians of the first and last 20 turns (flat means nothing grows with the history). Targets:
+and the medians of the first and last 20 turns (flat means nothing grows with the history); and the
+CPU time (user + system) the asi-agent process spends per turn — the run's CPU time less that of a
+1-turn run, over the extra turns — which a loaded machine inflates far less than wall time. Targets:
 median ≤ 5 ms (scripted), ≤ 10 ms (openai); p95 ≤ 2x median. Writes `bench/results/turns.json`.
 
     python bench/turn_bench.py [--turns N]
@@ -21,6 +23,7 @@ import argparse
 import itertools
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -41,6 +44,22 @@ TARGETS_MS = {"scripted": 5.0, "openai": 10.0}
 def call(turn: int) -> dict[str, Any]:
     """Turn `turn`'s call: each reads another one-line file (three identical calls in a row end a run)."""
     return {"name": "read_file", "arguments": {"path": f"f{turn:03d}.txt"}}
+
+
+def child_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_per_turn(variant: Any, turns: int, project: Path, env: dict[str, str]) -> tuple[list[float], float]:
+    """The gaps of a `turns`-turn run, and its CPU seconds per turn beyond a 1-turn run."""
+    before = child_cpu()
+    variant(1, project, env)
+    one = child_cpu() - before
+    before = child_cpu()
+    gaps = variant(turns, project, env)
+    return gaps, (child_cpu() - before - one) / max(1, turns - 1)
 
 
 def intervals(command: list[str], cwd: Path, env: dict[str, str]) -> list[float]:
@@ -90,10 +109,11 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def summary(gaps: list[float]) -> dict[str, float]:
-    """Median, p95, n, and the medians of the first and last 20 turns, in ms."""
+def summary(gaps: list[float], cpu: float) -> dict[str, float]:
+    """Median, p95, n, the medians of the first and last 20 turns, and CPU per turn, in ms."""
     ms = [gap * 1000 for gap in gaps]
     return {
+        "cpu_per_turn_ms": cpu * 1000,
         "median_ms": statistics.median(ms),
         "p95_ms": pct(ms, 0.95),
         "first20_median_ms": statistics.median(ms[:20]),
@@ -114,15 +134,19 @@ def main() -> None:
         project = Path(tmp)
         for turn in range(args.turns):
             (project / f"f{turn:03d}.txt").write_text(f"line {turn}\n")
-        rows["scripted"] = summary(scripted(args.turns, project, env))
-        rows["openai"] = summary(openai(args.turns, project, env))
+        rows["scripted"] = summary(*cpu_per_turn(scripted, args.turns, project, env))
+        rows["openai"] = summary(*cpu_per_turn(openai, args.turns, project, env))
     print(f"load average at start: {load:.2f}\n")
-    print("| backend | median ms | p95 ms | first 20 turns ms | last 20 turns ms | n | target (median) |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| backend | median ms | p95 ms | first 20 turns ms | last 20 turns ms | CPU ms per turn | n "
+        "| target (median) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, row in rows.items():
         print(
             f"| {name} | {row['median_ms']:.1f} | {row['p95_ms']:.1f} | {row['first20_median_ms']:.1f} | "
-            f"{row['last20_median_ms']:.1f} | {row['n']} | ≤ {TARGETS_MS[name]:.0f} |"
+            f"{row['last20_median_ms']:.1f} | {row['cpu_per_turn_ms']:.1f} | {row['n']} | "
+            f"≤ {TARGETS_MS[name]:.0f} |"
         )
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({"rows": rows, "load_average": load}, indent=2) + "\n")

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
+import httpx2
 
 from asi_agent.backends.retry import estimate_tokens
 
@@ -46,10 +46,10 @@ async def read_props(base_url: str, headers: dict[str, str]) -> ServerProps | No
     """llama.cpp's `/props` (at the root, beside `/v1`), or None when the server has no such endpoint."""
     root = base_url.rstrip("/").removesuffix("/v1")
     try:
-        async with httpx.AsyncClient(timeout=_PROBE_TIMEOUT, headers=headers) as client:
+        async with httpx2.AsyncClient(timeout=_PROBE_TIMEOUT, headers=headers) as client:
             response = await client.get(f"{root}/props")
         data = response.json() if response.status_code == 200 else None
-    except (httpx.HTTPError, ValueError):
+    except (httpx2.HTTPError, ValueError):
         return None
     if not isinstance(data, dict):
         return None

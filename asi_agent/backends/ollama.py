@@ -23,6 +23,7 @@ import httpx
 import ollama
 from pydantic import BaseModel, ConfigDict, Field
 
+from asi_agent.backends.adopt import adopting_transport
 from asi_agent.backends.base import DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck
 from asi_agent.backends.guard import StreamGuard, cut_reason
@@ -154,7 +155,9 @@ class OllamaBackend:
         idle = config.idle_timeout
         timeout = httpx.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
         self._client = ollama.AsyncClient(host=self._host, timeout=timeout)
-        self._http = httpx.AsyncClient(base_url=self._host, timeout=timeout)
+        # Chat requests go through a transport that adopts a first request sent ahead at start-up.
+        transport = adopting_transport(httpx, "/api/chat")
+        self._http = httpx.AsyncClient(base_url=self._host, timeout=timeout, transport=transport)
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         self._tools_capable: bool | None = None
         self._max_tokens = config.max_tokens or min(DEFAULT_MAX_TOKENS, config.num_ctx // 2)

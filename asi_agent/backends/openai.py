@@ -17,18 +17,18 @@ import json
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+import httpx2
 import openai
 from openai import AsyncOpenAI, AsyncStream
-from openai.types.chat import ChatCompletion, ChatCompletionChunk
-from openai.types.chat.chat_completion_chunk import ChoiceDeltaToolCall
 from pydantic import BaseModel, ConfigDict, Field
 
+from asi_agent.backends.adopt import adopting_transport
 from asi_agent.backends.base import DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
-from asi_agent.backends.guard import StreamGuard, cut_reason
+from asi_agent.backends.guard import StreamGuard
+from asi_agent.backends.openai_wire import StreamState, WireMessages, to_openai_messages
 from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
 from asi_agent.backends.retry import (
     RETRYABLE_STATUSES,
@@ -41,15 +41,15 @@ from asi_agent.backends.retry import (
     looks_like_tools_unsupported,
     parse_retry_after,
 )
-from asi_agent.backends.thinking import ThinkingText
 from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
-from asi_agent.messages import Completion, Message, RawCall, Usage
+from asi_agent.messages import Completion, Message
+from asi_agent.prefetch import NO_KEY
 
 __all__ = ["DEFAULT_MAX_TOKENS", "OpenAIBackend", "OpenAIBackendConfig", "to_openai_messages"]
 
 logger = logging.getLogger("asi_agent.backends.openai")
 
-_NO_KEY = "not-needed"
+_LIMITS = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
 _SET_URL = "set --base-url / ASI_BASE_URL"
 _CONNECT_TIMEOUT = 10.0
 DEFAULT_MAX_TOKENS = 4096
@@ -81,140 +81,23 @@ class OpenAIBackendConfig(BaseModel):
     """Upper bound on the reply's tokens; None leaves the server's default (often unlimited)."""
 
 
-def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Messages in the Chat Completions wire shape."""
-    wire: list[dict[str, Any]] = []
-    for message in messages:
-        item: dict[str, Any] = {"role": message.role, "content": message.content}
-        if message.tool_calls:
-            item["content"] = message.content or None
-            item["tool_calls"] = [
-                {
-                    "id": call.id,
-                    "type": "function",
-                    "function": {
-                        "name": call.name,
-                        "arguments": json.dumps(call.arguments, ensure_ascii=False),
-                    },
-                }
-                for call in message.tool_calls
-            ]
-        if message.role == "tool" and message.tool_call_id is not None:
-            item["tool_call_id"] = message.tool_call_id
-        wire.append(item)
-    return wire
-
-
-@dataclass(slots=True)
-class _PartialCall:
-    """One native call being assembled from stream fragments."""
-
-    id: str | None = None
-    name: str = ""
-    parts: list[str] = field(default_factory=list)
-    mapping: dict[str, Any] | None = None
-
-    def raw(self) -> RawCall:
-        arguments: str | dict[str, Any] | None = self.mapping
-        if arguments is None and self.parts:
-            arguments = "".join(self.parts)
-        return RawCall(id=self.id, name=self.name, arguments=arguments)
-
-
-@dataclass(slots=True)
-class _StreamState:
-    """Everything gathered from the chunks of one streamed reply."""
-
-    guard: StreamGuard
-    text: list[str] = field(default_factory=list)
-    calls: list[_PartialCall] = field(default_factory=list)
-    by_index: dict[int, _PartialCall] = field(default_factory=dict)
-    usage: Usage = field(default_factory=Usage)
-    finish_reason: str | None = None
-    streamed: bool = False
-    thinking: ThinkingText = field(default_factory=ThinkingText)
-    chunks: int = 0
-    model: str | None = None
-    cut: str | None = None
-    """Why the guard cut the stream, if it did."""
-
-    def feed(self, chunk: ChatCompletionChunk, on_delta: DeltaCallback | None) -> None:
-        self.chunks += 1
-        if self.model is None and isinstance(chunk.model, str) and chunk.model:
-            self.model = chunk.model
-        if chunk.usage is not None:
-            self.usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
-        for choice in chunk.choices or ():
-            if choice.finish_reason:
-                self.finish_reason = choice.finish_reason
-            delta = choice.delta
-            if delta is None:
-                continue
-            reasoning = getattr(delta, "reasoning_content", None) or getattr(delta, "reasoning", None)
-            if text := self.thinking.piece(reasoning, delta.content):
-                self.text.append(text)
-                self.streamed = True
-                if on_delta is not None:
-                    on_delta(text)
-                self._watch(text)
-            for fragment in delta.tool_calls or ():
-                self._add_fragment(fragment)
-
-    def _watch(self, fragment: str) -> None:
-        if self.cut is None:
-            self.cut = self.guard.feed(fragment)
-
-    def _add_fragment(self, fragment: ChoiceDeltaToolCall) -> None:
-        self.streamed = True
-        call = self._call_for(fragment)
-        if fragment.id and call.id is None:
-            call.id = fragment.id
-        function = fragment.function
-        if function is None:
-            return
-        if function.name and not call.name:
-            call.name = function.name
-        arguments: object = function.arguments
-        if isinstance(arguments, str):
-            call.parts.append(arguments)
-            self._watch(arguments)
-        elif isinstance(arguments, dict):
-            # A non-conforming server sent an object: keep it as received.
-            call.mapping = {**(call.mapping or {}), **arguments}
-
-    def _call_for(self, fragment: ChoiceDeltaToolCall) -> _PartialCall:
-        index = getattr(fragment, "index", None)
-        if isinstance(index, int):
-            if index not in self.by_index:
-                self.by_index[index] = _PartialCall()
-                self.calls.append(self.by_index[index])
-            return self.by_index[index]
-        # Without an index, a new id starts a call and a fragment without id continues the last one.
-        last = self.calls[-1] if self.calls else None
-        if last is None or (fragment.id and last.id is not None and fragment.id != last.id):
-            last = _PartialCall()
-            self.calls.append(last)
-        return last
-
-    def completion(self, max_tokens: int | None, n_ctx: int | None) -> Completion:
-        calls = tuple(call.raw() for call in self.calls if call.name or call.parts or call.mapping)
-        reason = self.cut or cut_reason(self.finish_reason, self.usage, max_tokens=max_tokens, n_ctx=n_ctx)
-        return Completion("".join(self.text) + self.thinking.end(), calls, self.usage, reason)
-
-
 class OpenAIBackend:
     """A model behind an OpenAI-compatible `/v1/chat/completions` endpoint."""
 
     def __init__(self, config: OpenAIBackendConfig) -> None:
         self._config = config
         idle = config.idle_timeout
+        # The SDK's own connection limits, around the transport that adopts a first request sent ahead.
+        transport = adopting_transport(httpx2, "/chat/completions", limits=_LIMITS)
         self._client = AsyncOpenAI(
-            api_key=config.api_key or _NO_KEY,
+            api_key=config.api_key or NO_KEY,
             base_url=config.base_url,
             timeout=openai.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT)),
             max_retries=0,
+            http_client=openai.DefaultAsyncHttpxClient(transport=transport) if transport else None,
         )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
+        self._wire = WireMessages()
         # Flipped off for good once the server rejects `stream_options`.
         self._usage_in_stream = True
         self._probe = ServerProbe(config.base_url, config.api_key)
@@ -255,7 +138,7 @@ class OpenAIBackend:
         on_delta: DeltaCallback | None = None,
     ) -> Completion:
         """One streamed chat request, retried on transient failures, all within `request_timeout`."""
-        wire = to_openai_messages(messages)
+        wire = self._wire(messages)
         # An empty list means no tools: OpenAI rejects `"tools": []`.
         tool_list = [dict(tool) for tool in tools] if tools else None
         limit = self._config.request_timeout
@@ -338,17 +221,18 @@ class OpenAIBackend:
     async def _attempt(
         self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None, on_delta: DeltaCallback | None
     ) -> Completion:
-        state = _StreamState(StreamGuard(self._config.max_tokens))
+        state = StreamState(StreamGuard(self._config.max_tokens))
         try:
             # The SDK's `chat.completions.create` first walks the whole request through its type
             # transform, which costs more than everything else per turn and grows with the history;
-            # our body is plain JSON already, so it is posted as it is (same errors, same stream).
+            # our body is plain JSON already, so it is posted as it is (same errors, same stream), and
+            # the chunks come back as the plain JSON objects they are (no pydantic model per chunk).
             stream = await self._client.post(
                 "/chat/completions",
                 body=self._params(wire, tools),
-                cast_to=ChatCompletion,
+                cast_to=object,
                 stream=True,
-                stream_cls=AsyncStream[ChatCompletionChunk],
+                stream_cls=AsyncStream[object],
             )
             async with stream:
                 async for chunk in stream:

@@ -11,7 +11,8 @@ import logging
 import re
 from typing import Any
 
-import httpx
+# httpx2, the openai SDK's fork of httpx: `import httpx` also loads its command line (click, rich, pygments).
+import httpx2
 
 __all__ = ["ServerProbe", "looks_like_context_overflow"]
 
@@ -36,7 +37,7 @@ class ServerProbe:
         self.base_url = base_url.rstrip("/")
         self.root = re.sub(r"/v1$", "", self.base_url)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.AsyncClient(headers=headers, timeout=timeout)
+        self._http = httpx2.AsyncClient(headers=headers, timeout=timeout)
         self._tokenize: bool | None = None
         """Whether `/tokenize` answers; None until tried."""
 
@@ -61,7 +62,7 @@ class ServerProbe:
         try:
             response = await self._http.post(f"{self.root}/tokenize", json={"content": text})
             tokens = response.json().get("tokens") if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError, AttributeError):
+        except (httpx2.HTTPError, ValueError, AttributeError):
             tokens = None
         self._tokenize = isinstance(tokens, list)
         return len(tokens) if isinstance(tokens, list) else None
@@ -74,6 +75,6 @@ class ServerProbe:
         try:
             response = await self._http.get(url)
             return response.json() if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError) as exc:
+        except (httpx2.HTTPError, ValueError) as exc:
             log.debug("no answer from %s: %s", url, exc)
             return None

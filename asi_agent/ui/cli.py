@@ -252,6 +252,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["chat", *argv]  # `asi-agent [OPTIONS]` is the chat
     args = parse(argv)
+    if args.command == "run" and args.task != "-":
+        from asi_agent import prefetch  # noqa: PLC0415 - standard library only
+
+        # The first model request leaves now, before the heavy imports; the backend adopts its reply.
+        prefetch.start(argv, args.task, args.cwd)
     from asi_agent.exceptions import UserError  # noqa: PLC0415 - keep `--help` instant
 
     if args.command not in (None, "chat"):  # the chat's UI restores the terminal on its own signals

@@ -1,0 +1,173 @@
+"""The Chat Completions wire shapes: messages as sent, and a streamed reply assembled from its chunks.
+
+Chunks are the plain JSON objects of the stream (`json.loads` of each `data:` line): building the SDK's
+pydantic `ChatCompletionChunk` for every chunk cost more than everything else the runtime does per turn.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from asi_agent.backends.base import DeltaCallback
+from asi_agent.backends.guard import StreamGuard, cut_reason
+from asi_agent.backends.thinking import ThinkingText
+from asi_agent.messages import Completion, Message, RawCall, Usage
+
+__all__ = ["StreamState", "WireMessages", "to_openai_messages"]
+
+
+def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Messages in the Chat Completions wire shape."""
+    return [_wire_item(message) for message in messages]
+
+
+class WireMessages:
+    """`to_openai_messages` converting each message once: a turn converts only the messages it added.
+
+    Messages are immutable and the history keeps them, so the conversion of one is looked up by
+    identity; the wire items are only read afterwards (serialised, measured), never changed.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict[int, tuple[Message, dict[str, Any]]] = {}
+
+    def __call__(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
+        """The wire shape of `messages`."""
+        items: dict[int, tuple[Message, dict[str, Any]]] = {}
+        for message in messages:
+            known = self._items.get(id(message))
+            items[id(message)] = known if known and known[0] is message else (message, _wire_item(message))
+        self._items = items  # forgets messages no longer in the history (after a compaction)
+        return [items[id(message)][1] for message in messages]
+
+
+def _wire_item(message: Message) -> dict[str, Any]:
+    item: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool_calls:
+        item["content"] = message.content or None
+        item["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
+            }
+            for call in message.tool_calls
+        ]
+    if message.role == "tool" and message.tool_call_id is not None:
+        item["tool_call_id"] = message.tool_call_id
+    return item
+
+
+@dataclass(slots=True)
+class _PartialCall:
+    """One native call being assembled from stream fragments."""
+
+    id: str | None = None
+    name: str = ""
+    parts: list[str] = field(default_factory=list)
+    mapping: dict[str, Any] | None = None
+
+    def raw(self) -> RawCall:
+        arguments: str | dict[str, Any] | None = self.mapping
+        if arguments is None and self.parts:
+            arguments = "".join(self.parts)
+        return RawCall(id=self.id, name=self.name, arguments=arguments)
+
+
+@dataclass(slots=True)
+class StreamState:
+    """Everything gathered from the chunks of one streamed reply."""
+
+    guard: StreamGuard
+    text: list[str] = field(default_factory=list)
+    calls: list[_PartialCall] = field(default_factory=list)
+    by_index: dict[int, _PartialCall] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str | None = None
+    streamed: bool = False
+    thinking: ThinkingText = field(default_factory=ThinkingText)
+    chunks: int = 0
+    model: str | None = None
+    cut: str | None = None
+    """Why the guard cut the stream, if it did."""
+
+    def feed(self, chunk: Any, on_delta: DeltaCallback | None) -> None:
+        """Take one chunk (a JSON object of the stream; anything else is ignored)."""
+        if not isinstance(chunk, dict):
+            return
+        self.chunks += 1
+        model = chunk.get("model")
+        if self.model is None and isinstance(model, str) and model:
+            self.model = model
+        usage = chunk.get("usage")
+        if isinstance(usage, dict):
+            self.usage = Usage(_count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens")))
+        for choice in chunk.get("choices") or ():
+            if isinstance(choice, dict):
+                self._feed_choice(choice, on_delta)
+
+    def _feed_choice(self, choice: dict[str, Any], on_delta: DeltaCallback | None) -> None:
+        if choice.get("finish_reason"):
+            self.finish_reason = str(choice["finish_reason"])
+        delta = choice.get("delta")
+        if not isinstance(delta, dict):
+            return
+        reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+        if text := self.thinking.piece(reasoning, delta.get("content")):
+            self.text.append(text)
+            self.streamed = True
+            if on_delta is not None:
+                on_delta(text)
+            self._watch(text)
+        for fragment in delta.get("tool_calls") or ():
+            if isinstance(fragment, dict):
+                self._add_fragment(fragment)
+
+    def _watch(self, fragment: str) -> None:
+        if self.cut is None:
+            self.cut = self.guard.feed(fragment)
+
+    def _add_fragment(self, fragment: dict[str, Any]) -> None:
+        self.streamed = True
+        call = self._call_for(fragment)
+        if fragment.get("id") and call.id is None:
+            call.id = str(fragment["id"])
+        function = fragment.get("function")
+        if not isinstance(function, dict):
+            return
+        if function.get("name") and not call.name:
+            call.name = str(function["name"])
+        arguments: object = function.get("arguments")
+        if isinstance(arguments, str):
+            call.parts.append(arguments)
+            self._watch(arguments)
+        elif isinstance(arguments, dict):
+            # A non-conforming server sent an object: keep it as received.
+            call.mapping = {**(call.mapping or {}), **arguments}
+
+    def _call_for(self, fragment: dict[str, Any]) -> _PartialCall:
+        index = fragment.get("index")
+        if isinstance(index, int):
+            if index not in self.by_index:
+                self.by_index[index] = _PartialCall()
+                self.calls.append(self.by_index[index])
+            return self.by_index[index]
+        # Without an index, a new id starts a call and a fragment without id continues the last one.
+        last = self.calls[-1] if self.calls else None
+        new_id = fragment.get("id")
+        if last is None or (new_id and last.id is not None and new_id != last.id):
+            last = _PartialCall()
+            self.calls.append(last)
+        return last
+
+    def completion(self, max_tokens: int | None, n_ctx: int | None) -> Completion:
+        calls = tuple(call.raw() for call in self.calls if call.name or call.parts or call.mapping)
+        reason = self.cut or cut_reason(self.finish_reason, self.usage, max_tokens=max_tokens, n_ctx=n_ctx)
+        return Completion("".join(self.text) + self.thinking.end(), calls, self.usage, reason)
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) else 0
