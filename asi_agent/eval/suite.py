@@ -13,7 +13,8 @@ Layout (any folder laid out like this is a suite; the built-in one ships in `asi
 The verifier is a command (a list, no shell) run in the task's copy after the agent has finished;
 exit code 0 means the task is complete. `{python}` in it stands for the running Python and `{task}`
 for the task folder. It sees the run in its environment: `ASI_EVAL_ANSWER` (the final answer),
-`ASI_EVAL_STATUS` (DONE, STOP, ...) and `ASI_EVAL_CALLS` (JSON list of `{"name", "ok"}`).
+`ASI_EVAL_STATUS` (DONE, STOP, ...) and `ASI_EVAL_CALLS` (JSON list of `{"name", "ok"}`);
+`asi_agent.eval.verifying` reads them for a Python verifier and holds its usual checks.
 """
 
 from __future__ import annotations
