@@ -8,9 +8,15 @@ import sys
 from pathlib import Path
 
 
+def model_free_env() -> dict[str, str]:
+    """This process's environment without the model settings (`ASI_*`, `OPENAI_*`, `OLLAMA_*`) of
+    whoever runs the tests."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+
+
 def asi(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """`asi-agent ARGS` in `cwd`, with none of the model settings of whoever runs the tests."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(cwd / ".user-config")
     return subprocess.run(
         [sys.executable, "-m", "asi_agent", *args],

@@ -6,13 +6,13 @@ read_file → run_tests → fix_tests (its own model request takes the script's 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asi_cli import model_free_env
 
 from asi_agent.tools.registry import default_registry
 
@@ -47,7 +47,7 @@ def _run(project: Path, replies: list[Any]) -> subprocess.CompletedProcess[str]:
     """`python -m asi_agent run` with the script, no TTY, no user configuration."""
     script = project.parent / "script.json"
     script.write_text(json.dumps({"native": True, "replies": replies}), encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
     argv = ["run", "--provider", "scripted", "--model", str(script), "--yes", "--output-format", "json"]
     return subprocess.run(

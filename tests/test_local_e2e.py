@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from asi_cli import model_free_env
 
 from asi_agent.tools.registry import default_registry
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 
 def _run(project: Path, tmp_path: Path, task: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
     env["OLLAMA_HOST"] = "127.0.0.1:9"  # nothing answers there: the embedded model is chosen
     command = [sys.executable, "-m", "asi_agent", "run", "--approval", "auto-edit", "--max-turns", "3"]
@@ -78,7 +78,7 @@ def test_a_second_task_in_the_same_session_is_not_compacted(tmp_path):
     first = _run(project, tmp_path, "What does the greet function in greet.py return?")
     assert first.returncode == 0, first.stderr
     session = json.loads(first.stdout.strip().splitlines()[-1])["session_id"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env |= {"ASI_CONFIG_DIR": str(tmp_path / "user-config"), "OLLAMA_HOST": "127.0.0.1:9"}
     command = [sys.executable, "-m", "asi_agent", "resume", session, "Show me the contents of greet.py."]
     second = subprocess.run(

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asi_cli import model_free_env
 from servers.ollama_server import OllamaServer
 from servers.openai_server import OpenAIServer, Reply
 
@@ -29,7 +29,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def _env(project: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
     return env | (extra or {})
 

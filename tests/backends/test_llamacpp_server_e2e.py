@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asi_cli import model_free_env
 
 pytestmark = pytest.mark.slow
 
@@ -96,7 +97,7 @@ SMALL = 'max_tokens = 32\nrequest_timeout = 600\noffered_tools = ["read_file", "
 
 
 def run(url: str, root: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(root.parent / "user-config")
     proc = subprocess.run(
         [

@@ -7,7 +7,6 @@ server streams SSE, the Ollama server NDJSON; the fault modes are those of `serv
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asi_cli import model_free_env
 from servers.ollama_server import OllamaServer
 from servers.openai_server import OpenAIServer
 from servers.scripted_http import Fault, Reply, ScriptedServer
@@ -241,7 +241,7 @@ def test_the_cli_ends_a_broken_stream_with_one_line_and_exit_1(tmp_path: Path, f
     root = tmp_path / "project"
     (root / ".asi").mkdir(parents=True)
     (root / ".asi" / "config.toml").write_text("idle_timeout = 1\nrequest_timeout = 20\nmax_retries = 1\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
     with OpenAIServer() as server:
         server.reply(Reply(text="This reply breaks half way", fault=fault, fault_after=2))

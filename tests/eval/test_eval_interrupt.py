@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from asi_cli import model_free_env
 
 from asi_agent.eval.suite import BUILTIN_SUITE
 
@@ -28,7 +29,7 @@ def test_sigterm_ends_the_eval_promptly_and_removes_its_temp_folders(tmp_path: P
     (tmp_path / "slow.json").write_text(json.dumps(SLOW_SCRIPT))
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env |= {"ASI_CONFIG_DIR": str(tmp_path / ".user-config"), "TMPDIR": str(scratch)}
     command = [sys.executable, "-m", "asi_agent", "eval", "--suite", "suite", "--provider", "scripted"]
     command += ["--model", str(tmp_path / "slow.json"), "--approval", "yolo"]

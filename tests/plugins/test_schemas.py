@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asi_cli import model_free_env
 from servers.openai_server import OpenAIServer
 
 from asi_agent.plugins import attach_mcp_servers, build_registry
@@ -120,7 +120,7 @@ def test_a_dangling_ref_makes_only_that_tool_unavailable(tmp_path: Path):
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
     return subprocess.run(
         [sys.executable, "-m", "asi_agent", *args],

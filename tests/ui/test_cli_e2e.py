@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asi_cli import model_free_env
 from servers.openai_server import Call, Reply
 
 from asi_agent.prompts import MAX_INSTRUCTION_CHARS
@@ -33,7 +34,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def clean_env(project: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
     return env
 

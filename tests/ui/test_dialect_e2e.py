@@ -7,13 +7,13 @@ the dialect named by `--call-format`; with `auto` the dialect follows the model'
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asi_cli import model_free_env
 from servers.openai_server import Reply
 
 from asi_agent.calls.dialects import DIALECTS, get_dialect
@@ -36,7 +36,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def run(server, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
     command = [
         sys.executable,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -13,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from asi_cli import model_free_env
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -52,7 +52,7 @@ def script(tmp_path: Path, replies: list) -> Path:
 
 
 def chat_cli(*args: str, cwd: Path, stdin: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
     return subprocess.run(
         [sys.executable, "-m", "asi_agent", *args],
@@ -278,7 +278,7 @@ def test_quitting_does_not_wait_for_a_blocking_call_still_running(project, tmp_p
     (project / "moss-tools.json").write_text(json.dumps({"version": 1, "tools": [entry]}))
     wait = {"name": "wait_a_while", "arguments": {"seconds": 120}}
     model = script(tmp_path, [{"text": "", "tool_calls": [wait]}])
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
     command = [
         sys.executable,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asi_cli import model_free_env
 from servers.openai_server import Call, Reply
 
 BUGGY = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
@@ -29,7 +29,7 @@ def run_cli(
     *args: str, cwd: Path, stdin: str = "", env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run the real CLI with no TTY, as CI does."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    full_env = model_free_env()
     full_env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
     full_env.update(env or {})
     return subprocess.run(
@@ -322,7 +322,7 @@ def test_bad_config_exits_1_with_one_line(project):
 
 def test_interrupt_exits_130(openai_server, project):
     openai_server.reply(Reply(text="thinking…", delay=30))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
     proc = subprocess.Popen(
         [

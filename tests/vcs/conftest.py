@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asi_cli import model_free_env
 
 
 def git(root: Path, *args: str) -> str:
@@ -20,7 +20,7 @@ def git(root: Path, *args: str) -> str:
 
 def cli(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """The real `asi-agent` as a subprocess, without a TTY."""
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    full = model_free_env()
     full["ASI_CONFIG_DIR"] = str(root.parent / "user-config")
     full.update(env or {})
     return subprocess.run(

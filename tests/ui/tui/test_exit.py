@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+from asi_cli import model_free_env
+
 SLOW_PLUGIN = '''
 import time
 from pathlib import Path
@@ -52,7 +54,7 @@ def slow_project(root: Path, tmp_path: Path) -> Path:
 
 def test_quit_while_a_tool_blocks_its_thread(project, tmp_path, user_config):
     model = slow_project(project, tmp_path)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))}
+    env = model_free_env()
     env.update(ASI_CONFIG_DIR=str(user_config), TERM="xterm-256color", COLUMNS="100", LINES="30")
     main, child = pty.openpty()
     command = [sys.executable, "-m", "asi_agent", "chat", "--provider", "scripted", "--model", str(model)]
