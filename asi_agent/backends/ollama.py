@@ -33,6 +33,7 @@ from asi_agent.backends.retry import (
     RetryPolicy,
     TransientError,
     call_with_retries,
+    call_within,
     connection_failure,
     error_text,
     estimate_tokens,
@@ -221,19 +222,14 @@ class OllamaBackend:
             payload["tools"] = [dict(tool) for tool in tools]
         self._warn_if_too_long(payload)
         limit = self._config.request_timeout
-        try:
-            async with asyncio.timeout(limit):
-                return await call_with_retries(
-                    lambda: self._attempt(payload, on_delta),
-                    self._policy,
-                    deadline=time.monotonic() + limit,
-                    on_retry=self.on_retry,
-                )
-        except TimeoutError:
-            raise BackendError(
-                f"Ollama at {self._host} did not finish its reply within {limit:g} s (request_timeout); "
-                "raise request_timeout or lower max_tokens"
-            ) from None
+        return await call_within(
+            lambda: self._attempt(payload, on_delta),
+            self._policy,
+            limit,
+            late=f"Ollama at {self._host} did not finish its reply within {limit:g} s (request_timeout); "
+            "raise request_timeout or lower max_tokens",
+            on_retry=self.on_retry,
+        )
 
     async def aclose(self) -> None:
         """Close the HTTP connections."""

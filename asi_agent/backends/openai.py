@@ -12,10 +12,8 @@ is checked for tools the server accepted but never showed the model.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,7 +33,7 @@ from asi_agent.backends.retry import (
     RetryCallback,
     RetryPolicy,
     TransientError,
-    call_with_retries,
+    call_within,
     connection_failure,
     error_text,
     looks_like_tools_unsupported,
@@ -142,19 +140,14 @@ class OpenAIBackend:
         # An empty list means no tools: OpenAI rejects `"tools": []`.
         tool_list = [dict(tool) for tool in tools] if tools else None
         limit = self._config.request_timeout
-        try:
-            async with asyncio.timeout(limit):
-                completion = await call_with_retries(
-                    lambda: self._attempt(wire, tool_list, on_delta),
-                    self._policy,
-                    deadline=time.monotonic() + limit,
-                    on_retry=self.on_retry,
-                )
-        except TimeoutError:
-            raise BackendError(
-                f"the model server at {self._config.base_url} did not finish its reply within {limit:g} s "
-                "(request_timeout); raise request_timeout or lower max_tokens"
-            ) from None
+        completion = await call_within(
+            lambda: self._attempt(wire, tool_list, on_delta),
+            self._policy,
+            limit,
+            late=f"the model server at {self._config.base_url} did not finish its reply within {limit:g} s "
+            "(request_timeout); raise request_timeout or lower max_tokens",
+            on_retry=self.on_retry,
+        )
         if tool_list is not None:
             self._check_tools_rendered(wire, tool_list, completion)
         return completion

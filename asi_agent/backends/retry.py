@@ -28,6 +28,7 @@ __all__ = [
     "RetryPolicy",
     "TransientError",
     "call_with_retries",
+    "call_within",
     "connection_failure",
     "error_text",
     "estimate_tokens",
@@ -106,6 +107,25 @@ async def call_with_retries(
             await asyncio.sleep(wait)
             report_progress("waiting for the model")
             retry += 1
+
+
+async def call_within(
+    attempt: Callable[[], Awaitable[T]],
+    policy: RetryPolicy,
+    limit: float,
+    *,
+    late: str,
+    on_retry: RetryCallback | None = None,
+) -> T:
+    """`call_with_retries`, the whole — every attempt and wait — within `limit` seconds (a request's
+    `request_timeout`); past it, a `BackendError` saying `late`."""
+    try:
+        async with asyncio.timeout(limit):
+            return await call_with_retries(
+                attempt, policy, deadline=time.monotonic() + limit, on_retry=on_retry
+            )
+    except TimeoutError:
+        raise BackendError(late) from None
 
 
 def parse_retry_after(headers: Mapping[str, str]) -> float | None:
