@@ -165,6 +165,7 @@ class LocalBackend:
         self._probe: ServerProbe | None = None
         self.guide: Guide | None = None
         """Narrows each turn to the sensible choices (set by whoever knows the project)."""
+        self._planned: tuple[list[Message], TurnPlan] | None = None
 
     @property
     def model_name(self) -> str:
@@ -198,10 +199,19 @@ class LocalBackend:
     ) -> str:
         """What a request sends besides the history: the system turn with the tools it describes, and
         when grounding plans the turn, its few tools, orientation and worked example instead."""
-        constrained = bool(tools) and self._config.constrained
-        plan = await self.guide.plan(history) if self.guide is not None and constrained else None
+        plan = await self._plan(history, tools)
         chat = render_messages([Message("system", system)], plan.tools if plan else tools, plan)
         return "\n".join(turn["content"] for turn in chat)
+
+    async def _plan(self, messages: Sequence[Message], tools: Sequence[ToolSchema] | None) -> TurnPlan | None:
+        """Grounding's plan of the turn, when a guide narrows constrained turns. The context budget
+        asks for it just before the request does: the plan of the same conversation is made once."""
+        if self.guide is None or not (tools and self._config.constrained):
+            return None
+        history = [message for message in messages if message.role != "system"]
+        if self._planned is None or self._planned[0] != history:
+            self._planned = (history, await self.guide.plan(messages))
+        return self._planned[1]
 
     async def complete(
         self,
@@ -212,7 +222,7 @@ class LocalBackend:
     ) -> Completion:
         """One chat request; the reply is an answer (text) or one native call of an offered tool."""
         constrained = bool(tools) and self._config.constrained
-        plan = await self.guide.plan(messages) if self.guide is not None and constrained else None
+        plan = await self._plan(messages, tools)
         request: dict[str, Any] = {
             "messages": render_messages(messages, plan.tools if plan else tools, plan),
             "max_tokens": self._config.max_tokens,
