@@ -165,7 +165,7 @@ class LocalBackend:
         self._probe: ServerProbe | None = None
         self.guide: Guide | None = None
         """Narrows each turn to the sensible choices (set by whoever knows the project)."""
-        self._planned: tuple[list[Message], TurnPlan] | None = None
+        self._planned: tuple[Guide, list[Message], TurnPlan] | None = None
 
     @property
     def model_name(self) -> str:
@@ -205,13 +205,13 @@ class LocalBackend:
 
     async def _plan(self, messages: Sequence[Message], tools: Sequence[ToolSchema] | None) -> TurnPlan | None:
         """Grounding's plan of the turn, when a guide narrows constrained turns. The context budget
-        asks for it just before the request does: the plan of the same conversation is made once."""
+        asks for it just before the request does: the same guide plans the same conversation once."""
         if self.guide is None or not (tools and self._config.constrained):
             return None
         history = [message for message in messages if message.role != "system"]
-        if self._planned is None or self._planned[0] != history:
-            self._planned = (history, await self.guide.plan(messages))
-        return self._planned[1]
+        if self._planned is None or self._planned[:2] != (self.guide, history):
+            self._planned = (self.guide, history, await self.guide.plan(messages))
+        return self._planned[2]
 
     async def complete(
         self,
