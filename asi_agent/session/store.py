@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import secrets
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -80,10 +80,22 @@ class SessionStore:
         self.folder = state_dir / "sessions"
 
     def create(self, **meta: Any) -> Session:
-        """Start a new session with a sortable, unique id."""
+        """Start a new session with a unique id that sorts in the order sessions were started.
+
+        The id is the time to the second and the microsecond as six hex digits; the file is claimed
+        atomically, so a name another process took first moves on to the next microsecond.
+        """
         ensure_state_dir(self.folder.parent, self.folder.name)
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        session = Session(self.folder / f"{stamp}-{secrets.token_hex(3)}.jsonl")
+        now = datetime.now(UTC)
+        stamp, tick = now.strftime("%Y%m%d-%H%M%S"), now.microsecond
+        while True:
+            path = self.folder / f"{stamp}-{tick:06x}.jsonl"
+            try:
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+                break
+            except FileExistsError:
+                tick += 1
+        session = Session(path)
         session.append("meta", session_id=session.id, **meta)
         return session
 

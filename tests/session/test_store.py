@@ -53,3 +53,11 @@ def test_settings_are_kept_for_resume(tmp_path):
     assert again.meta()["cwd"] == str(tmp_path)
     assert again.settings() == {"provider": "openai", "model": "m", "tool_mode": "text"}
     assert store.create().settings() == {}  # sessions of older versions carry none
+
+
+def test_sessions_started_in_the_same_second_sort_in_the_order_they_were_started(tmp_path):
+    store = SessionStore(tmp_path / ".asi")
+    started = [store.create(task=f"task {n}").id for n in range(30)]
+    assert len(set(started)) == 30
+    assert started == sorted(started)
+    assert [info.id for info in store.list()] == started[::-1]  # newest first
