@@ -101,7 +101,7 @@ class Sent:
     def _read(self) -> None:
         import http.client  # noqa: PLC0415 - after the request left: off the critical path
 
-        error = None
+        error, received = None, 0
         try:
             response = http.client.HTTPResponse(self._sock, method=self._request[0])
             response.begin()
@@ -109,11 +109,17 @@ class Sent:
                 self._head = (response.status, response.reason, response.getheaders())
                 self._ready.notify_all()
             while data := response.read1(_READ_SIZE):
+                received += len(data)
                 with self._ready:
                     self._chunks.append(data)
                     self._ready.notify_all()
             if response.length:  # `read1` takes a connection closed short of its Content-Length for the end
                 raise http.client.IncompleteRead(b"", response.length)
+        except http.client.IncompleteRead as exc:
+            # In the words of the HTTP library that reads the real request (h11), so both end alike.
+            cut = "incomplete chunked read" if response.chunked else f"received {received} bytes, expected "
+            cut += "" if response.chunked else str(received + (exc.expected or 0))
+            error = f"peer closed connection without sending complete message body ({cut})"
         except (OSError, ValueError, http.client.HTTPException) as exc:
             error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         with self._ready:

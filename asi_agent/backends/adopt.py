@@ -91,8 +91,7 @@ class _AdoptedBody:
             except TimeoutError:
                 raise lib.ReadTimeout("no data within the read timeout", request=self._request) from None
             except ConnectionError as exc:
-                message = f"peer closed connection: {exc}"
-                raise lib.RemoteProtocolError(message, request=self._request) from None
+                raise lib.RemoteProtocolError(str(exc), request=self._request) from None
             if not data:
                 return
             yield data

@@ -1,7 +1,9 @@
 """Backend for OpenAI-compatible chat servers (OpenAI, vLLM, llama.cpp server, LM Studio, ...).
 
 Streams `/chat/completions`, assembles native tool calls from their fragments, and turns every
-failure into a one-line `BackendError` saying what to do. Retries are ours (the SDK's are off).
+failure into a one-line `BackendError` saying what to do. Retries are ours. The chat request is spoken
+directly over `httpx2` (`chat_http`), read as the `openai` SDK reads it; the SDK itself, half a second of
+imports, is only loaded to list the server's models after a 404.
 
 Every request carries `max_tokens`; each attempt fails after `idle_timeout` seconds without data, and
 the whole reply (retries included) must end within `request_timeout`. A reply that repeats itself,
@@ -18,13 +20,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import httpx2
-import openai
-from openai import AsyncOpenAI, AsyncStream
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.adopt import adopting_transport
 from asi_agent.backends.base import DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
+from asi_agent.backends.chat_http import StatusError, StreamedError, sse_data, status_error
 from asi_agent.backends.guard import StreamGuard
 from asi_agent.backends.openai_wire import StreamState, WireMessages, to_openai_messages
 from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
@@ -35,10 +36,10 @@ from asi_agent.backends.retry import (
     TransientError,
     call_within,
     connection_failure,
-    error_text,
     looks_like_tools_unsupported,
     parse_retry_after,
 )
+from asi_agent.backends.tls import verify_for
 from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
 from asi_agent.messages import Completion, Message
 from asi_agent.prefetch import NO_KEY
@@ -50,6 +51,7 @@ logger = logging.getLogger("asi_agent.backends.openai")
 _LIMITS = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
 _SET_URL = "set --base-url / ASI_BASE_URL"
 _CONNECT_TIMEOUT = 10.0
+_HEADERS = {"Content-Type": "application/json", "Accept": "text/event-stream", "User-Agent": "asi-agent"}
 DEFAULT_MAX_TOKENS = 4096
 """`max_tokens` when none is configured: room for a long file, far from a runaway reply."""
 
@@ -85,14 +87,17 @@ class OpenAIBackend:
     def __init__(self, config: OpenAIBackendConfig) -> None:
         self._config = config
         idle = config.idle_timeout
-        # The SDK's own connection limits, around the transport that adopts a first request sent ahead.
-        transport = adopting_transport(httpx2, "/chat/completions", limits=_LIMITS)
-        self._client = AsyncOpenAI(
-            api_key=config.api_key or NO_KEY,
-            base_url=config.base_url,
-            timeout=openai.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT)),
-            max_retries=0,
-            http_client=openai.DefaultAsyncHttpxClient(transport=transport) if transport else None,
+        self._timeout = httpx2.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
+        self._chat_url = config.base_url.rstrip("/") + "/chat/completions"
+        # Around the transport: one that adopts the first request sent ahead at start-up, if any.
+        self._http = httpx2.AsyncClient(
+            headers=_HEADERS | {"Authorization": f"Bearer {config.api_key or NO_KEY}"},
+            timeout=self._timeout,
+            limits=_LIMITS,
+            verify=verify_for(config.base_url),
+            transport=adopting_transport(
+                httpx2, "/chat/completions", limits=_LIMITS, verify=verify_for(config.base_url)
+            ),
         )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         self._wire = WireMessages()
@@ -162,7 +167,7 @@ class OpenAIBackend:
 
     async def aclose(self) -> None:
         """Close the HTTP connections."""
-        await self._client.close()
+        await self._http.aclose()
         await self._probe.aclose()
 
     async def _server_props(self) -> ServerProps | None:
@@ -200,9 +205,9 @@ class OpenAIBackend:
             params[self._limit_param] = self._config.max_tokens
         return params
 
-    def _adapted(self, exc: openai.APIStatusError) -> bool:
+    def _adapted(self, exc: StatusError) -> bool:
         """Whether a 400 asked for a request shape we can give (then the attempt is repeated)."""
-        message = _server_message(exc)
+        message = exc.message
         if self._usage_in_stream and "stream_options" in message:
             self._usage_in_stream = False
             return True
@@ -216,34 +221,18 @@ class OpenAIBackend:
     ) -> Completion:
         state = StreamState(StreamGuard(self._config.max_tokens))
         try:
-            # The SDK's `chat.completions.create` first walks the whole request through its type
-            # transform, which costs more than everything else per turn and grows with the history;
-            # our body is plain JSON already, so it is posted as it is (same errors, same stream), and
-            # the chunks come back as the plain JSON objects they are (no pydantic model per chunk).
-            stream = await self._client.post(
-                "/chat/completions",
-                body=self._params(wire, tools),
-                cast_to=object,
-                stream=True,
-                stream_cls=AsyncStream[object],
-            )
-            async with stream:
-                async for chunk in stream:
-                    state.feed(chunk, on_delta)
-                    if state.cut:
-                        break
-        except openai.APIStatusError as exc:
+            await self._stream(self._params(wire, tools), state, on_delta)
+        except StatusError as exc:
             if self._adapted(exc):
                 return await self._attempt(wire, tools, on_delta)
             raise await self._status_error(exc, has_tools=tools is not None) from exc
-        except openai.APIConnectionError as exc:
+        except httpx2.RequestError as exc:
             error = self._connection_error(exc, mid_reply=state.chunks > 0)
             # Text already shown to the person must not be shown twice: retry only clean failures.
             raise (error if state.streamed else TransientError(error)) from exc
-        except openai.APIError as exc:
-            # E.g. an `error` event inside the stream: the request reached the server, which gave up.
-            message = error_text(exc.body, exc.message)
-            raise BackendError(f"the model server at {self._config.base_url} failed: {message}") from exc
+        except StreamedError as exc:
+            # The request reached the server, which gave up.
+            raise BackendError(f"the model server at {self._config.base_url} failed: {exc.message}") from exc
         except json.JSONDecodeError as exc:
             error = BackendError(
                 f"the model server at {self._config.base_url} sent malformed stream data "
@@ -261,9 +250,26 @@ class OpenAIBackend:
         props = await self._server_props() if state.finish_reason == "length" else self._props
         return state.completion(self._config.max_tokens, props.n_ctx if props else None)
 
-    def _connection_error(self, exc: openai.APIConnectionError, *, mid_reply: bool) -> BackendError:
+    async def _stream(
+        self, params: dict[str, Any], state: StreamState, on_delta: DeltaCallback | None
+    ) -> None:
+        """Post the request and feed its streamed chunks (plain JSON objects) to `state`."""
+        body = json.dumps(params, ensure_ascii=False).encode("utf-8")
+        request = self._http.build_request("POST", self._chat_url, content=body)
+        response = await self._http.send(request, stream=True)
+        try:
+            if response.status_code >= 400:
+                raise await status_error(response)
+            async for chunk in sse_data(response):
+                state.feed(chunk, on_delta)
+                if state.cut:
+                    break
+        finally:
+            await response.aclose()
+
+    def _connection_error(self, exc: httpx2.RequestError, *, mid_reply: bool) -> BackendError:
         url = self._config.base_url
-        if isinstance(exc, openai.APITimeoutError):
+        if isinstance(exc, httpx2.TimeoutException):
             waited = f"{self._config.idle_timeout:g} s (idle_timeout)"
             if mid_reply:
                 return BackendError(f"the model server at {url} stopped sending its reply for {waited}")
@@ -276,11 +282,11 @@ class OpenAIBackend:
             return BackendError(f"the model server at {url} dropped the connection mid-reply ({reason})")
         return BackendError(f"cannot reach the model server at {url} ({reason}); is it running? {_SET_URL}")
 
-    async def _status_error(self, exc: openai.APIStatusError, *, has_tools: bool) -> Exception:
-        status, url, message = exc.status_code, self._config.base_url, _server_message(exc)
+    async def _status_error(self, exc: StatusError, *, has_tools: bool) -> Exception:
+        status, url, message = exc.status, self._config.base_url, exc.message
         if status in RETRYABLE_STATUSES:
             error = BackendError(f"the model server at {url} answered {status} ({message}); try again later")
-            return TransientError(error, parse_retry_after(exc.response.headers))
+            return TransientError(error, parse_retry_after(exc.headers))
         if status in (401, 403):
             return BackendError(
                 f"the model server at {url} refused the API key ({status}: {message}); "
@@ -299,11 +305,7 @@ class OpenAIBackend:
 
     async def _unknown_model(self, message: str) -> BackendError:
         model, url = self._config.model, self._config.base_url
-        try:
-            page = await self._client.models.list(timeout=min(10.0, self._config.idle_timeout))
-            names = sorted(item.id for item in page.data)
-        except openai.APIError:
-            names = []
+        names = await self._model_names()
         if names:
             return BackendError(
                 f"model '{model}' is not available at {url}; the server offers: {', '.join(names)}. "
@@ -314,10 +316,18 @@ class OpenAIBackend:
             f"ASI_MODEL and --base-url (OpenAI-compatible URLs usually end in /v1)"
         )
 
+    async def _model_names(self) -> list[str]:
+        """The models the server lists, by the `openai` SDK (loaded only here); [] when it lists none."""
+        import openai  # noqa: PLC0415 - half a second of imports, only after a 404
 
-def _server_message(exc: openai.APIStatusError) -> str:
-    try:
-        fallback = exc.response.text
-    except (openai.OpenAIError, RuntimeError, UnicodeDecodeError):
-        fallback = ""
-    return error_text(exc.body, fallback or exc.message)
+        config = self._config
+        timeout = min(10.0, config.idle_timeout)
+        key = config.api_key or NO_KEY
+        try:
+            async with openai.AsyncOpenAI(
+                api_key=key, base_url=config.base_url, max_retries=0, timeout=timeout
+            ) as client:
+                page = await client.models.list()
+                return sorted(item.id for item in page.data)
+        except openai.APIError:
+            return []
