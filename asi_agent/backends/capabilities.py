@@ -18,6 +18,7 @@ from typing import Any
 import httpx2
 
 from asi_agent.backends.retry import estimate_tokens
+from asi_agent.backends.tls import verify_for
 
 __all__ = [
     "ModelNameCheck",
@@ -46,7 +47,8 @@ async def read_props(base_url: str, headers: dict[str, str]) -> ServerProps | No
     """llama.cpp's `/props` (at the root, beside `/v1`), or None when the server has no such endpoint."""
     root = base_url.rstrip("/").removesuffix("/v1")
     try:
-        async with httpx2.AsyncClient(timeout=_PROBE_TIMEOUT, headers=headers) as client:
+        verify = verify_for(base_url)
+        async with httpx2.AsyncClient(timeout=_PROBE_TIMEOUT, headers=headers, verify=verify) as client:
             response = await client.get(f"{root}/props")
         data = response.json() if response.status_code == 200 else None
     except (httpx2.HTTPError, ValueError):

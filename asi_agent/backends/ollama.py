@@ -41,6 +41,7 @@ from asi_agent.backends.retry import (
     parse_retry_after,
 )
 from asi_agent.backends.thinking import ThinkingText
+from asi_agent.backends.tls import verify_for
 from asi_agent.exceptions import BackendError, ToolsUnsupportedError
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
@@ -155,10 +156,13 @@ class OllamaBackend:
         self._host = _normalised_host(config.host)
         idle = config.idle_timeout
         timeout = httpx.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
-        self._client = ollama.AsyncClient(host=self._host, timeout=timeout)
+        verify = verify_for(self._host)
+        self._client = ollama.AsyncClient(host=self._host, timeout=timeout, verify=verify)
         # Chat requests go through a transport that adopts a first request sent ahead at start-up.
-        transport = adopting_transport(httpx, "/api/chat")
-        self._http = httpx.AsyncClient(base_url=self._host, timeout=timeout, transport=transport)
+        transport = adopting_transport(httpx, "/api/chat", verify=verify)
+        self._http = httpx.AsyncClient(
+            base_url=self._host, timeout=timeout, transport=transport, verify=verify
+        )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         self._tools_capable: bool | None = None
         self._max_tokens = config.max_tokens or min(DEFAULT_MAX_TOKENS, config.num_ctx // 2)

@@ -14,6 +14,8 @@ from typing import Any
 # httpx2, the openai SDK's fork of httpx: `import httpx` also loads its command line (click, rich, pygments).
 import httpx2
 
+from asi_agent.backends.tls import verify_for
+
 __all__ = ["ServerProbe", "looks_like_context_overflow"]
 
 log = logging.getLogger("asi_agent.backends.probe")
@@ -37,7 +39,7 @@ class ServerProbe:
         self.base_url = base_url.rstrip("/")
         self.root = re.sub(r"/v1$", "", self.base_url)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx2.AsyncClient(headers=headers, timeout=timeout)
+        self._http = httpx2.AsyncClient(headers=headers, timeout=timeout, verify=verify_for(self.base_url))
         self._tokenize: bool | None = None
         """Whether `/tokenize` answers; None until tried."""
 
