@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, Self
 
-__all__ = ["Call", "Fault", "Recorded", "Reply", "Responder", "ScriptedServer"]
+__all__ = ["Call", "Fault", "JsonHandler", "Recorded", "Reply", "Responder", "ScriptedServer"]
 
 Fault = Literal["drop", "close", "stall", "malformed", "endless", "loop"]
 _FAULT_CAP = 30.0  # seconds an endless or stalled reply lasts at most (the test has failed by then)
@@ -85,7 +85,9 @@ class Recorded:
     headers: dict[str, str]
 
 
-class _Handler(BaseHTTPRequestHandler):
+class JsonHandler(BaseHTTPRequestHandler):
+    """Reads a request's JSON body and hands it to the server's `dispatch`."""
+
     server: _Http
 
     def do_GET(self) -> None:
@@ -116,6 +118,9 @@ class _Http(ThreadingHTTPServer):
 
 class ScriptedServer:
     """Base of the test servers; use as a context manager or call `start()` / `stop()`."""
+
+    handler_class: type[BaseHTTPRequestHandler] = JsonHandler
+    """The request handler (a subclass may time or trace requests)."""
 
     def __init__(self, models: Iterable[str] = ("test-model",)) -> None:
         self.models = list(models)
@@ -155,7 +160,7 @@ class ScriptedServer:
 
     def start(self) -> None:
         """Listen on a free port of 127.0.0.1."""
-        self._http = _Http(("127.0.0.1", 0), _Handler)
+        self._http = _Http(("127.0.0.1", 0), self.handler_class)
         self._http.app = self
         self._thread = threading.Thread(target=self._http.serve_forever, args=(0.05,), daemon=True)
         self._thread.start()
