@@ -106,10 +106,9 @@ def system_prompt(
         if text:
             parts.append(f"## {title}\n{text}")
     if git:
-        from asi_agent.vcs import git_context  # noqa: PLC0415 - gitpython is imported only with a repository
+        from asi_agent.vcs import git_context  # noqa: PLC0415 - not needed without git
 
-        summary = git_context(root) if (root / ".git").exists() or _in_repo(root) else ""
-        if summary:
+        if summary := git_context(root):
             parts.append(f"## Git\n{summary}")
     if contract:
         parts.append(contract)
@@ -122,8 +121,3 @@ def _read(path: Path, limit: int = -1) -> str:
             return handle.read(limit).strip()
     except (OSError, UnicodeDecodeError):
         return ""
-
-
-def _in_repo(root: Path) -> bool:
-    """Whether a parent folder holds `.git` (a project in a subfolder of a repository)."""
-    return any((parent / ".git").exists() for parent in root.resolve().parents)

@@ -132,7 +132,8 @@ class GitRepo:
 
 def open_repo(root: Path) -> GitRepo | None:
     """The repository `root` is in, or None (no repository, no gitpython, or no git binary)."""
-    module = _git_module()
+    # gitpython takes about 0.1 s to import: not for a folder that no repository holds.
+    module = _git_module() if os.environ.get("GIT_DIR") or _has_git(root) else None
     if module is None:
         return None
     try:
@@ -142,6 +143,11 @@ def open_repo(root: Path) -> GitRepo | None:
     if repo.bare or repo.working_tree_dir is None:
         return None
     return GitRepo(repo, module)
+
+
+def _has_git(root: Path) -> bool:
+    """Whether `root` or a folder above it holds `.git` (a folder, or a file for a worktree or submodule)."""
+    return any((folder / ".git").exists() for folder in (root, *root.resolve().parents))
 
 
 def git_context(root: Path, *, commits: int = 5) -> str:
