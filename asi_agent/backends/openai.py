@@ -27,7 +27,7 @@ from asi_agent.backends.base import DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
 from asi_agent.backends.chat_http import StatusError, StreamedError, sse_data, status_error
 from asi_agent.backends.guard import StreamGuard
-from asi_agent.backends.openai_wire import StreamState, WireMessages, to_openai_messages
+from asi_agent.backends.openai_wire import StreamState, WireMessages, json_body, to_openai_messages
 from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
 from asi_agent.backends.retry import (
     RETRYABLE_STATUSES,
@@ -101,6 +101,7 @@ class OpenAIBackend:
         )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         self._wire = WireMessages()
+        self._tools_encoded: tuple[list[dict[str, Any]], str] | None = None
         # Flipped off for good once the server rejects `stream_options`.
         self._usage_in_stream = True
         self._probe = ServerProbe(config.base_url, config.api_key)
@@ -144,9 +145,12 @@ class OpenAIBackend:
         wire = self._wire(messages)
         # An empty list means no tools: OpenAI rejects `"tools": []`.
         tool_list = [dict(tool) for tool in tools] if tools else None
+        encoded = {"messages": self._wire.json_array(messages)}
+        if tool_list is not None:
+            encoded["tools"] = self._tools_json(tool_list)
         limit = self._config.request_timeout
         completion = await call_within(
-            lambda: self._attempt(wire, tool_list, on_delta),
+            lambda: self._attempt(wire, tool_list, on_delta, encoded),
             self._policy,
             limit,
             late=f"the model server at {self._config.base_url} did not finish its reply within {limit:g} s "
@@ -205,6 +209,12 @@ class OpenAIBackend:
             params[self._limit_param] = self._config.max_tokens
         return params
 
+    def _tools_json(self, tools: list[dict[str, Any]]) -> str:
+        """The tools' JSON, encoded again only when they changed (most turns offer the same tools)."""
+        if self._tools_encoded is None or self._tools_encoded[0] != tools:
+            self._tools_encoded = (tools, json.dumps(tools, ensure_ascii=False))
+        return self._tools_encoded[1]
+
     def _adapted(self, exc: StatusError) -> bool:
         """Whether a 400 asked for a request shape we can give (then the attempt is repeated)."""
         message = exc.message
@@ -217,14 +227,18 @@ class OpenAIBackend:
         return False
 
     async def _attempt(
-        self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None, on_delta: DeltaCallback | None
+        self,
+        wire: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        on_delta: DeltaCallback | None,
+        encoded: dict[str, str],
     ) -> Completion:
         state = StreamState(StreamGuard(self._config.max_tokens))
         try:
-            await self._stream(self._params(wire, tools), state, on_delta)
+            await self._stream(json_body(self._params(wire, tools), encoded), state, on_delta)
         except StatusError as exc:
             if self._adapted(exc):
-                return await self._attempt(wire, tools, on_delta)
+                return await self._attempt(wire, tools, on_delta, encoded)
             raise await self._status_error(exc, has_tools=tools is not None) from exc
         except httpx2.RequestError as exc:
             error = self._connection_error(exc, mid_reply=state.chunks > 0)
@@ -250,11 +264,8 @@ class OpenAIBackend:
         props = await self._server_props() if state.finish_reason == "length" else self._props
         return state.completion(self._config.max_tokens, props.n_ctx if props else None)
 
-    async def _stream(
-        self, params: dict[str, Any], state: StreamState, on_delta: DeltaCallback | None
-    ) -> None:
+    async def _stream(self, body: bytes, state: StreamState, on_delta: DeltaCallback | None) -> None:
         """Post the request and feed its streamed chunks (plain JSON objects) to `state`."""
-        body = json.dumps(params, ensure_ascii=False).encode("utf-8")
         request = self._http.build_request("POST", self._chat_url, content=body)
         response = await self._http.send(request, stream=True)
         try:

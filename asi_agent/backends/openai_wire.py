@@ -16,7 +16,7 @@ from asi_agent.backends.guard import StreamGuard, cut_reason
 from asi_agent.backends.thinking import ThinkingText
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
-__all__ = ["StreamState", "WireMessages", "to_openai_messages"]
+__all__ = ["StreamState", "WireMessages", "json_body", "to_openai_messages"]
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -24,24 +24,65 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return [_wire_item(message) for message in messages]
 
 
-class WireMessages:
-    """`to_openai_messages` converting each message once: a turn converts only the messages it added.
+def json_body(params: dict[str, Any], encoded: dict[str, str]) -> bytes:
+    """`json.dumps(params, ensure_ascii=False)` in UTF-8, with the values in `encoded` already encoded."""
+    fields = (
+        f"{json.dumps(key)}: {encoded[key] if key in encoded else json.dumps(value, ensure_ascii=False)}"
+        for key, value in params.items()
+    )
+    return ("{" + ", ".join(fields) + "}").encode("utf-8")
 
-    Messages are immutable and the history keeps them, so the conversion of one is looked up by
-    identity; the wire items are only read afterwards (serialised, measured), never changed.
+
+class WireMessages:
+    """`to_openai_messages` converting and encoding each message once: a turn does only the messages it added.
+
+    Messages are immutable and the history keeps them, so a message is known again by identity; the
+    history grows at its end, so only the messages after the part that is the same as last time are
+    looked at. The wire items are only read afterwards (serialised, measured), never changed.
     """
 
     def __init__(self) -> None:
-        self._items: dict[int, tuple[Message, dict[str, Any]]] = {}
+        self._converted: list[_Converted] = []
 
     def __call__(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
         """The wire shape of `messages`."""
-        items: dict[int, tuple[Message, dict[str, Any]]] = {}
-        for message in messages:
-            known = self._items.get(id(message))
-            items[id(message)] = known if known and known[0] is message else (message, _wire_item(message))
-        self._items = items  # forgets messages no longer in the history (after a compaction)
-        return [items[id(message)][1] for message in messages]
+        return [converted.item for converted in self._convert(messages)]
+
+    def json_array(self, messages: Sequence[Message]) -> str:
+        """`json.dumps(self(messages), ensure_ascii=False)`, each message encoded once in its life."""
+        return "[" + ", ".join([converted.text() for converted in self._convert(messages)]) + "]"
+
+    def _convert(self, messages: Sequence[Message]) -> list[_Converted]:
+        old = self._converted
+        same = 0
+        for known, message in zip(old, messages, strict=False):
+            if known.message is not message:
+                break
+            same += 1
+        if same == len(old) == len(messages):
+            return old
+        # After a compaction, messages kept from further on are still known (the rest is forgotten).
+        later = {id(known.message): known for known in old[same:]}
+        self._converted = old[:same]
+        for message in messages[same:]:
+            kept = later.get(id(message))
+            self._converted.append(kept if kept and kept.message is message else _Converted(message))
+        return self._converted
+
+
+class _Converted:
+    """One message, its wire item, and the item's JSON once asked for."""
+
+    __slots__ = ("_text", "item", "message")
+
+    def __init__(self, message: Message) -> None:
+        self.message, self.item = message, _wire_item(message)
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = json.dumps(self.item, ensure_ascii=False)
+        return self._text
 
 
 def _wire_item(message: Message) -> dict[str, Any]:

@@ -100,6 +100,8 @@ class ContextKeeper:
         self.state_dir, self.write_tools = state_dir, writes
         self.counter = model_tokenizer(backend)
         self._window: int | None = None
+        self._tools_text: tuple[list[ToolSchema], str] | None = None
+        """The tools last counted and their JSON (most turns offer the same tools)."""
         self._asked = False
         self._last_count = 0
         self._futile = -_RETRY_AFTER  # the history's length when compacting it last made it no smaller
@@ -204,7 +206,12 @@ class ContextKeeper:
         ask = getattr(self.backend, "fixed_text", None)
         if ask is not None:
             return str(await ask(system, messages, tools))
-        return system + (json.dumps(list(tools)) if tools else "")
+        if not tools:
+            return system
+        listed = list(tools)
+        if self._tools_text is None or self._tools_text[0] != listed:
+            self._tools_text = (listed, json.dumps(listed))
+        return system + self._tools_text[1]
 
     def observe(self, usage: Usage) -> None:
         """Calibrate the estimate with the prompt size the server reported for the last request."""

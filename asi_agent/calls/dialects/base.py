@@ -63,7 +63,12 @@ class ReadContext:
 
     @classmethod
     def from_tools(cls, tools: Sequence[Mapping[str, Any]], hint: str = FORMAT_HINT) -> ReadContext:
-        """Parameter types taken from OpenAI-shaped tool schemas."""
+        """Parameter types taken from OpenAI-shaped tool schemas (the last ones are remembered: a run
+        offers the same tools turn after turn)."""
+        global _last  # noqa: PLW0603 - a one-entry cache; comparing the tools costs far less than reading them
+        tools = list(tools)
+        if _last is not None and _last[1] == hint and _last[0] == tools:
+            return _last[2]
         types: dict[str, dict[str, str]] = {}
         for tool in tools:
             function = tool.get("function", tool)
@@ -73,7 +78,11 @@ class ReadContext:
             types[str(function.get("name"))] = {
                 str(name): _type_of(prop) for name, prop in properties.items() if isinstance(prop, Mapping)
             }
-        return cls(types, hint)
+        _last = (tools, hint, cls(types, hint))
+        return _last[2]
+
+
+_last: tuple[list[Mapping[str, Any]], str, ReadContext] | None = None
 
 
 def _type_of(prop: Mapping[str, Any]) -> str:

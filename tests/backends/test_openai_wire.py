@@ -1,0 +1,39 @@
+"""The request body built from messages encoded once each is the body `json.dumps` would give."""
+
+from __future__ import annotations
+
+import json
+
+from asi_agent.backends.openai_wire import WireMessages, json_body, to_openai_messages
+from asi_agent.messages import Message, ToolCall
+
+HISTORY = [
+    Message("system", "You are asi-agent."),
+    Message("user", 'Rename "größe" to size — and 日本語 too'),
+    Message("assistant", "", tool_calls=(ToolCall("c1", "read_file", {"path": "a.py", "limit": 5}),)),
+    Message("tool", "1: größe = 1\n", tool_call_id="c1"),
+]
+TOOLS = [{"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}]
+
+
+def reference(messages: list[Message]) -> bytes:
+    params = {"model": "m", "messages": to_openai_messages(messages), "stream": True, "tools": TOOLS}
+    return json.dumps(params, ensure_ascii=False).encode("utf-8")
+
+
+def test_the_body_is_byte_for_byte_what_json_dumps_gives_turn_after_turn():
+    wire = WireMessages()
+    for turn in range(1, len(HISTORY) + 1):
+        messages = HISTORY[:turn]
+        params = {"model": "m", "messages": wire(messages), "stream": True, "tools": TOOLS}
+        encoded = {"messages": wire.json_array(messages), "tools": json.dumps(TOOLS, ensure_ascii=False)}
+
+        assert json_body(params, encoded) == reference(messages)
+
+
+def test_a_compacted_history_is_encoded_from_its_own_messages():
+    wire = WireMessages()
+    wire.json_array(HISTORY)
+    compacted = [HISTORY[0], Message("user", "Summary: a.py read."), HISTORY[3]]
+
+    assert json.loads(wire.json_array(compacted)) == to_openai_messages(compacted)
