@@ -1,8 +1,9 @@
 """Backend for Ollama's native API (`/api/chat`), which honours `num_ctx` (its `/v1` endpoint does not).
 
-The `ollama` client reads model capabilities (`/api/show`) and local models (`/api/tags`). Chat
-requests are posted as raw JSON on the same host, because the client's `Tool` model drops
-`default`, `minimum`, `additionalProperties` and nested properties from tool schemas.
+Chat requests and the model's capabilities (`/api/show`) are plain JSON over `httpx2`: the `ollama`
+client's `Tool` model drops `default`, `minimum`, `additionalProperties` and nested properties from
+tool schemas, and the client with `httpx` costs about a quarter of a second of imports at start-up. It
+is loaded only to list the local models after a model was not found.
 
 Every request carries `num_predict` (Ollama's own default never stops a looping model); each
 attempt fails after `idle_timeout` seconds without data and the whole reply must end within
@@ -19,8 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-import ollama
+import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.adopt import adopting_transport
@@ -155,12 +155,11 @@ class OllamaBackend:
         self._config = config
         self._host = _normalised_host(config.host)
         idle = config.idle_timeout
-        timeout = httpx.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
+        self._timeout = timeout = httpx2.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
         verify = verify_for(self._host)
-        self._client = ollama.AsyncClient(host=self._host, timeout=timeout, verify=verify)
         # Chat requests go through a transport that adopts a first request sent ahead at start-up.
-        transport = adopting_transport(httpx, "/api/chat", verify=verify)
-        self._http = httpx.AsyncClient(
+        transport = adopting_transport(httpx2, "/api/chat", verify=verify)
+        self._http = httpx2.AsyncClient(
             base_url=self._host, timeout=timeout, transport=transport, verify=verify
         )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
@@ -189,7 +188,8 @@ class OllamaBackend:
                     f"Ollama at {self._host} did not describe the model within {limit:g} s"
                 ) from None
             # An Ollama too old to report capabilities: try tools, the server will refuse them if needed.
-            self._tools_capable = show.capabilities is None or "tools" in show.capabilities
+            capabilities = show.get("capabilities")
+            self._tools_capable = not isinstance(capabilities, list) or "tools" in capabilities
             if not self._tools_capable:
                 logger.warning(
                     "asi-agent: Ollama says model '%s' has no tools capability (/api/show); using text mode",
@@ -200,9 +200,8 @@ class OllamaBackend:
     async def context_window(self) -> int | None:
         """`num_ctx` (what Ollama is asked to use), capped by the model's trained length from `/api/show`."""
         show = await call_with_retries(self._show, self._policy)
-        trained = next(
-            (int(v) for k, v in (show.modelinfo or {}).items() if k.endswith(".context_length") and v), None
-        )
+        info = _mapping(show.get("model_info"))
+        trained = next((int(v) for k, v in info.items() if k.endswith(".context_length") and v), None)
         return min(self._config.num_ctx, trained) if trained else self._config.num_ctx
 
     async def complete(
@@ -238,7 +237,6 @@ class OllamaBackend:
     async def aclose(self) -> None:
         """Close the HTTP connections."""
         await self._http.aclose()
-        await self._client.close()  # type: ignore[no-untyped-call]  # the SDK leaves it unannotated
 
     def _warn_if_too_long(self, payload: dict[str, Any]) -> None:
         texts = [str(m.get("content") or "") for m in payload["messages"]]
@@ -268,7 +266,7 @@ class OllamaBackend:
                         state.feed(self._parse_line(line), on_delta)
                     if state.cut:
                         break
-        except httpx.TransportError as exc:
+        except httpx2.TransportError as exc:
             error = self._transport_error(exc, mid_reply=state.lines > 0)
             # Text already shown to the person must not be shown twice: retry only clean failures.
             raise (error if state.streamed else TransientError(error)) from exc
@@ -291,22 +289,22 @@ class OllamaBackend:
             raise BackendError(f"Ollama at {self._host} failed while answering: {error_text(part)}")
         return part
 
-    async def _show(self) -> ollama.ShowResponse:
+    async def _show(self) -> dict[str, Any]:
+        """The model's description (`/api/show`): capabilities, `model_info`."""
         try:
-            return await self._client.show(self._config.model)
-        except ollama.ResponseError as exc:
-            raise await self._status_error(
-                exc.status_code, error_text(exc.error), {}, has_tools=False
-            ) from exc
-        except ConnectionError as exc:
-            # The client hides the cause of a failed connect: httpx.ConnectError becomes ConnectionError.
-            raise TransientError(self._unreachable(connection_failure(exc))) from exc
-        except httpx.TransportError as exc:
+            response = await self._http.post("/api/show", json={"model": self._config.model})
+        except httpx2.TransportError as exc:
             raise TransientError(self._transport_error(exc)) from exc
+        body = _json_or_text(response.text)
+        if response.status_code >= 400:
+            raise await self._status_error(
+                response.status_code, error_text(body), response.headers, has_tools=False
+            )
+        return _mapping(body)
 
-    def _transport_error(self, exc: httpx.TransportError, *, mid_reply: bool = False) -> BackendError:
+    def _transport_error(self, exc: httpx2.TransportError, *, mid_reply: bool = False) -> BackendError:
         waited = f"{self._config.idle_timeout:g} s (idle_timeout)"
-        if isinstance(exc, httpx.TimeoutException):
+        if isinstance(exc, httpx2.TimeoutException):
             if mid_reply:
                 return BackendError(f"Ollama at {self._host} stopped sending its reply for {waited}")
             return BackendError(
@@ -342,16 +340,28 @@ class OllamaBackend:
         return BackendError(f"Ollama at {self._host} rejected the request ({status}: {message})")
 
     async def _unknown_model(self) -> BackendError:
+        import httpx  # noqa: PLC0415 - the ollama client's, only after a model was not found
+        import ollama  # noqa: PLC0415
+
         model = self._config.model
+        client = ollama.AsyncClient(
+            host=self._host, timeout=self._config.idle_timeout, verify=verify_for(self._host)
+        )
         try:
-            listing = await self._client.list()
+            listing = await client.list()
             names = sorted(entry.model for entry in listing.models if entry.model)
         except (ollama.ResponseError, ConnectionError, httpx.TransportError):
             names = []
+        finally:
+            await client.close()  # type: ignore[no-untyped-call]  # the SDK leaves it unannotated
         local = f"local models: {', '.join(names)}" if names else "no local models found"
         return BackendError(
             f"model '{model}' is not available in Ollama at {self._host}; run `ollama pull {model}` ({local})"
         )
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _json_or_text(text: str) -> Any:
