@@ -16,7 +16,7 @@ from asi_agent.backends.base import Backend
 from asi_agent.config import AsiConfig, Provider
 from asi_agent.exceptions import BackendError, ConfigError
 
-__all__ = ["SMALL_MODEL_TOOLS", "create_backend", "detect_provider", "offered_tools"]
+__all__ = ["SMALL_MODEL_TOOLS", "create_backend", "detect_provider", "offered_tools", "provider_of"]
 
 SMALL_MODEL_TOOLS = (
     "read_file",
@@ -55,6 +55,11 @@ def create_backend(config: AsiConfig) -> Backend:
     if provider == "scripted":
         return _scripted(config)
     return _local(config)
+
+
+def provider_of(backend: Backend) -> str:
+    """The provider of `backend` (`openai`, `ollama`, `local`, `scripted`): its module's name."""
+    return type(backend).__module__.rsplit(".", 1)[-1]
 
 
 def _openai(config: AsiConfig) -> Backend:

@@ -16,11 +16,10 @@ from asi_agent.context import ContextConfig
 from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished, progress_sink, report_progress
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
-from asi_agent.grounding import attach_grounding
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.policy import load_policy
 from asi_agent.prompts import instruction_files, system_prompt
-from asi_agent.providers import create_backend, offered_tools
+from asi_agent.providers import create_backend, offered_tools, provider_of
 from asi_agent.session import Session, SessionStore
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
@@ -102,7 +101,7 @@ def _with_session(flags: dict[str, Any], resumed: Session | None) -> dict[str, A
 
 def _settings(config: AsiConfig, backend: Any) -> dict[str, Any]:
     """What a resumed session reuses: the provider actually used, its model, tool mode and policy."""
-    provider = config.provider or type(backend).__module__.rsplit(".", 1)[-1]
+    provider = config.provider or provider_of(backend)
     model = config.model
     if provider in ("scripted", "local") and model and Path(model).is_file():
         model = str(Path(model).resolve())  # a script or GGUF file, resumed from any folder
@@ -187,7 +186,9 @@ def assemble_agent(
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
     ctx.state[REGISTRY_KEY] = registry  # moss_register_plugin_tool makes new tools callable at once
-    if config.local.grounding:
+    if config.local.grounding and provider_of(backend) == "local":
+        from asi_agent.grounding import attach_grounding  # noqa: PLC0415 - only the local model's turns
+
         attach_grounding(backend, ctx, registry)
     gate = GateConfig(
         approval=config.approval or policy.mode or "ask",
