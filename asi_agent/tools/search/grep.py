@@ -35,6 +35,7 @@ GREP_TIMEOUT = 30.0
 _MAX_LIMIT = 500
 _LINE_CHARS = 300
 _READ_LIMIT = 64 * 1024 * 1024  # one JSON event holds a whole matched line, and minified files are long
+_CHUNK = 256 * 1024
 _FUZZY_TOP = 50
 _FUZZY_CUTOFF = 65.0
 _PARTIAL_WEIGHT = 0.7
@@ -127,7 +128,6 @@ async def _run_rg(command: list[str], root: Path, limit: int) -> tuple[_Found, s
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            limit=_READ_LIMIT,
         )
     except OSError as exc:
         raise ToolError(f"cannot run ripgrep ({command[0]}): {exc.strerror or exc}") from exc
@@ -152,26 +152,32 @@ async def _run_rg(command: list[str], root: Path, limit: int) -> tuple[_Found, s
     return found, errors if process.returncode == 2 else ""
 
 
-async def _read_events(stream: asyncio.StreamReader | None, found: _Found, limit: int) -> None:
-    """Collect match events from ripgrep's JSON lines until the stream ends or `limit` is reached."""
+async def _read_events(
+    stream: asyncio.StreamReader | None, found: _Found, limit: int, *, longest: int = _READ_LIMIT
+) -> None:
+    """Collect match events from ripgrep's JSON lines until the stream ends or `limit` is reached.
+
+    The output is read in large pieces and split here (a `readline` per event cost more than ripgrep's
+    own search on a large answer); an event longer than `longest` bytes is skipped, not held in memory.
+    """
     if stream is None:
         return
-    while line := await _next_line(stream):
-        if not line.startswith(b'{"type":"match"'):
-            continue  # begin/end/summary events carry nothing the answer shows
-        if found.count >= limit:
-            found.more = True
-            return
-        _add_match(found, json.loads(line)["data"])
-
-
-async def _next_line(stream: asyncio.StreamReader) -> bytes:
-    """The next JSON event; an event longer than the read limit is skipped (it ends in a newline)."""
-    while True:
-        try:
-            return await stream.readline()
-        except ValueError:
-            continue
+    pending, skipping = b"", False
+    while chunk := await stream.read(_CHUNK):
+        lines = (pending + chunk).split(b"\n")
+        pending = lines.pop()
+        for line in lines:
+            if skipping:  # the end of an over-long event
+                skipping = False
+                continue
+            if not line.startswith(b'{"type":"match"') or len(line) > longest:
+                continue  # begin/end/summary events carry nothing the answer shows
+            if found.count >= limit:
+                found.more = True
+                return
+            _add_match(found, json.loads(line)["data"])
+        if len(pending) > longest:
+            pending, skipping = b"", True
 
 
 async def _drain(stream: asyncio.StreamReader | None) -> str:
