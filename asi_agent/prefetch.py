@@ -69,11 +69,12 @@ def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
     global _current  # noqa: PLW0603 - one run per process; the backend built later takes it from here
     task = task.strip()
     root = os.path.realpath(os.path.expanduser(cwd))
+    options = [word for word in argv if word != task and word.strip() != task]
     try:
-        key = run_key([word for word in argv if word != task and word.strip() != task], root)
+        key = run_key(options, root)
     except (OSError, ValueError):
         return None
-    first = FirstRequest(root, key, task)
+    first = FirstRequest(root, options, task)
     _current = first
     entry = _read_entry(os.path.join(root, CACHE_FILE), key)
     if entry is not None:
@@ -87,8 +88,8 @@ def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
 class FirstRequest:
     """This run's first chat request: the one sent ahead, if any, and the recording for the next run."""
 
-    def __init__(self, root: str, key: str, task: str) -> None:
-        self.root, self.key, self.task = root, key, task
+    def __init__(self, root: str, options: Sequence[str], task: str) -> None:
+        self.root, self.options, self.task = root, list(options), task
         self.sent: Sent | None = None
         """The request sent ahead, until it is adopted or aborted."""
         self.enabled: bool | None = None
@@ -113,7 +114,10 @@ class FirstRequest:
             entry["anywhere"] = bool(self.enabled)
         # A read-only project: the next run simply sends nothing ahead.
         with contextlib.suppress(OSError, ValueError):
-            _write_entry(path, self.key, entry)
+            # The key of the inputs as they are now, once the request was made from them: making it
+            # can change one (git refreshes its index file while reading the status for the prompt),
+            # and the next run starts from them as they are now.
+            _write_entry(path, run_key(self.options, self.root), entry)
 
 
 def run_key(argv: Sequence[str], root: str, env: dict[str, str] | None = None) -> str:

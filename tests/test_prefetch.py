@@ -90,6 +90,25 @@ def test_a_second_run_sends_its_first_request_ahead_and_adopts_the_reply(
     assert openai_server.replies_used == 2
 
 
+def test_in_a_git_repository_the_second_run_is_sent_ahead_too(openai_server: OpenAIServer, project: Path):
+    """Reading the status for the prompt makes git rewrite its index file, one of the inputs of the
+    key: the request is recorded under the inputs as they are after it was made."""
+    for command in (
+        ["init", "-q"],
+        ["add", "."],
+        ["-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "a"],
+    ):
+        subprocess.run(["git", *command], cwd=project, check=True, capture_output=True)
+    openai_server.reply(DONE, DONE)
+    assert _run(project, _argv("openai", openai_server.base_url, "one"))["status"] == "DONE"
+    openai_server.requests.clear()
+
+    assert _run(project, _argv("openai", openai_server.base_url, "two"))["status"] == "DONE"
+
+    assert _order(openai_server)[0] == "/v1/chat/completions"
+    assert [_user_message(body) for body in _chats(openai_server)] == ["two"]
+
+
 def test_ollama_runs_adopt_the_request_sent_ahead_too(project: Path):
     with OllamaServer(models=["test-model"]) as server:
         server.reply(DONE, DONE)
