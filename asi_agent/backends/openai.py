@@ -163,7 +163,10 @@ class OpenAIBackend:
 
     async def context_window(self) -> int | None:
         """The window the server reports (llama.cpp `/props`, vLLM `max_model_len`), else None."""
-        return await self._probe.context_window(self._config.model)
+        props = await self._server_props()  # asked once: the tool-mode check reads it too
+        if props is not None and props.n_ctx:
+            return props.n_ctx
+        return await self._probe.listed_window(self._config.model)
 
     async def count_tokens(self, text: str) -> int | None:
         """Tokens by the server's tokenizer (llama.cpp `/tokenize`), else None."""

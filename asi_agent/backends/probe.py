@@ -51,6 +51,10 @@ class ServerProbe:
             n_ctx = settings.get("n_ctx") or props.get("n_ctx")
             if isinstance(n_ctx, int) and n_ctx > 0:
                 return n_ctx
+        return await self.listed_window(model)
+
+    async def listed_window(self, model: str) -> int | None:
+        """vLLM's `max_model_len` of `model` in `/v1/models`, else None."""
         listing = await self._get(f"{self.base_url}/models")
         for entry in (listing or {}).get("data") or () if isinstance(listing, dict) else ():
             if isinstance(entry, dict) and entry.get("id") == model and entry.get("max_model_len"):

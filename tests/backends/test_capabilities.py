@@ -86,6 +86,17 @@ async def test_props_saying_tools_keeps_native_mode(
     assert all("tools" in body for body in openai_server.chat_bodies)
 
 
+async def test_props_is_asked_once_for_both_the_tool_mode_and_the_context_window(
+    openai_server: OpenAIServer, openai_backend: OpenAIBackend
+):
+    openai_server.n_ctx = 8192
+
+    assert await openai_backend.supports_native_tools() is True
+    assert await openai_backend.context_window() == 8192
+
+    assert [r.path for r in openai_server.requests] == ["/props"]
+
+
 async def test_older_llamacpp_top_level_supports_tools_is_read(openai_server: OpenAIServer, openai_backend):
     openai_server.props = {"supports_tools": False}
 
