@@ -97,6 +97,10 @@ class AsiConfig(BaseModel):
     max_tokens: int | None = Field(None, ge=16)
     """Upper bound on the tokens of one reply; empty means the provider's default (openai 4096,
     ollama 4096 but at most half of num_ctx, local 512)."""
+    stream: bool = True
+    """Stream each model reply as it is written; false asks `openai` and `ollama` servers for the whole
+    reply at once (for servers that stream badly): it shows when complete, and only `request_timeout`
+    bounds the wait for it."""
     max_retries: int = Field(3, ge=0, le=10)
     """Retries of a model request on 429, 5xx and connection errors."""
     temperature: float = Field(0.2, ge=0, le=2)

@@ -76,6 +76,7 @@ def _openai(config: AsiConfig) -> Backend:
             request_timeout=config.request_timeout,
             max_retries=config.max_retries,
             temperature=config.temperature,
+            stream=config.stream,
             **({"max_tokens": config.max_tokens} if config.max_tokens else {}),
         )
     )
@@ -96,6 +97,7 @@ def _ollama(config: AsiConfig) -> Backend:
             max_retries=config.max_retries,
             temperature=config.temperature,
             max_tokens=config.max_tokens,
+            stream=config.stream,
         )
     )
 

@@ -78,6 +78,8 @@ class OllamaBackendConfig(BaseModel):
     """Base delay in seconds of the exponential backoff between retries."""
     temperature: float | None = 0.2
     """Sampling temperature; None leaves the model's default."""
+    stream: bool = True
+    """Stream the reply; False asks for it whole (then only `request_timeout` bounds the wait)."""
 
 
 def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -156,6 +158,7 @@ class OllamaBackend:
         self._host = _normalised_host(config.host)
         idle = config.idle_timeout
         self._timeout = timeout = httpx2.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
+        self._whole_timeout = httpx2.Timeout(config.request_timeout, connect=min(idle, _CONNECT_TIMEOUT))
         verify = verify_for(self._host)
         # Chat requests go through a transport that adopts a first request sent ahead at start-up.
         transport = adopting_transport(httpx2, "/api/chat", verify=verify)
@@ -218,7 +221,7 @@ class OllamaBackend:
         payload: dict[str, Any] = {
             "model": self._config.model,
             "messages": to_ollama_messages(messages),
-            "stream": True,
+            "stream": self._config.stream,
             "options": options,
         }
         if tools:
@@ -254,7 +257,9 @@ class OllamaBackend:
     async def _attempt(self, payload: dict[str, Any], on_delta: DeltaCallback | None) -> Completion:
         state = _StreamState(StreamGuard(self._max_tokens))
         try:
-            async with self._http.stream("POST", "/api/chat", json=payload) as response:
+            # A reply asked for whole sends nothing until it is complete: only the request's deadline holds.
+            timeout = httpx2.USE_CLIENT_DEFAULT if payload["stream"] else self._whole_timeout
+            async with self._http.stream("POST", "/api/chat", json=payload, timeout=timeout) as response:
                 if response.status_code >= 400:
                     await response.aread()
                     body = _json_or_text(response.text)

@@ -27,7 +27,13 @@ from asi_agent.backends.base import DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
 from asi_agent.backends.chat_http import StatusError, StreamedError, sse_data, status_error
 from asi_agent.backends.guard import StreamGuard
-from asi_agent.backends.openai_wire import StreamState, WireMessages, json_body, to_openai_messages
+from asi_agent.backends.openai_wire import (
+    StreamState,
+    WireMessages,
+    as_chunk,
+    json_body,
+    to_openai_messages,
+)
 from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
 from asi_agent.backends.retry import (
     RETRYABLE_STATUSES,
@@ -79,6 +85,8 @@ class OpenAIBackendConfig(BaseModel):
     """Sampling temperature; None leaves the server's default."""
     max_tokens: int | None = Field(default=DEFAULT_MAX_TOKENS, gt=0)
     """Upper bound on the reply's tokens; None leaves the server's default (often unlimited)."""
+    stream: bool = True
+    """Stream the reply; False asks for it whole (then only `request_timeout` bounds the wait)."""
 
 
 class OpenAIBackend:
@@ -88,6 +96,8 @@ class OpenAIBackend:
         self._config = config
         idle = config.idle_timeout
         self._timeout = httpx2.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
+        # A reply asked for whole sends nothing until it is complete: only the request's deadline holds.
+        self._whole_timeout = httpx2.Timeout(config.request_timeout, connect=min(idle, _CONNECT_TIMEOUT))
         self._chat_url = config.base_url.rstrip("/") + "/chat/completions"
         # Around the transport: one that adopts the first request sent ahead at start-up, if any.
         self._http = httpx2.AsyncClient(
@@ -201,8 +211,12 @@ class OpenAIBackend:
             raise ToolsUnsupportedError(f"the model server at {url} {why}; use --tool-mode text")
 
     def _params(self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> dict[str, Any]:
-        params: dict[str, Any] = {"model": self._config.model, "messages": wire, "stream": True}
-        if self._usage_in_stream:
+        params: dict[str, Any] = {
+            "model": self._config.model,
+            "messages": wire,
+            "stream": self._config.stream,
+        }
+        if self._usage_in_stream and self._config.stream:
             params["stream_options"] = {"include_usage": True}
         if tools is not None:
             params["tools"] = tools
@@ -268,12 +282,18 @@ class OpenAIBackend:
         return state.completion(self._config.max_tokens, props.n_ctx if props else None)
 
     async def _stream(self, body: bytes, state: StreamState, on_delta: DeltaCallback | None) -> None:
-        """Post the request and feed its streamed chunks (plain JSON objects) to `state`."""
-        request = self._http.build_request("POST", self._chat_url, content=body)
+        """Post the request and feed its streamed chunks (plain JSON objects) to `state`; a reply asked
+        for whole is fed as one chunk."""
+        whole = not self._config.stream
+        timeout = self._whole_timeout if whole else httpx2.USE_CLIENT_DEFAULT
+        request = self._http.build_request("POST", self._chat_url, content=body, timeout=timeout)
         response = await self._http.send(request, stream=True)
         try:
             if response.status_code >= 400:
                 raise await status_error(response)
+            if whole:
+                state.feed(as_chunk(json.loads(await response.aread())), on_delta)
+                return
             async for chunk in sse_data(response):
                 state.feed(chunk, on_delta)
                 if state.cut:

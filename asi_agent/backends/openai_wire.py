@@ -16,12 +16,24 @@ from asi_agent.backends.guard import StreamGuard, cut_reason
 from asi_agent.backends.thinking import ThinkingText
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
-__all__ = ["StreamState", "WireMessages", "json_body", "to_openai_messages"]
+__all__ = ["StreamState", "WireMessages", "as_chunk", "json_body", "to_openai_messages"]
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     """Messages in the Chat Completions wire shape."""
     return [_wire_item(message) for message in messages]
+
+
+def as_chunk(reply: Any) -> Any:
+    """A whole (not streamed) reply in the shape of one stream chunk: each choice's `message` as its delta."""
+    if not isinstance(reply, dict):
+        return reply
+    choices = [
+        {**choice, "delta": choice.get("message")}
+        for choice in reply.get("choices") or ()
+        if isinstance(choice, dict)
+    ]
+    return {**reply, "choices": choices}
 
 
 def json_body(params: dict[str, Any], encoded: dict[str, str]) -> bytes:
