@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from asi_agent import prefetch
 from asi_agent.backends.base import Backend
@@ -140,21 +141,30 @@ def _ollama_host(config: AsiConfig) -> str:
     return host if "://" in host else f"http://{host}"
 
 
+def _get(url: str, timeout: float, headers: dict[str, str] | None = None) -> Any:
+    """GET `url` with the backends' HTTP library (httpx2: `import httpx` also loads its command line)."""
+    import httpx2  # noqa: PLC0415 - only when detecting a provider or a model
+
+    from asi_agent.backends.tls import verify_for  # noqa: PLC0415
+
+    return httpx2.get(url, headers=headers, timeout=timeout, verify=verify_for(url))
+
+
 def _ollama_answers(host: str) -> bool:
-    import httpx  # noqa: PLC0415 - only when detecting; the openai path never imports httpx (its CLI is heavy)
+    import httpx2  # noqa: PLC0415
 
     try:
-        return httpx.get(f"{host}/api/tags", timeout=0.5).status_code == 200
-    except httpx.HTTPError:
+        return bool(_get(f"{host}/api/tags", 0.5).status_code == 200)
+    except httpx2.HTTPError:
         return False
 
 
 def _first_ollama_model(host: str) -> str:
-    import httpx  # noqa: PLC0415
+    import httpx2  # noqa: PLC0415
 
     try:
-        models = httpx.get(f"{host}/api/tags", timeout=5).json().get("models") or []
-    except (httpx.HTTPError, ValueError) as exc:
+        models = _get(f"{host}/api/tags", 5).json().get("models") or []
+    except (httpx2.HTTPError, ValueError) as exc:
         raise BackendError(f"cannot reach Ollama at {host} ({exc}); is `ollama serve` running?") from None
     if not models:
         raise BackendError(f"Ollama at {host} has no models; run `ollama pull NAME` or pass --model")
@@ -163,14 +173,12 @@ def _first_ollama_model(host: str) -> str:
 
 def _only_model(base_url: str, api_key: str | None) -> str:
     """With no --model, use the server's model when it offers exactly one (local servers usually do)."""
-    import httpx  # noqa: PLC0415
+    import httpx2  # noqa: PLC0415
 
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
-        data = (
-            httpx.get(f"{base_url.rstrip('/')}/models", headers=headers, timeout=5).json().get("data") or []
-        )
-    except (httpx.HTTPError, ValueError, AttributeError) as exc:
+        data = _get(f"{base_url.rstrip('/')}/models", 5, headers).json().get("data") or []
+    except (httpx2.HTTPError, ValueError, AttributeError) as exc:
         raise BackendError(
             f"cannot reach the model server at {base_url} ({exc}); is it running? "
             "set --base-url / ASI_BASE_URL"
