@@ -109,6 +109,23 @@ def test_in_a_git_repository_the_second_run_is_sent_ahead_too(openai_server: Ope
     assert [_user_message(body) for body in _chats(openai_server)] == ["two"]
 
 
+def test_a_task_on_standard_input_is_sent_ahead_too(openai_server: OpenAIServer, project: Path):
+    openai_server.reply(DONE, DONE)
+    argv = _argv("openai", openai_server.base_url, "-")
+    for task in ("the first task", "the second task"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "asi_agent", *argv],
+            input=f"{task}\n", cwd=project, env=_env(project), capture_output=True, text=True, timeout=120,
+            check=False,
+        )  # fmt: skip
+        assert json.loads(proc.stdout.splitlines()[-1])["status"] == "DONE", proc.stderr
+        if task == "the first task":
+            openai_server.requests.clear()
+
+    assert _order(openai_server)[0] == "/v1/chat/completions"
+    assert [_user_message(body) for body in _chats(openai_server)] == ["the second task"]
+
+
 def test_ollama_runs_adopt_the_request_sent_ahead_too(project: Path):
     with OllamaServer(models=["test-model"]) as server:
         server.reply(DONE, DONE)

@@ -252,9 +252,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["chat", *argv]  # `asi-agent [OPTIONS]` is the chat
     args = parse(argv)
-    if args.command == "run" and args.task != "-":
+    if args.command == "run":
         from asi_agent import prefetch  # noqa: PLC0415 - standard library only
 
+        if args.task == "-":  # read now, so that a task on standard input is sent ahead too
+            args.task = sys.stdin.read()
         # The first model request leaves now, before the heavy imports; the backend adopts its reply.
         prefetch.start(argv, args.task, args.cwd)
     from asi_agent.exceptions import UserError  # noqa: PLC0415 - keep `--help` instant
