@@ -10,18 +10,16 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from asi_cli import model_free_env
-from servers.ollama_server import OllamaServer
 from servers.openai_server import OpenAIServer
 from servers.scripted_http import Fault, Reply, ScriptedServer
 
-from asi_agent.backends.ollama import OllamaBackend, OllamaBackendConfig
-from asi_agent.backends.openai import OpenAIBackend, OpenAIBackendConfig
+from asi_agent.backends.ollama import OllamaBackend
+from asi_agent.backends.openai import OpenAIBackend
 from asi_agent.config import load_config
 from asi_agent.exceptions import BackendError
 from asi_agent.messages import Message
@@ -31,28 +29,6 @@ USER = [Message("user", "Show me a.py")]
 
 Backend = OpenAIBackend | OllamaBackend
 Setup = tuple[ScriptedServer, Callable[..., Backend]]
-
-
-@pytest.fixture(params=["openai", "ollama"])
-async def setup(request: pytest.FixtureRequest) -> AsyncIterator[Setup]:
-    """A started test server of one protocol, and a factory of backends on it (fast retries)."""
-    made: list[Backend] = []
-    server: ScriptedServer = OpenAIServer() if request.param == "openai" else OllamaServer()
-    with server:
-
-        def make(**options: Any) -> Backend:
-            settings: dict[str, Any] = {"model": "test-model", "retry_backoff": 0.01, "idle_timeout": 5.0}
-            settings |= options
-            if isinstance(server, OpenAIServer):
-                made.append(OpenAIBackend(OpenAIBackendConfig(base_url=server.base_url, **settings)))
-            else:
-                assert isinstance(server, OllamaServer)
-                made.append(OllamaBackend(OllamaBackendConfig(host=server.host, **settings)))
-            return made[-1]
-
-        yield server, make
-        for backend in made:
-            await backend.aclose()
 
 
 def one_line(error: BaseException) -> str:

@@ -6,18 +6,15 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import pytest
 from asi_cli import model_free_env
-from servers.ollama_server import OllamaServer
 from servers.openai_server import Call, OpenAIServer, Reply
 from servers.scripted_http import ScriptedServer
 
-from asi_agent.backends.ollama import OllamaBackend, OllamaBackendConfig
-from asi_agent.backends.openai import OpenAIBackend, OpenAIBackendConfig
+from asi_agent.backends.ollama import OllamaBackend
+from asi_agent.backends.openai import OpenAIBackend
 from asi_agent.messages import Message
 
 USER = [Message("user", "Show me a.py")]
@@ -25,34 +22,12 @@ Backend = OpenAIBackend | OllamaBackend
 Setup = tuple[ScriptedServer, Callable[..., Backend]]
 
 
-@pytest.fixture(params=["openai", "ollama"])
-async def setup(request: pytest.FixtureRequest) -> AsyncIterator[Setup]:
-    """A test server of one protocol and a factory of backends on it that ask for whole replies."""
-    made: list[Backend] = []
-    server: ScriptedServer = OpenAIServer() if request.param == "openai" else OllamaServer()
-    with server:
-
-        def make(**options: Any) -> Backend:
-            settings: dict[str, Any] = {"model": "test-model", "stream": False, "retry_backoff": 0.01}
-            settings |= options
-            if isinstance(server, OpenAIServer):
-                made.append(OpenAIBackend(OpenAIBackendConfig(base_url=server.base_url, **settings)))
-            else:
-                assert isinstance(server, OllamaServer)
-                made.append(OllamaBackend(OllamaBackendConfig(host=server.host, **settings)))
-            return made[-1]
-
-        yield server, make
-        for backend in made:
-            await backend.aclose()
-
-
 async def test_a_whole_reply_brings_its_text_calls_and_usage(setup: Setup):
     server, make = setup
     server.reply(Reply(text="Reading it.", calls=[Call("read_file", {"path": "a.py"})]))
     shown: list[str] = []
 
-    completion = await make().complete(USER, on_delta=shown.append)
+    completion = await make(stream=False).complete(USER, on_delta=shown.append)
 
     assert completion.text == "Reading it." and shown == ["Reading it."]
     assert [(call.name, call.arguments) for call in completion.native_calls] in (
@@ -71,7 +46,9 @@ async def test_the_idle_timeout_does_not_cut_a_whole_reply_that_takes_longer(set
     server.reply(Reply(text="slow but whole", delay=0.8))
 
     started = time.monotonic()
-    completion = await make(idle_timeout=0.3, request_timeout=10.0, max_retries=0).complete(USER)
+    completion = await make(stream=False, idle_timeout=0.3, request_timeout=10.0, max_retries=0).complete(
+        USER
+    )
 
     assert completion.text == "slow but whole"
     assert time.monotonic() - started >= 0.8
