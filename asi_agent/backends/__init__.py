@@ -10,8 +10,19 @@ Vendor modules are imported only when their provider is chosen, so this package 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from asi_agent.backends.base import Backend, DeltaCallback, ToolSchema
-from asi_agent.backends.scripted import ScriptedBackend, ScriptedBackendConfig, ScriptedCall, ScriptedReply
+
+if TYPE_CHECKING:
+    from asi_agent.backends.scripted import (
+        ScriptedBackend,
+        ScriptedBackendConfig,
+        ScriptedCall,
+        ScriptedReply,
+    )
+
+_SCRIPTED = ("ScriptedBackend", "ScriptedBackendConfig", "ScriptedCall", "ScriptedReply")
 
 __all__ = [
     "Backend",
@@ -22,3 +33,12 @@ __all__ = [
     "ScriptedReply",
     "ToolSchema",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The scripted backend's names, imported on first use: every backend imports this package."""
+    if name in _SCRIPTED:
+        from asi_agent.backends import scripted  # noqa: PLC0415
+
+        return getattr(scripted, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

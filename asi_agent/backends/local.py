@@ -36,7 +36,8 @@ from asi_agent.backends.guide import (
     unfounded_answer,
 )
 from asi_agent.backends.local_chat import build_reply_schema, parse_reply, render_messages, tools_prompt
-from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
+from asi_agent.backends.local_tokens import LocalTokenizer
+from asi_agent.backends.overflow import looks_like_context_overflow
 from asi_agent.events import report_progress
 from asi_agent.exceptions import BackendError, ContextOverflowError
 from asi_agent.messages import Completion, Message, Usage
@@ -142,10 +143,19 @@ def _load_server(config: LocalBackendConfig, key: str) -> Any:
     params.verbosity = -1  # llama.cpp logs to stderr, which would garble the terminal UI
     # The embedded server also listens on 127.0.0.1; a random key keeps other local processes out.
     params.api_keys = [key]
+    # The memory-fitting pass loads the model once more to size GPU offloading; on a CPU-only build
+    # it has nothing to fit (the context size is set) and cost ~0.25 s of every start.
+    params.fit_params = _has_accelerator(xllamacpp)
     try:
         return xllamacpp.Server(params)
     except (RuntimeError, ValueError) as error:
         raise BackendError(f"cannot load the local model {path}: {error}") from error
+
+
+def _has_accelerator(xllamacpp: Any) -> bool:
+    """Whether llama.cpp sees a device besides the CPU (a GPU build on a machine with a GPU)."""
+    cpu = xllamacpp.ggml_backend_dev_type.GGML_BACKEND_DEVICE_TYPE_CPU
+    return any(device.get("type") != cpu for device in xllamacpp.get_device_info())
 
 
 def _mark_request() -> None:
@@ -180,7 +190,7 @@ class LocalBackend:
         self._server: Any = None
         self._lock = asyncio.Lock()  # llama.cpp runs one slot: one request at a time
         self._key = secrets.token_hex(16)
-        self._probe: ServerProbe | None = None
+        self._tokenizer: LocalTokenizer | None = None
         self.guide: Guide | None = None
         """Narrows each turn to the sensible choices (set by whoever knows the project)."""
         self._planned: tuple[Guide, list[Message], TurnPlan] | None = None
@@ -208,9 +218,9 @@ class LocalBackend:
         async with self._lock:
             if self._server is None:
                 self._server = await asyncio.to_thread(_load_server, self._config, self._key)
-        if self._probe is None:
-            self._probe = ServerProbe(str(self._server.listening_address), self._key)
-        return await self._probe.count_tokens(text)
+        if self._tokenizer is None:
+            self._tokenizer = LocalTokenizer(str(self._server.listening_address), self._key)
+        return await asyncio.to_thread(self._tokenizer.count, text)
 
     async def fixed_text(
         self, system: str, history: Sequence[Message], tools: Sequence[ToolSchema] | None
@@ -315,9 +325,9 @@ class LocalBackend:
         """Stop the in-process server and free the model."""
         async with self._lock:
             self._server = None
-            if self._probe is not None:
-                await self._probe.aclose()
-                self._probe = None
+            if self._tokenizer is not None:
+                self._tokenizer.close()
+                self._tokenizer = None
 
 
 def _completion(reply: Mapping[str, Any], *, structured: bool, lenient: bool) -> Completion:

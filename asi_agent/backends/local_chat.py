@@ -14,8 +14,6 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import json_repair
-
 from asi_agent.backends.base import ToolSchema
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.messages import Message, RawCall
@@ -185,6 +183,8 @@ def _new_call_id() -> str:
 
 
 def _loads_lenient(text: str) -> Any:
+    import json_repair  # noqa: PLC0415 - only for replies decoded without the schema (rare)
+
     return json_repair.repair_json(text, return_objects=True)
 
 

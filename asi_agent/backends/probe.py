@@ -18,18 +18,9 @@ from asi_agent.backends.tls import verify_for
 
 __all__ = ["ServerProbe", "looks_like_context_overflow"]
 
+from asi_agent.backends.overflow import looks_like_context_overflow
+
 log = logging.getLogger("asi_agent.backends.probe")
-
-_OVERFLOW = re.compile(
-    r"context[ _](size|length|window)|maximum context|context_length_exceeded|exceed_context_size"
-    r"|prompt is too long|too many tokens|input length exceeds",
-    re.IGNORECASE,
-)
-
-
-def looks_like_context_overflow(message: str) -> bool:
-    """Whether a server's error says that the prompt does not fit the model's context window."""
-    return bool(_OVERFLOW.search(message))
 
 
 class ServerProbe:
