@@ -237,17 +237,21 @@ def entry() -> None:
 
     Everything a run keeps is on disk when `main` returns (each transcript and journal record is
     written and flushed as it happens), so the interpreter's teardown — unloading hundreds of
-    modules, finalising clients — is skipped: it cost up to a second after the result was printed.
+    modules, finalising clients, freeing an in-process model — is skipped: it cost up to a second
+    after the result was printed.
     """
-    code = main()
+    code = main(exiting=True)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing left to deliver
             stream.flush()
     os._exit(code)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of `asi-agent` and `python -m asi_agent`; returns the exit code."""
+def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
+    """Entry point of `asi-agent` and `python -m asi_agent`; returns the exit code.
+
+    `exiting`: the process ends right after (`entry`), so a run leaves its backend to the operating system.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["chat", *argv]  # `asi-agent [OPTIONS]` is the chat
@@ -264,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command not in (None, "chat"):  # the chat's UI restores the terminal on its own signals
         signal.signal(signal.SIGTERM, _terminated)
     try:
-        return _dispatch(args)
+        return _dispatch(args, exiting=exiting)
     except UserError as exc:
         print(f"asi-agent: error: {exc}", file=sys.stderr)
         return 1
@@ -279,12 +283,12 @@ def _terminated(_signum: int, _frame: object) -> NoReturn:
     raise KeyboardInterrupt
 
 
-def _dispatch(args: argparse.Namespace) -> int:
+def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
     command = args.command or "chat"
     if command in ("run", "resume"):
         from asi_agent.ui.headless import run_command  # noqa: PLC0415
 
-        return run_command(args)
+        return run_command(args, exiting=exiting)
     if command == "eval":
         from asi_agent.eval.command import eval_command  # noqa: PLC0415
 

@@ -40,17 +40,19 @@ MODEL_SETTINGS = ("provider", "model", "base_url")
 """Reused by `resume` together, or not at all: another provider's model name would be meaningless."""
 
 
-def run_command(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace, *, exiting: bool = False) -> int:
     """Run (or resume) one task and return the exit code of DESIGN.md.
 
     With json output, every way out (errors and interrupts included) ends stdout with the result object.
+    `exiting` (the process ends right after): the backend is not closed — freeing an in-process model
+    took 0.1–0.2 s after the result was printed, and the operating system reclaims it at once.
     """
     renderer = make_renderer(args.output_format)
     progress = ProgressLine(sys.stderr, enabled=wants_progress(sys.stderr, args.output_format))
     progress.start()
     try:
         with progress_sink(progress.report if progress.enabled else None), progress.guarding_stderr():
-            return _run(args, renderer, progress)
+            return _run(args, renderer, progress, close_backend=not exiting)
     except (UserError, KeyboardInterrupt) as exc:
         progress.stop()
         renderer.fail(str(exc) or "interrupted")
@@ -63,7 +65,7 @@ def run_command(args: argparse.Namespace) -> int:
         progress.stop()
 
 
-def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine) -> int:
+def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *, close_backend: bool) -> int:
     root = Path(args.cwd).expanduser().resolve()
     if not root.is_dir():
         raise UserError(f"--cwd {args.cwd}: not a directory")
@@ -79,7 +81,8 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine) -
     git = attach_git(agent, root, task, auto_commit=config.auto_commit, allow_dirty=allow_dirty)
     watch = RunWatch(agent)
     try:
-        end = asyncio.run(_drive(agent, task, renderer, watch, progress, timeout=config.timeout))
+        running = _drive(agent, task, renderer, watch, progress, timeout=config.timeout, close=close_backend)
+        end = asyncio.run(running)
     except KeyboardInterrupt:
         progress.stop()
         renderer.show(watch.end("ERROR", "interrupted"))
@@ -231,8 +234,10 @@ async def _drive(
     progress: ProgressLine,
     *,
     timeout: float | None,
+    close: bool = True,
 ) -> RunFinished:
-    """Run the agent to its end; the session's tools and the backend are closed however it ends."""
+    """Run the agent to its end; the session's tools (and, if `close`, the backend) are closed however
+    it ends."""
 
     async def handle(event: AgentEvent) -> None:
         progress.show(event)
@@ -252,4 +257,5 @@ async def _drive(
     finally:
         progress.set(None)
         await agent.runner.ctx.aclose()
-        await agent.backend.aclose()
+        if close:
+            await agent.backend.aclose()

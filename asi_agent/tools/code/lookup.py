@@ -103,7 +103,9 @@ async def open_index(ctx: ToolContext) -> CodeIndex:
 
 def _close(session: _Session) -> None:
     if session.feed is not None:
-        session.feed.stop()
+        # Its daemon thread touches nothing but the feed: waiting out its polling step (up to 50 ms)
+        # would only delay the end of the run after the result was shown.
+        session.feed.stop(wait=False)
     if session.index is not None:
         session.index.close()
 

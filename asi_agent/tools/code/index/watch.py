@@ -74,10 +74,10 @@ class ChangeFeed:
         """Whether notifications are still arriving (False after an error in the watcher)."""
         return self._alive
 
-    def stop(self) -> None:
-        """Stop watching; the thread ends within one polling step."""
+    def stop(self, *, wait: bool = True) -> None:
+        """Stop watching; the thread ends within one polling step (waited for when `wait`)."""
         self._stop.set()
-        if self._thread is not None:
+        if wait and self._thread is not None:
             self._thread.join(timeout=2.0)
 
     def _run(self, watchfiles: Any) -> None:
