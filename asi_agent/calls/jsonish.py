@@ -11,8 +11,6 @@ import json
 import secrets
 from typing import Any
 
-import json_repair
-
 from asi_agent.exceptions import CallFormatError
 from asi_agent.messages import RawCall, ToolCall
 
@@ -96,6 +94,8 @@ def lenient_json(text: str) -> Any:
     reason = damage(text)
     if reason is not None:
         raise ValueError(reason)
+    import json_repair  # noqa: PLC0415 - ~10 ms of imports, only for a reply that is not plain JSON
+
     try:
         value = json_repair.loads(text.translate(_SMART_SINGLE))
     except (ValueError, RecursionError, IndexError, TypeError) as exc:

@@ -44,6 +44,17 @@ def test_feed_reports_changed_files_and_skips_ignored_folders(tmp_path: Path) ->
     assert not feed.alive
 
 
+def test_feed_stopped_without_waiting_ends_its_thread_by_itself(tmp_path: Path) -> None:
+    feed = ChangeFeed.start(tmp_path.resolve())
+    assert feed is not None and feed.wait_ready(5)
+    feed.stop(wait=False)
+    deadline = time.monotonic() + 5
+    while feed.alive and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not feed.alive
+    assert feed.drain() is None  # a stopped feed asks for rescans
+
+
 def test_partial_update_of_a_deleted_or_moved_folder_takes_its_files(tmp_path: Path) -> None:
     make_project(tmp_path)
     index = open_index(tmp_path)
