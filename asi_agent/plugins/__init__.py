@@ -11,7 +11,7 @@ from asi_agent.plugins.loader import (
     describe_tools,
     load_plugin_tools,
 )
-from asi_agent.plugins.manifest import MANIFEST_NAME, PluginProblem
+from asi_agent.plugins.problems import MANIFEST_NAME, PluginProblem
 
 __all__ = [
     "MANIFEST_NAME",

@@ -7,25 +7,22 @@ when their tools are listed (`attach_mcp_servers`, at session start) and stop wi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asi_agent.events import report_progress
-from asi_agent.plugins.manifest import (
-    MANIFEST_NAME,
-    CommandRun,
-    HttpRun,
-    PluginProblem,
-    PluginToolDef,
-    read_manifest,
-)
 from asi_agent.plugins.mcp import MCP_KEY, McpHub, McpServerEntry
+from asi_agent.plugins.problems import MANIFEST_NAME, PluginProblem
 from asi_agent.plugins.runners import command_runner, find_module, http_runner, python_runner
 from asi_agent.tools.base import PluginArgs, ToolContext, ToolFunction, ToolSpec
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import ToolRegistry, default_registry
 from asi_agent.tools.schema import DEFAULT_LOCALE
+
+if TYPE_CHECKING:
+    from asi_agent.plugins.manifest import PluginToolDef
 
 __all__ = [
     "PROJECT_SOURCE",
@@ -47,6 +44,8 @@ USER_SOURCE = f"user:{MANIFEST_NAME}"
 
 def plugin_spec(definition: PluginToolDef, *, source: str, plugin_dir: Path) -> ToolSpec:
     """The registry entry of one manifest tool (its runner reads files relative to `plugin_dir`)."""
+    from asi_agent.plugins.manifest import CommandRun, HttpRun  # noqa: PLC0415 - see `_load`
+
     run: ToolFunction
     if isinstance(definition.run, CommandRun):
         run = command_runner(definition.name, definition.run, plugin_dir)
@@ -100,6 +99,10 @@ def _load(
     servers: dict[str, McpServerEntry] = {}
     problems: list[PluginProblem] = []
     for folder, source, shown in _manifests(root, user_dir):
+        if not os.path.lexists(folder / MANIFEST_NAME):
+            continue  # read_manifest would find nothing; its models take ~30 ms to build (field docstrings)
+        from asi_agent.plugins.manifest import read_manifest  # noqa: PLC0415
+
         contents = read_manifest(folder / MANIFEST_NAME, source, shown=shown, taken=names)
         problems.extend(contents.problems)
         for definition in contents.tools:

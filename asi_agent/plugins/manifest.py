@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from asi_agent.plugins.problems import MANIFEST_NAME, PluginProblem
 from asi_agent.plugins.schemas import inline_refs
 from asi_agent.tools.base import Risk
 
@@ -34,9 +35,6 @@ __all__ = [
     "read_manifest",
     "render_manifest_schema",
 ]
-
-MANIFEST_NAME = "moss-tools.json"
-"""The file name of a manifest, in the project root and in the user config folder."""
 
 TOOL_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,63}$"
 """What every model API accepts as a function name."""
@@ -141,24 +139,6 @@ class _Shell(_Strict):
     version: Literal[1] = 1
     tools: list[Any] = Field(default_factory=list)
     mcpServers: dict[str, Any] = Field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class PluginProblem:
-    """Something wrong in a manifest: which file, which tool or server, which field, and why."""
-
-    manifest: str
-    message: str
-    tool: str | None = None
-    field: str | None = None
-
-    def __str__(self) -> str:
-        where = [self.manifest]
-        if self.tool:
-            where.append(f"tool {self.tool!r}")
-        if self.field:
-            where.append(f"field {self.field!r}")
-        return f"{': '.join(where)}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)

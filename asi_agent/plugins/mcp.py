@@ -22,13 +22,15 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from asi_agent.exceptions import ToolError
-from asi_agent.plugins.manifest import McpServerDef, PluginProblem
+from asi_agent.plugins.problems import PluginProblem
 from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, command_argv, install_hint
 from asi_agent.plugins.schemas import inline_refs
 from asi_agent.tools.base import PluginArgs, ToolArgs, ToolContext, ToolSpec
 
 if TYPE_CHECKING:
     from mcp import ClientSession
+
+    from asi_agent.plugins.manifest import McpServerDef
 
 __all__ = ["MCP_KEY", "McpConnection", "McpHub", "McpServerEntry", "mcp_tool_name"]
 

@@ -27,12 +27,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asi_agent.exceptions import ToolError
-from asi_agent.plugins.manifest import CommandRun, HttpRun, PythonRun
 from asi_agent.sdk import PluginContext, SdkTool
 from asi_agent.tools.base import ToolArgs, ToolContext, ToolFunction
+
+if TYPE_CHECKING:
+    from asi_agent.plugins.manifest import CommandRun, HttpRun, PythonRun
 
 __all__ = [
     "MAX_ERROR_CHARS",
