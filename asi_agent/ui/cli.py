@@ -256,7 +256,8 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["chat", *argv]  # `asi-agent [OPTIONS]` is the chat
     args = parse(argv)
-    if args.command == "run":
+    # The in-process model (`--provider local`) has no HTTP request to send ahead.
+    if args.command == "run" and args.provider != "local":
         from asi_agent import prefetch  # noqa: PLC0415 - standard library only
 
         if args.task == "-":  # read now, so that a task on standard input is sent ahead too
