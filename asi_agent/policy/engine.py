@@ -23,17 +23,19 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asi_agent.config import Approval
 from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.policy.approval import mode_action
-from asi_agent.policy.danger import CommandRisk, classify_command
 from asi_agent.policy.model import Action, Policy, Rule
 from asi_agent.policy.readonly import writing_option
 from asi_agent.policy.scope import outside_target
 from asi_agent.tools.base import Risk
 from asi_agent.tools.paths import resolve_in_project
+
+if TYPE_CHECKING:
+    from asi_agent.policy.danger import CommandRisk
 
 __all__ = ["CLASSIFIER", "Decision", "classify", "decide"]
 
@@ -69,7 +71,13 @@ def decide(
     """Decide one call. `risk` is the tool's class; the command and paths in `arguments` refine it."""
     risk = classify(tool, risk, arguments)
     command = arguments.get("command") if tool == "run_terminal_cmd" else None
-    danger = classify_command(command) if isinstance(command, str) else None
+    if isinstance(command, str):
+        # The classifier's rule tables take ~12 ms to build: not before the first command to judge.
+        from asi_agent.policy.danger import classify_command  # noqa: PLC0415
+
+        danger: CommandRisk | None = classify_command(command)
+    else:
+        danger = None
     cwd = arguments.get("cwd") if tool == "run_terminal_cmd" else None
     here = root / cwd if isinstance(cwd, str) and cwd.strip() else root  # where relative targets start
     refusal = _classifier_refusal(danger, mode, policy, root, here)

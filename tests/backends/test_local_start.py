@@ -36,8 +36,14 @@ def test_tokenizer_without_a_server_answers_none_and_stops_asking() -> None:
 
 
 def test_a_local_run_imports_no_network_client_scripted_backend_or_manifest_models() -> None:
-    # The manifest's models are built only when a project or the user has a moss-tools.json.
-    unwanted = (*NOT_FOR_THE_LOCAL_PATH, "asi_agent.backends.scripted", "asi_agent.plugins.manifest")
+    # The manifest's models are built only when a project or the user has a moss-tools.json; the
+    # command classifier's rules when a command is to be judged.
+    unwanted = (
+        *NOT_FOR_THE_LOCAL_PATH,
+        "asi_agent.backends.scripted",
+        "asi_agent.plugins.manifest",
+        "asi_agent.policy.danger",
+    )
     code = (
         "import sys, asi_agent.ui.headless, asi_agent.providers, asi_agent.backends.local\n"
         f"print([m for m in {unwanted!r} if m in sys.modules])"
