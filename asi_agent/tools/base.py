@@ -32,7 +32,8 @@ __all__ = [
 class ToolArgs(BaseModel):
     """Base of every tool's arguments model: unknown parameters are errors the model can fix."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Validators and schemas are built on a model's first use: a run offers and calls only a few tools.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class PluginArgs(ToolArgs):
