@@ -13,7 +13,9 @@ import contextlib
 import json
 import os
 import re
+import selectors
 import shutil
+import subprocess
 import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +38,7 @@ _MAX_LIMIT = 500
 _LINE_CHARS = 300
 _READ_LIMIT = 64 * 1024 * 1024  # one JSON event holds a whole matched line, and minified files are long
 _CHUNK = 256 * 1024
+_ERRORS_KEPT = 64 * 1024
 _FUZZY_TOP = 50
 _FUZZY_CUTOFF = 65.0
 _PARTIAL_WEIGHT = 0.7
@@ -120,71 +123,86 @@ def _top_level_venvs(root: Path) -> set[str]:
 
 
 async def _run_rg(command: list[str], root: Path, limit: int) -> tuple[_Found, str]:
-    """Run ripgrep, collecting up to `limit` matched lines; stop it early when enough were found."""
+    """Run ripgrep, collecting up to `limit` matched lines; stop it early when enough were found.
+
+    Its output is read by a worker thread with plain blocking reads (`_collect`): asyncio's subprocess
+    machinery (a watcher thread per process, a wake-up per piece of output) cost more than reading
+    and parsing the matches themselves.
+    """
     try:
-        process = await asyncio.create_subprocess_exec(
-            *command,
-            cwd=root,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+        process = subprocess.Popen(
+            command, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
     except OSError as exc:
         raise ToolError(f"cannot run ripgrep ({command[0]}): {exc.strerror or exc}") from exc
     found = _Found()
-    stderr_task = asyncio.ensure_future(_drain(process.stderr))
+    work = asyncio.ensure_future(asyncio.to_thread(_collect, process, found, limit))
     try:
         async with asyncio.timeout(GREP_TIMEOUT):
-            await _read_events(process.stdout, found, limit)
-            if not found.more:
-                # ripgrep closed its output: let asyncio reap it (killing now could race the reaper).
-                await process.wait()
+            await asyncio.shield(work)
     except TimeoutError:
         found.stopped = (
             f"search stopped after {GREP_TIMEOUT:.0f} s; narrow with fileType or a more specific pattern"
         )
     finally:
-        if process.returncode is None:  # stopped early: enough matches, time out, or cancelled
+        if process.poll() is None:  # timed out or cancelled: its pipes close, and the reader ends
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
-            await process.wait()
-        errors = await stderr_task
+        errors = await work
     return found, errors if process.returncode == 2 else ""
 
 
-async def _read_events(
-    stream: asyncio.StreamReader | None, found: _Found, limit: int, *, longest: int = _READ_LIMIT
-) -> None:
-    """Collect match events from ripgrep's JSON lines until the stream ends or `limit` is reached.
+def _collect(process: subprocess.Popen[bytes], found: _Found, limit: int) -> str:
+    """Read ripgrep's match events into `found` (killing it once `limit` is passed) and its error
+    output, both as they come; reap it; return the error output."""
+    assert process.stdout is not None and process.stderr is not None
+    events, errors = _Events(found, limit), bytearray()
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ, events)
+        selector.register(process.stderr, selectors.EVENT_READ, errors)
+        while selector.get_map():
+            for key, _ in selector.select():
+                chunk = os.read(key.fd, _CHUNK)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                elif key.data is errors:
+                    errors += chunk[: max(0, _ERRORS_KEPT - len(errors))]
+                elif not events.feed(chunk):
+                    process.kill()  # enough matches: the rest is not read
+                    selector.unregister(key.fileobj)
+    process.wait()
+    process.stdout.close()
+    process.stderr.close()
+    return errors.decode("utf-8", errors="replace").strip()
 
-    The output is read in large pieces and split here (a `readline` per event cost more than ripgrep's
-    own search on a large answer); an event longer than `longest` bytes is skipped, not held in memory.
+
+class _Events:
+    """Match events from ripgrep's JSON lines, fed in pieces as they are read.
+
+    An event longer than `longest` bytes is skipped, not held in memory.
     """
-    if stream is None:
-        return
-    pending, skipping = b"", False
-    while chunk := await stream.read(_CHUNK):
-        lines = (pending + chunk).split(b"\n")
-        pending = lines.pop()
+
+    def __init__(self, found: _Found, limit: int, *, longest: int = _READ_LIMIT) -> None:
+        self.found, self.limit, self.longest = found, limit, longest
+        self._pending, self._skipping = b"", False
+
+    def feed(self, chunk: bytes) -> bool:
+        """Take the next piece of output; False once `limit` matches are in and another came."""
+        lines = (self._pending + chunk).split(b"\n")
+        self._pending = lines.pop()
         for line in lines:
-            if skipping:  # the end of an over-long event
-                skipping = False
+            if self._skipping:  # the end of an over-long event
+                self._skipping = False
                 continue
-            if not line.startswith(b'{"type":"match"') or len(line) > longest:
+            if not line.startswith(b'{"type":"match"') or len(line) > self.longest:
                 continue  # begin/end/summary events carry nothing the answer shows
-            if found.count >= limit:
-                found.more = True
-                return
-            _add_match(found, json.loads(line)["data"])
-        if len(pending) > longest:
-            pending, skipping = b"", True
-
-
-async def _drain(stream: asyncio.StreamReader | None) -> str:
-    """All of ripgrep's error output, read concurrently so that it can never fill the pipe."""
-    if stream is None:
-        return ""
-    return (await stream.read()).decode("utf-8", errors="replace").strip()
+            if self.found.count >= self.limit:
+                self.found.more = True
+                return False
+            _add_match(self.found, json.loads(line)["data"])
+        if len(self._pending) > self.longest:
+            self._pending, self._skipping = b"", True
+        return True
 
 
 def _add_match(found: _Found, data: dict[str, Any]) -> None:

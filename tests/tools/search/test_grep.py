@@ -13,7 +13,7 @@ import pytest
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import FileSearchArgs, GrepSearchArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.search.grep import _Found, _read_events, file_search, grep_search, ripgrep_binary
+from asi_agent.tools.search.grep import _Events, _Found, file_search, grep_search, ripgrep_binary
 
 
 def _put(ctx: ToolContext, rel: str, data: str | bytes = "") -> None:
@@ -303,36 +303,22 @@ def _match_event(path: str, number: int, text: str) -> bytes:
     return json.dumps({"type": "match", "data": data}, separators=(",", ":")).encode() + b"\n"
 
 
-async def test_an_event_longer_than_the_cap_is_skipped_and_the_others_are_read():
-    reader = asyncio.StreamReader()
+def test_an_event_longer_than_the_cap_is_skipped_and_the_others_are_read():
     long_line = _match_event("./min.js", 1, "x" * 5000)
-    pieces = (
-        b'{"type":"begin","data":{}}\n' + _match_event("./a.py", 3, "alpha"),
-        long_line[:1500],  # the long event arrives in pieces, each ending mid-line
-        long_line[1500:4000],
-        long_line[4000:] + _match_event("./b.py", 7, "beta"),
-    )
-
-    async def feed() -> None:
-        for piece in pieces:
-            reader.feed_data(piece)
-            await asyncio.sleep(0.01)  # the reader takes each piece on its own
-        reader.feed_eof()
-
     found = _Found()
-    feeding = asyncio.ensure_future(feed())
-    await _read_events(reader, found, 10, longest=1000)
-    await feeding
+    events = _Events(found, 10, longest=1000)
+
+    begin = b'{"type":"begin","data":{}}\n'
+    assert events.feed(begin + _match_event("./a.py", 3, "alpha") + long_line[:1500])
+    assert events.feed(long_line[1500:4000])  # the long event arrives in pieces, each ending mid-line
+    assert events.feed(long_line[4000:] + _match_event("./b.py", 7, "beta") + long_line)  # and once whole
 
     assert found.files == {"a.py": [(3, "alpha")], "b.py": [(7, "beta")]}
 
 
-async def test_reading_stops_at_the_limit_and_says_there_is_more():
-    reader = asyncio.StreamReader()
-    reader.feed_data(b"".join(_match_event(f"./f{n}.py", 1, "hit") for n in range(5)))
-    reader.feed_eof()
+def test_reading_stops_at_the_limit_and_says_there_is_more():
     found = _Found()
 
-    await _read_events(reader, found, 3)
+    assert not _Events(found, 3).feed(b"".join(_match_event(f"./f{n}.py", 1, "hit") for n in range(5)))
 
     assert found.count == 3 and found.more
