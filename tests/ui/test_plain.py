@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from asi_cli import model_free_env
+from blocking_tool import slow_project
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -245,39 +246,9 @@ async def test_resume_without_id_skips_sessions_where_nothing_was_said(project):
     assert [m.content for m in messages if m.role == "user"] == ["fix add", "is it fixed?"]
 
 
-SLOW_PLUGIN = '''
-import time
-from asi_agent.sdk import BaseModel, PluginContext, tool
-
-class Args(BaseModel):
-    seconds: int
-
-@tool(risk="read")
-def wait_a_while(args: Args, ctx: PluginContext) -> str:
-    """Wait, blocking its thread (as an in-process model does while it writes)."""
-    time.sleep(args.seconds)
-    return "waited"
-'''
-
-
 def test_quitting_does_not_wait_for_a_blocking_call_still_running(project, tmp_path):
     """Ctrl-C interrupts a turn whose tool blocks a thread for two minutes; the chat then ends at once."""
-    (project / "plugins").mkdir()
-    (project / "plugins" / "slow.py").write_text(SLOW_PLUGIN)
-    entry = {
-        "name": "wait_a_while",
-        "description": "wait",
-        "risk": "read",
-        "parameters": {
-            "type": "object",
-            "properties": {"seconds": {"type": "integer"}},
-            "required": ["seconds"],
-        },
-        "run": {"type": "python", "entry": "slow:wait_a_while"},
-    }
-    (project / "moss-tools.json").write_text(json.dumps({"version": 1, "tools": [entry]}))
-    wait = {"name": "wait_a_while", "arguments": {"seconds": 120}}
-    model = script(tmp_path, [{"text": "", "tool_calls": [wait]}])
+    model = slow_project(project, tmp_path)
     env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
     command = [

@@ -1,0 +1,44 @@
+"""A project whose plugin tool blocks its thread for two minutes: quitting must not wait for it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+SLOW_PLUGIN = '''
+import time
+from pathlib import Path
+from asi_agent.sdk import BaseModel, PluginContext, tool
+
+class Args(BaseModel):
+    seconds: int
+
+@tool(risk="read")
+def wait_a_while(args: Args, ctx: PluginContext) -> str:
+    """Wait, blocking its thread (as an in-process model does while it writes)."""
+    (ctx.root / "started").write_text("yes")
+    time.sleep(args.seconds)
+    return "waited"
+'''
+
+
+def slow_project(root: Path, tmp_path: Path) -> Path:
+    """A project whose plugin tool blocks its thread for two minutes; returns the model's script."""
+    (root / "plugins").mkdir()
+    (root / "plugins" / "slow.py").write_text(SLOW_PLUGIN)
+    entry = {
+        "name": "wait_a_while",
+        "description": "wait",
+        "risk": "read",
+        "parameters": {
+            "type": "object",
+            "properties": {"seconds": {"type": "integer"}},
+            "required": ["seconds"],
+        },
+        "run": {"type": "python", "entry": "slow:wait_a_while"},
+    }
+    (root / "moss-tools.json").write_text(json.dumps({"version": 1, "tools": [entry]}))
+    model = tmp_path / "script.json"
+    call = {"name": "wait_a_while", "arguments": {"seconds": 120}}
+    model.write_text(json.dumps({"native": True, "replies": [{"text": "", "tool_calls": [call]}]}))
+    return model
