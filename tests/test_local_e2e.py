@@ -18,12 +18,16 @@ pytestmark = pytest.mark.slow
 
 
 def _run(project: Path, tmp_path: Path, task: str) -> subprocess.CompletedProcess[str]:
+    return _asi(project, tmp_path, "run", "--approval", "auto-edit", "--max-turns", "3", task)
+
+
+def _asi(project: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`asi-agent ARGS --output-format json` in `project`, where only the embedded model can answer."""
     env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
     env["OLLAMA_HOST"] = "127.0.0.1:9"  # nothing answers there: the embedded model is chosen
-    command = [sys.executable, "-m", "asi_agent", "run", "--approval", "auto-edit", "--max-turns", "3"]
     return subprocess.run(
-        [*command, "--output-format", "json", task],
+        [sys.executable, "-m", "asi_agent", *args, "--output-format", "json"],
         cwd=project,
         env=env,
         capture_output=True,
@@ -78,18 +82,7 @@ def test_a_second_task_in_the_same_session_is_not_compacted(tmp_path):
     first = _run(project, tmp_path, "What does the greet function in greet.py return?")
     assert first.returncode == 0, first.stderr
     session = json.loads(first.stdout.strip().splitlines()[-1])["session_id"]
-    env = model_free_env()
-    env |= {"ASI_CONFIG_DIR": str(tmp_path / "user-config"), "OLLAMA_HOST": "127.0.0.1:9"}
-    command = [sys.executable, "-m", "asi_agent", "resume", session, "Show me the contents of greet.py."]
-    second = subprocess.run(
-        [*command, "--output-format", "json"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    second = _asi(project, tmp_path, "resume", session, "Show me the contents of greet.py.")
     assert second.returncode == 0, second.stdout + second.stderr
     result = json.loads(second.stdout.strip().splitlines()[-1])
     assert result["status"] == "DONE" and 'return "Hello, " + name' in result["result"]
