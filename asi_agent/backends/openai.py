@@ -47,6 +47,7 @@ from asi_agent.backends.retry import (
 )
 from asi_agent.backends.tls import verify_for
 from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
+from asi_agent.memo import LastValue
 from asi_agent.messages import Completion, Message
 from asi_agent.prefetch import NO_KEY
 
@@ -94,24 +95,25 @@ class OpenAIBackend:
 
     def __init__(self, config: OpenAIBackendConfig) -> None:
         self._config = config
-        idle = config.idle_timeout
-        self._timeout = httpx2.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
+        idle, verify = config.idle_timeout, verify_for(config.base_url)
+        connect = min(idle, _CONNECT_TIMEOUT)
         # A reply asked for whole sends nothing until it is complete: only the request's deadline holds.
-        self._whole_timeout = httpx2.Timeout(config.request_timeout, connect=min(idle, _CONNECT_TIMEOUT))
+        self._whole_timeout = httpx2.Timeout(config.request_timeout, connect=connect)
         self._chat_url = config.base_url.rstrip("/") + "/chat/completions"
         # Around the transport: one that adopts the first request sent ahead at start-up, if any.
         self._http = httpx2.AsyncClient(
             headers=_HEADERS | {"Authorization": f"Bearer {config.api_key or NO_KEY}"},
-            timeout=self._timeout,
+            timeout=httpx2.Timeout(idle, connect=connect),
             limits=_LIMITS,
-            verify=verify_for(config.base_url),
-            transport=adopting_transport(
-                httpx2, "/chat/completions", limits=_LIMITS, verify=verify_for(config.base_url)
-            ),
+            verify=verify,
+            transport=adopting_transport(httpx2, "/chat/completions", limits=_LIMITS, verify=verify),
         )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         self._wire = WireMessages()
-        self._tools_encoded: tuple[list[dict[str, Any]], str] | None = None
+        # The tools' JSON, encoded again only when they changed (most turns offer the same tools).
+        self._tools_json: LastValue[list[dict[str, Any]], str] = LastValue(
+            lambda tools: json.dumps(tools, ensure_ascii=False)
+        )
         # Flipped off for good once the server rejects `stream_options`.
         self._usage_in_stream = True
         self._probe = ServerProbe(config.base_url, config.api_key)
@@ -225,12 +227,6 @@ class OpenAIBackend:
         if self._config.max_tokens is not None:
             params[self._limit_param] = self._config.max_tokens
         return params
-
-    def _tools_json(self, tools: list[dict[str, Any]]) -> str:
-        """The tools' JSON, encoded again only when they changed (most turns offer the same tools)."""
-        if self._tools_encoded is None or self._tools_encoded[0] != tools:
-            self._tools_encoded = (tools, json.dumps(tools, ensure_ascii=False))
-        return self._tools_encoded[1]
 
     def _adapted(self, exc: StatusError) -> bool:
         """Whether a 400 asked for a request shape we can give (then the attempt is repeated)."""

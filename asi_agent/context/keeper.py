@@ -22,6 +22,7 @@ from asi_agent.context.compact import SUMMARY_SYSTEM, Compaction, compact, parti
 from asi_agent.context.shrink import is_shrunk, shrink_result
 from asi_agent.context.tokens import MESSAGE_OVERHEAD, TokenCounter
 from asi_agent.events import ContextCompacted
+from asi_agent.memo import LastValue
 from asi_agent.messages import Message, Usage
 from asi_agent.session import Session
 
@@ -100,8 +101,8 @@ class ContextKeeper:
         self.state_dir, self.write_tools = state_dir, writes
         self.counter = model_tokenizer(backend)
         self._window: int | None = None
-        self._tools_text: tuple[list[ToolSchema], str] | None = None
-        """The tools last counted and their JSON (most turns offer the same tools)."""
+        self._tools_text: LastValue[list[ToolSchema], str] = LastValue(json.dumps)
+        """The JSON of the tools last counted (most turns offer the same tools)."""
         self._asked = False
         self._last_count = 0
         self._futile = -_RETRY_AFTER  # the history's length when compacting it last made it no smaller
@@ -208,10 +209,7 @@ class ContextKeeper:
             return str(await ask(system, messages, tools))
         if not tools:
             return system
-        listed = list(tools)
-        if self._tools_text is None or self._tools_text[0] != listed:
-            self._tools_text = (listed, json.dumps(listed))
-        return system + self._tools_text[1]
+        return system + self._tools_text(list(tools))
 
     def observe(self, usage: Usage) -> None:
         """Calibrate the estimate with the prompt size the server reported for the last request."""

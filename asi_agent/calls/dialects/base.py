@@ -18,6 +18,7 @@ from asi_agent.calls.jsonish import (
     new_call_id,
 )
 from asi_agent.exceptions import CallFormatError
+from asi_agent.memo import LastValue
 from asi_agent.messages import ToolCall
 
 __all__ = [
@@ -65,24 +66,25 @@ class ReadContext:
     def from_tools(cls, tools: Sequence[Mapping[str, Any]], hint: str = FORMAT_HINT) -> ReadContext:
         """Parameter types taken from OpenAI-shaped tool schemas (the last ones are remembered: a run
         offers the same tools turn after turn)."""
-        global _last  # noqa: PLW0603 - a one-entry cache; comparing the tools costs far less than reading them
-        tools = list(tools)
-        if _last is not None and _last[1] == hint and _last[0] == tools:
-            return _last[2]
-        types: dict[str, dict[str, str]] = {}
-        for tool in tools:
-            function = tool.get("function", tool)
-            if not isinstance(function, Mapping):
-                continue
-            properties = (function.get("parameters") or {}).get("properties") or {}
-            types[str(function.get("name"))] = {
-                str(name): _type_of(prop) for name, prop in properties.items() if isinstance(prop, Mapping)
-            }
-        _last = (tools, hint, cls(types, hint))
-        return _last[2]
+        return _read_contexts((list(tools), hint))
 
 
-_last: tuple[list[Mapping[str, Any]], str, ReadContext] | None = None
+def _read_context(key: tuple[list[Mapping[str, Any]], str]) -> ReadContext:
+    """The parameter types of `key`'s tools, with its format hint."""
+    tools, hint = key
+    types: dict[str, dict[str, str]] = {}
+    for tool in tools:
+        function = tool.get("function", tool)
+        if not isinstance(function, Mapping):
+            continue
+        properties = (function.get("parameters") or {}).get("properties") or {}
+        types[str(function.get("name"))] = {
+            str(name): _type_of(prop) for name, prop in properties.items() if isinstance(prop, Mapping)
+        }
+    return ReadContext(types, hint)
+
+
+_read_contexts = LastValue(_read_context)
 
 
 def _type_of(prop: Mapping[str, Any]) -> str:
