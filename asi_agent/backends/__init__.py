@@ -1,7 +1,7 @@
 """Model backends: every one implements the `Backend` Protocol of `asi_agent.backends.base`.
 
-    asi_agent.backends.openai     OpenAIBackend    OpenAI-compatible servers (imports `openai`)
-    asi_agent.backends.ollama     OllamaBackend    Ollama's native API (imports `ollama`)
+    asi_agent.backends.openai     OpenAIBackend    OpenAI-compatible servers (over `httpx2`)
+    asi_agent.backends.ollama     OllamaBackend    Ollama's native API (over `httpx2`)
     asi_agent.backends.local      LocalBackend     in-process llama.cpp (imports `xllamacpp`)
     asi_agent.backends.scripted   ScriptedBackend  scripted replies, for tests and demos
 

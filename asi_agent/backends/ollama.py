@@ -16,7 +16,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,7 +157,7 @@ class OllamaBackend:
         self._config = config
         self._host = _normalised_host(config.host)
         idle = config.idle_timeout
-        self._timeout = timeout = httpx2.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
+        timeout = httpx2.Timeout(idle, connect=min(idle, _CONNECT_TIMEOUT))
         self._whole_timeout = httpx2.Timeout(config.request_timeout, connect=min(idle, _CONNECT_TIMEOUT))
         verify = verify_for(self._host)
         # Chat requests go through a transport that adopts a first request sent ahead at start-up.
@@ -261,11 +261,7 @@ class OllamaBackend:
             timeout = httpx2.USE_CLIENT_DEFAULT if payload["stream"] else self._whole_timeout
             async with self._http.stream("POST", "/api/chat", json=payload, timeout=timeout) as response:
                 if response.status_code >= 400:
-                    await response.aread()
-                    body = _json_or_text(response.text)
-                    raise await self._status_error(
-                        response.status_code, error_text(body), response.headers, has_tools="tools" in payload
-                    )
+                    raise await self._status_error(response, has_tools="tools" in payload)
                 async for line in response.aiter_lines():
                     if line.strip():
                         state.feed(self._parse_line(line), on_delta)
@@ -300,12 +296,9 @@ class OllamaBackend:
             response = await self._http.post("/api/show", json={"model": self._config.model})
         except httpx2.TransportError as exc:
             raise TransientError(self._transport_error(exc)) from exc
-        body = _json_or_text(response.text)
         if response.status_code >= 400:
-            raise await self._status_error(
-                response.status_code, error_text(body), response.headers, has_tools=False
-            )
-        return _mapping(body)
+            raise await self._status_error(response, has_tools=False)
+        return _mapping(_json_or_text(response.text))
 
     def _transport_error(self, exc: httpx2.TransportError, *, mid_reply: bool = False) -> BackendError:
         waited = f"{self._config.idle_timeout:g} s (idle_timeout)"
@@ -328,12 +321,13 @@ class OllamaBackend:
             "set OLLAMA_HOST or --base-url"
         )
 
-    async def _status_error(
-        self, status: int, message: str, headers: Mapping[str, str], *, has_tools: bool
-    ) -> Exception:
+    async def _status_error(self, response: httpx2.Response, *, has_tools: bool) -> Exception:
+        """The error of a response with an error status (its body is read here)."""
+        await response.aread()
+        status, message = response.status_code, error_text(_json_or_text(response.text))
         if status in RETRYABLE_STATUSES:
             error = BackendError(f"Ollama at {self._host} answered {status} ({message}); try again later")
-            return TransientError(error, parse_retry_after(headers))
+            return TransientError(error, parse_retry_after(response.headers))
         low = message.lower()
         if status == 404 or ("model" in low and "not found" in low):
             return await self._unknown_model()
