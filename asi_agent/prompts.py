@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = [
     "INSTRUCTION_FILES",
@@ -44,8 +44,7 @@ MAX_INSTRUCTION_CHARS = 20_000
 """Each instruction file is cut after this many characters, so one large file cannot fill the context."""
 
 
-@dataclass(frozen=True, slots=True)
-class InstructionFile:
+class InstructionFile(NamedTuple):
     """One project instruction file as it goes into the system prompt."""
 
     name: str
@@ -106,7 +105,7 @@ def system_prompt(
         if text:
             parts.append(f"## {title}\n{text}")
     if git:
-        from asi_agent.vcs import git_context  # noqa: PLC0415 - not needed without git
+        from asi_agent.vcs.summary import git_context  # noqa: PLC0415 - not needed without git
 
         if summary := git_context(root):
             parts.append(f"## Git\n{summary}")

@@ -63,9 +63,9 @@ def sessions(args: argparse.Namespace) -> int:
 def diff(args: argparse.Namespace) -> int:
     """The changes of a session: from its first git checkpoint to now, or from the journal without git."""
     from asi_agent.tools.files.journal import Journal  # noqa: PLC0415
-    from asi_agent.vcs import open_repo  # noqa: PLC0415
     from asi_agent.vcs.checkpoints import session_diff  # noqa: PLC0415
     from asi_agent.vcs.journal_diff import journal_diff  # noqa: PLC0415
+    from asi_agent.vcs.repo import open_repo  # noqa: PLC0415
 
     root = _root(args)
     repo = open_repo(root)
@@ -92,8 +92,8 @@ def _journal_only(repo: object, session: str | None) -> bool:
 def checkpoints(args: argparse.Namespace) -> int:
     """List the git checkpoints, or restore one (journaled: `asi-agent undo` reverts the restore)."""
     from asi_agent.tools.files.journal import Journal  # noqa: PLC0415
-    from asi_agent.vcs import open_repo  # noqa: PLC0415
     from asi_agent.vcs.checkpoints import list_checkpoints, restore_checkpoint  # noqa: PLC0415
+    from asi_agent.vcs.repo import open_repo  # noqa: PLC0415
 
     root = _root(args)
     repo = open_repo(root)

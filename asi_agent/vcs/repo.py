@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from asi_agent.exceptions import UserError
+from asi_agent.vcs.summary import dirty_paths, has_git
 
-__all__ = ["AGENT_IDENTITY", "GitRepo", "git_context", "open_repo"]
+__all__ = ["AGENT_IDENTITY", "GitRepo", "open_repo"]
 
 log = logging.getLogger("asi_agent.vcs")
 
@@ -26,8 +27,6 @@ AGENT_IDENTITY = {
     "GIT_COMMITTER_EMAIL": "asi-agent@localhost",
 }
 """Who writes checkpoint commits (private refs, so the person's identity is not needed)."""
-
-_SHOWN_DIRTY = 20
 
 
 def _git_module() -> Any:
@@ -76,16 +75,7 @@ class GitRepo:
 
     def dirty(self) -> list[str]:
         """Changed, staged and untracked paths (`git status --porcelain` lines), ignored files excluded."""
-        out = self.run("status", "--porcelain", "-z", "--untracked-files=normal", strip=False)
-        entries = [item for item in out.split("\0") if item]
-        paths, skip = [], False
-        for item in entries:
-            if skip:  # the source path of a rename
-                skip = False
-                continue
-            paths.append(item[3:])
-            skip = item[0] in "RC"
-        return paths
+        return dirty_paths(self.run("status", "--porcelain", "-z", "--untracked-files=normal", strip=False))
 
     def snapshot(self) -> str:
         """The tree of the working tree as it is (untracked files included, ignored excluded).
@@ -133,7 +123,7 @@ class GitRepo:
 def open_repo(root: Path) -> GitRepo | None:
     """The repository `root` is in, or None (no repository, no gitpython, or no git binary)."""
     # gitpython takes about 0.1 s to import: not for a folder that no repository holds.
-    module = _git_module() if os.environ.get("GIT_DIR") or _has_git(root) else None
+    module = _git_module() if os.environ.get("GIT_DIR") or has_git(root) else None
     if module is None:
         return None
     try:
@@ -143,31 +133,3 @@ def open_repo(root: Path) -> GitRepo | None:
     if repo.bare or repo.working_tree_dir is None:
         return None
     return GitRepo(repo, module)
-
-
-def _has_git(root: Path) -> bool:
-    """Whether `root` or a folder above it holds `.git` (a folder, or a file for a worktree or submodule)."""
-    return any((folder / ".git").exists() for folder in (root, *root.resolve().parents))
-
-
-def git_context(root: Path, *, commits: int = 5) -> str:
-    """The prompt's view of the repository: branch, uncommitted files, last commits ("" without git)."""
-    repo = open_repo(root)
-    if repo is None:
-        return ""
-    try:
-        dirty = repo.dirty()
-        log_lines = repo.run("log", f"-{commits}", "--format=%h %s") if repo.head() else ""
-    except UserError as exc:
-        log.debug("no git context: %s", exc)
-        return ""
-    lines = [f"Branch: {repo.branch()}"]
-    if dirty:
-        shown = ", ".join(dirty[:_SHOWN_DIRTY])
-        more = f" and {len(dirty) - _SHOWN_DIRTY} more" if len(dirty) > _SHOWN_DIRTY else ""
-        lines.append(f"Uncommitted changes ({len(dirty)} files): {shown}{more}")
-    else:
-        lines.append("Working tree clean.")
-    if log_lines:
-        lines += ["Recent commits:", *(f"  {line}" for line in log_lines.splitlines())]
-    return "\n".join(lines)

@@ -10,7 +10,8 @@ from pathlib import Path
 from conftest import call, cli, git, script
 
 from asi_agent.prompts import system_prompt
-from asi_agent.vcs import git_context, open_repo
+from asi_agent.vcs.repo import open_repo
+from asi_agent.vcs.summary import git_context
 
 
 def state(root: Path) -> dict[str, str]:
@@ -123,7 +124,8 @@ def test_the_system_prompt_names_branch_changes_and_commits(repo: Path) -> None:
 def test_without_a_git_binary_the_project_behaves_as_without_git(repo: Path) -> None:
     """`import git` fails when no git executable is found: asi-agent must carry on without it."""
     code = (
-        "import sys; from pathlib import Path; from asi_agent.vcs import open_repo, git_context;"
+        "import sys; from pathlib import Path; from asi_agent.vcs.repo import open_repo;"
+        "from asi_agent.vcs.summary import git_context;"
         "print(open_repo(Path(sys.argv[1])), repr(git_context(Path(sys.argv[1]))))"
     )
     env = {**os.environ, "PATH": "/nonexistent"}

@@ -11,7 +11,7 @@ from conftest import git
 PROBE = """
 import sys
 from pathlib import Path
-from asi_agent.vcs import open_repo
+from asi_agent.vcs.repo import open_repo
 repo = open_repo(Path(sys.argv[1]))
 print(repo is not None, "git" in sys.modules)
 """

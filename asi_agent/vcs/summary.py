@@ -1,0 +1,81 @@
+"""The system prompt's view of the repository: branch, uncommitted files, last commits.
+
+Asked of `git` itself, three commands at once, with the standard library only: the prompt is made at
+start-up, before the first request is sent ahead (`asi_agent.prefetch`), where gitpython's import
+(about 0.1 s) would cost more than the commands.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+__all__ = ["dirty_paths", "git_context", "has_git"]
+
+_SHOWN_DIRTY = 20
+
+
+def has_git(root: Path) -> bool:
+    """Whether `root` or a folder above it holds `.git` (a folder, or a file for a worktree or submodule)."""
+    return any((folder / ".git").exists() for folder in (root, *root.resolve().parents))
+
+
+def git_context(root: Path, *, commits: int = 5) -> str:
+    """The prompt's view of the repository ("" without git, outside a working tree, or when git fails)."""
+    if not (os.environ.get("GIT_DIR") or has_git(root)):
+        return ""  # no git process for a folder no repository holds
+    try:
+        status = _start(root, "status", "--porcelain", "-z", "--untracked-files=normal")
+        branch = _start(root, "symbolic-ref", "--short", "-q", "HEAD")
+        log = _start(root, "log", f"-{commits}", "--format=%h %s")
+    except OSError:
+        return ""  # no git binary
+    dirty, branch_name, log_lines = _output(status), _output(branch), _output(log)
+    if dirty is None:
+        return ""  # not a working tree (a bare repository), or git failed
+    if branch_name is None:  # a detached HEAD
+        head = _output(_start(root, "rev-parse", "-q", "--verify", "HEAD"))
+        branch_name = f"(detached at {head.strip()[:10]})" if head else "(no commits)"
+    lines = [f"Branch: {branch_name.strip()}"]
+    paths = dirty_paths(dirty)
+    if paths:
+        shown = ", ".join(paths[:_SHOWN_DIRTY])
+        more = f" and {len(paths) - _SHOWN_DIRTY} more" if len(paths) > _SHOWN_DIRTY else ""
+        lines.append(f"Uncommitted changes ({len(paths)} files): {shown}{more}")
+    else:
+        lines.append("Working tree clean.")
+    if log_lines and log_lines.strip():  # git log fails on a branch with no commits yet
+        lines += ["Recent commits:", *(f"  {line}" for line in log_lines.rstrip("\n").splitlines())]
+    return "\n".join(lines)
+
+
+def _start(root: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        ["git", *args],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+    )
+
+
+def _output(process: subprocess.Popen[str]) -> str | None:
+    """What the command printed, or None when it failed."""
+    out, _ = process.communicate()
+    return out if process.returncode == 0 else None
+
+
+def dirty_paths(status: str) -> list[str]:
+    """Changed, staged and untracked paths of `git status --porcelain -z` (a rename's source skipped)."""
+    paths, skip = [], False
+    for item in (entry for entry in status.split("\0") if entry):
+        if skip:
+            skip = False
+            continue
+        paths.append(item[3:])
+        skip = item[0] in "RC"
+    return paths
