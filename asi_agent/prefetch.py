@@ -1,21 +1,24 @@
 """The run's first chat request, sent before the heavy imports; the backend adopts it when it is the same.
 
-Most of `asi-agent run`'s start is imports (asyncio, pydantic, httpx, the SDKs) that a bare HTTP client
+Most of `asi-agent run`'s start is imports (asyncio, pydantic, httpx, the tools) that a bare HTTP client
 never pays. So the command line, as soon as it is parsed, sends the first chat request from here (the
-standard library only): the previous run recorded that request in `.asi/cache/first-request.json`, with
-the task cut out, and the new task goes in its place. When the backend makes its own first chat request,
-its method, URL, headers and body are compared byte for byte with the request sent ahead
-(`FirstRequest.claim`): the same, and the backend reads the reply already under way; different, and the
-request sent ahead is aborted (its connection closed) and the real one is sent. Either way the real one
-is recorded for the next run. A stale or corrupt cache costs at most one discarded request, never a
-wrong reply.
+standard library only). An earlier run with the same settings recorded that request in the user cache
+folder (`first-request.json`) with two things cut out: the task and the system prompt. Here the new
+task goes in, and the system prompt is made again for this project (`prompts.project_prompt`: the
+instruction files, the user prompts, and what `git` says of the repository), the same prompt the agent is
+then built with. When the backend makes its own first chat request, its method, URL, headers and body
+are compared byte for byte with the request sent ahead (`FirstRequest.claim`): the same, and the
+backend reads the reply already under way; different, and the request sent ahead is aborted (its
+connection closed) and the real one is sent. Either way the real one is recorded for the next run. A
+stale or corrupt cache costs at most one discarded request, never a wrong reply.
 
 A recorded request is only sent again when the cheap inputs it was recorded under are all unchanged
-(`run_key`): the asi-agent code, the command line without the task, the project folder, the model
-settings in the environment, and the files that go into the request (configuration, instruction files,
-user prompts, plugin manifests, the git HEAD and index). Secrets are never written: a credential header
-is recorded as "the configured API key" and rebuilt, when sent ahead, from the places the configuration
-reads it (`ASI_API_KEY`, `OPENAI_API_KEY`, `.asi/config.toml`, the user `config.toml`); a credential from
+(`run_key`): the asi-agent code, the command line without the task, the model settings in the
+environment, and the files that shape the request beyond its system prompt (both `config.toml` and
+`moss-tools.json` files). A project without files of its own there shares the recording with every
+other: its first run is sent ahead too. Secrets are never written: a credential header is recorded as
+"the configured API key" and rebuilt, when sent ahead, from the places the configuration reads it
+(`ASI_API_KEY`, `OPENAI_API_KEY`, `.asi/config.toml`, the user `config.toml`); a credential from
 anywhere else is not recorded at all. By default only plain-HTTP servers on this machine or a private
 network are sent ahead (a discarded request to a paid API would be charged); the `prefetch` setting
 turns it on everywhere or off.
@@ -29,29 +32,30 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from asi_agent.prefetch_wire import Sent, send
 
+if TYPE_CHECKING:
+    from asi_agent.prompts import ProjectPrompt
+
 __all__ = [
-    "CACHE_FILE", "NO_KEY", "FirstRequest", "configured_api_key", "current", "is_private", "run_key", "start",
+    "NO_KEY", "FirstRequest", "cache_file", "configured_api_key", "current", "is_private", "run_key", "start",
 ]  # fmt: skip
 
-CACHE_FILE = os.path.join(".asi", "cache", "first-request.json")
-"""Where, below the project root, the first requests of earlier runs are kept."""
 NO_KEY = "not-needed"
 """The API key sent when none is configured (local servers accept anything)."""
-_FORMAT = 1
-_KEPT = 8  # entries kept (one per set of key inputs), newest last
+_FORMAT = 2
+_KEPT = 16  # entries kept (one per set of key inputs), newest last
 _SECRET_WORDS = ("auth", "key", "token", "secret", "cookie", "session", "password")
-_KEY_FILES = ("config.toml", "USER_PROMPT.md", "moss-tools.json")
-_PROJECT_FILES = (
-    ".asi/config.toml", ".asi/USER_PROMPT.md", "moss-tools.json", ".git/HEAD", ".git/index",
-    "AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md", ".cursorrules", ".github/copilot-instructions.md",
-)  # fmt: skip
+_KEY_FILES = ("config.toml", "moss-tools.json")
+_PROJECT_FILES = (".asi/config.toml", "moss-tools.json")
 _CODE_FILES = ("", "prefetch.py", "agent.py", "prompts.py", "backends", "backends/openai.py",
                "backends/ollama.py", "tools", "tools/catalog.py")  # fmt: skip
+_TASK, _SYSTEM = "task", "system"
+"""The two pieces cut out of a recorded request (the slots between its parts)."""
 _current: FirstRequest | None = None
 _Request = tuple[str, str, Sequence[tuple[str, str]], bytes]
 
@@ -74,12 +78,12 @@ def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
         key = run_key(options, root)
     except (OSError, ValueError):
         return None
-    first = FirstRequest(root, options, task)
+    first = FirstRequest(root, task, key)
     _current = first
-    entry = _read_entry(os.path.join(root, CACHE_FILE), key)
+    entry = _read_entry(cache_file(), key)
     if entry is not None:
         try:
-            first.sent = _send_ahead(entry, task, root)
+            first.sent = _send_ahead(entry, first)
         except (OSError, ValueError, LookupError, TypeError, AttributeError):
             first.sent = None  # a damaged entry
     return first
@@ -88,12 +92,32 @@ def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
 class FirstRequest:
     """This run's first chat request: the one sent ahead, if any, and the recording for the next run."""
 
-    def __init__(self, root: str, options: Sequence[str], task: str) -> None:
-        self.root, self.options, self.task = root, list(options), task
+    def __init__(self, root: str, task: str, key: str) -> None:
+        self.root, self.task, self.key = root, task, key
+        """The project folder, the task, and the digest of the inputs the request is recorded under."""
+        self.user_dir = _user_dir(dict(os.environ))
         self.sent: Sent | None = None
         """The request sent ahead, until it is adopted or aborted."""
         self.enabled: bool | None = None
         """The `prefetch` setting: None sends ahead only to private servers, True everywhere, False never."""
+        self._prompt: ProjectPrompt | None = None
+
+    def prompt(self) -> ProjectPrompt:
+        """The project's instruction files and system prompt, made once in this run: the request sent
+        ahead starts with it, the agent is built with it (`prompt_for`), and the recording cuts it out."""
+        if self._prompt is None:
+            from asi_agent.prompts import project_prompt  # noqa: PLC0415 - only to send or record
+
+            self._prompt = project_prompt(Path(self.root), Path(self.user_dir))
+        return self._prompt
+
+    def prompt_for(self, root: Path, user_dir: Path, *, again: bool = False) -> ProjectPrompt | None:
+        """`prompt()` (made `again` when the project may have changed since), or None for another project."""
+        if (root, user_dir) != (Path(self.root), Path(self.user_dir)):
+            return None
+        if again:
+            self._prompt = None
+        return self.prompt()
 
     def claim(self, method: str, url: str, headers: Sequence[tuple[str, str]], body: bytes) -> Sent | None:
         """The request sent ahead when it is exactly this one (else it is aborted); records this one."""
@@ -106,18 +130,25 @@ class FirstRequest:
         return None
 
     def _record(self, method: str, url: str, headers: Sequence[tuple[str, str]], body: bytes) -> None:
-        path = os.path.join(self.root, CACHE_FILE)
         entry = None
         if self.enabled is not False and (self.enabled or is_private(url)):
-            entry = _entry_of((method, url, headers, body), self.task, self.root)
+            entry = _entry_of((method, url, headers, body), self)
         if entry is not None:
             entry["anywhere"] = bool(self.enabled)
-        # A read-only project: the next run simply sends nothing ahead.
+        # A read-only cache folder: the next run simply sends nothing ahead.
         with contextlib.suppress(OSError, ValueError):
-            # The key of the inputs as they are now, once the request was made from them: making it
-            # can change one (git refreshes its index file while reading the status for the prompt),
-            # and the next run starts from them as they are now.
-            _write_entry(path, run_key(self.options, self.root), entry)
+            _write_entry(cache_file(), self.key, entry)
+
+
+def cache_file(env: dict[str, str] | None = None) -> str:
+    """Where the first requests of earlier runs are kept: in the user cache folder, or below
+    `ASI_CONFIG_DIR` when that is set (so that a separate configuration has its own)."""
+    env = dict(os.environ) if env is None else env
+    if env.get("ASI_CONFIG_DIR"):
+        return os.path.join(env["ASI_CONFIG_DIR"], "cache", "first-request.json")
+    import platformdirs  # noqa: PLC0415 - only without ASI_CONFIG_DIR
+
+    return os.path.join(platformdirs.user_cache_dir("asi-agent"), "first-request.json")
 
 
 def run_key(argv: Sequence[str], root: str, env: dict[str, str] | None = None) -> str:
@@ -125,7 +156,7 @@ def run_key(argv: Sequence[str], root: str, env: dict[str, str] | None = None) -
     env = dict(os.environ) if env is None else env
     package = os.path.dirname(os.path.abspath(__file__))
     user = _user_dir(env)
-    parts: list[Any] = [_FORMAT, sys.version, list(argv), root]
+    parts: list[Any] = [_FORMAT, sys.version, list(argv)]
     parts.append(sorted((k, v) for k, v in env.items() if k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))))
     parts += [_stamp(os.path.join(package, name)) for name in _CODE_FILES]
     parts += [_stamp(os.path.join(user, name)) for name in _KEY_FILES]
@@ -195,22 +226,29 @@ def _compared(headers: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return sorted((name.lower(), value) for name, value in headers if name.lower() != "content-length")
 
 
-def _quoted(task: str, ascii_only: bool) -> str:
-    return json.dumps(task, ensure_ascii=ascii_only)
+def _quoted(text: str, ascii_only: bool) -> str:
+    return json.dumps(text, ensure_ascii=ascii_only)
 
 
-def _entry_of(request: _Request, task: str, root: str) -> dict[str, Any] | None:
-    """The request as recorded: the body split where the task was, credentials replaced by a marker."""
+def _entry_of(request: _Request, first: FirstRequest) -> dict[str, Any] | None:
+    """The request as recorded: the task and the system prompt cut out, credentials replaced by a marker.
+
+    None when either is not in the body exactly once (the system prompt as the start of a string: text
+    mode appends the tool contract to it).
+    """
     method, url, headers, body = request
+    system = first.prompt().system
     try:
         text = body.decode("utf-8")
         values = _strings(json.loads(text))
     except ValueError:
         return None
+    if values.count(first.task) != 1 or sum(value.startswith(system) for value in values) != 1:
+        return None
     for ascii_only in (False, True):
-        parts = text.split(_quoted(task, ascii_only))
-        # Only whole JSON strings equal to the task are cut out, and all of them.
-        if len(parts) > 1 and len(parts) - 1 == values.count(task):
+        cuts = ((_quoted(system, ascii_only)[:-1], _SYSTEM), (_quoted(first.task, ascii_only), _TASK))
+        parts, slots = _cut(text, cuts)
+        if sorted(slots) == [_SYSTEM, _TASK]:
             break
     else:
         return None
@@ -221,11 +259,31 @@ def _entry_of(request: _Request, task: str, root: str) -> dict[str, Any] | None:
         if not _is_secret(name):
             recorded.append([name, value])
             continue
-        key = configured_api_key(root) or NO_KEY
+        key = configured_api_key(first.root) or NO_KEY
         if not value.endswith(key):
             return None  # a credential from elsewhere: never written, so nothing to send ahead
         recorded.append([name, None, value[: -len(key)]])
-    return {"method": method, "url": url, "headers": recorded, "parts": parts, "ascii": ascii_only}
+    entry = {"method": method, "url": url, "headers": recorded, "parts": parts, "slots": slots}
+    # A request that names the project elsewhere (a plugin tool's description, say) is this project's.
+    named = _quoted(first.root, ascii_only)[1:-1] in "".join(parts)
+    return entry | {"ascii": ascii_only, "root": first.root if named else None}
+
+
+def _cut(text: str, cuts: Sequence[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """`text` cut at every occurrence of each marker: the parts, and the slot name between each two."""
+    parts, slots = [text], list[str]()
+    for marker, name in cuts:
+        cut_parts, cut_slots = [], []
+        for index, part in enumerate(parts):
+            if index:
+                cut_slots.append(slots[index - 1])
+            head, *rest = part.split(marker)
+            cut_parts.append(head)
+            for piece in rest:
+                cut_slots.append(name)
+                cut_parts.append(piece)
+        parts, slots = cut_parts, cut_slots
+    return parts, slots
 
 
 def _strings(value: Any) -> list[str]:
@@ -267,29 +325,34 @@ def _write_entry(path: str, key: str, entry: dict[str, Any] | None) -> None:
     if entry is not None:
         entries[key] = entry
     kept = dict(list(entries.items())[-_KEPT:])
-    from pathlib import Path  # noqa: PLC0415 - only when something is recorded
-
-    from asi_agent.state import ensure_state_dir  # noqa: PLC0415
-
-    folder = ensure_state_dir(Path(path).parent.parent, "cache")
-    temporary = folder / f".first-request.{os.getpid()}.tmp"
-    temporary.write_text(json.dumps({"format": _FORMAT, "entries": kept}), encoding="utf-8")
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    temporary = os.path.join(folder, f".first-request.{os.getpid()}.tmp")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump({"format": _FORMAT, "entries": kept}, handle)
     os.replace(temporary, path)
 
 
-def _send_ahead(entry: dict[str, Any], task: str, root: str) -> Sent | None:
-    """Send the recorded request with `task` in it, when it may go to its server."""
+def _send_ahead(entry: dict[str, Any], first: FirstRequest) -> Sent | None:
+    """Send the recorded request with this run's task and system prompt in it, when it may go."""
     url = str(entry["url"])
     if not (is_private(url) or (entry.get("anywhere") is True and url.startswith("http://"))):
         return None
-    parts = entry["parts"]
+    if entry.get("root") not in (None, first.root):
+        return None  # recorded for another project
+    parts, slots = entry["parts"], entry["slots"]
     if not isinstance(parts, list) or not all(isinstance(part, str) for part in parts):
         return None
-    body = _quoted(task, bool(entry["ascii"])).join(parts).encode("utf-8")
+    if not isinstance(slots, list) or sorted(slots) != [_SYSTEM, _TASK] or len(parts) != len(slots) + 1:
+        return None
+    ascii_only = bool(entry["ascii"])
+    system = _quoted(first.prompt().system, ascii_only)[:-1]  # the string's start: text mode adds to it
+    values = {_TASK: _quoted(first.task, ascii_only), _SYSTEM: system}
+    body = parts[0] + "".join(values[slot] + part for slot, part in zip(slots, parts[1:], strict=True))
     headers: list[tuple[str, str]] = []
     for item in entry["headers"]:
         name, value = str(item[0]), item[1]
         if value is None:
-            value = str(item[2]) + (configured_api_key(root) or NO_KEY)
+            value = str(item[2]) + (configured_api_key(first.root) or NO_KEY)
         headers.append((name, str(value)))
-    return send(str(entry["method"]), url, headers, body, compared=_compared(headers))
+    return send(str(entry["method"]), url, headers, body.encode("utf-8"), compared=_compared(headers))

@@ -16,7 +16,9 @@ __all__ = [
     "INSTRUCTION_FILES",
     "MAX_INSTRUCTION_CHARS",
     "InstructionFile",
+    "ProjectPrompt",
     "instruction_files",
+    "project_prompt",
     "system_prompt",
 ]
 
@@ -79,6 +81,19 @@ def instruction_files(root: Path) -> list[InstructionFile]:
             )
         found.append(InstructionFile(name, text, cut))
     return found
+
+
+class ProjectPrompt(NamedTuple):
+    """A project's instruction files, and the system prompt made with them."""
+
+    instructions: list[InstructionFile]
+    system: str
+
+
+def project_prompt(root: Path, user_config: Path) -> ProjectPrompt:
+    """The system prompt of a run in `root` (`user_config`: the user configuration folder)."""
+    instructions = instruction_files(root)
+    return ProjectPrompt(instructions, system_prompt(root, user_config, instructions=instructions))
 
 
 def system_prompt(

@@ -15,7 +15,6 @@ from asi_cli import model_free_env
 from servers.ollama_server import OllamaServer
 from servers.openai_server import OpenAIServer, Reply
 
-CACHE = Path(".asi/cache/first-request.json")
 DONE = "Nothing to do.\nAGENT_STATUS: DONE"
 HEAVY = ("asyncio", "pydantic", "httpx", "httpx2", "openai", "ollama")
 
@@ -26,6 +25,11 @@ def project(tmp_path: Path) -> Path:
     root.mkdir()
     (root / "hello.py").write_text("print('hello')\n")
     return root
+
+
+def _cache(project: Path) -> Path:
+    """The recorded first requests: in the user cache folder, below `ASI_CONFIG_DIR` as set by `_env`."""
+    return project.parent / "user-config" / "cache" / "first-request.json"
 
 
 def _env(project: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -41,11 +45,14 @@ def _argv(provider: str, url: str, task: str) -> list[str]:
     ]  # fmt: skip
 
 
-def _run(project: Path, argv: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
+def _run(
+    project: Path, argv: list[str], env: dict[str, str] | None = None, *, user: Path | None = None
+) -> dict[str, Any]:
+    """`asi-agent ARGV` in `project`; the user configuration is that of `user`'s tests (default: this one)."""
     proc = subprocess.run(
         [sys.executable, "-m", "asi_agent", *argv],
         cwd=project,
-        env=_env(project, env),
+        env=_env(user or project, env),
         capture_output=True,
         text=True,
         timeout=120,
@@ -76,7 +83,7 @@ def test_a_second_run_sends_its_first_request_ahead_and_adopts_the_reply(
     first = _run(project, _argv("openai", openai_server.base_url, "say hello"))
     assert first["status"] == "DONE"
     assert _order(openai_server)[0] == "/props", "the first run has nothing to send ahead"
-    assert (project / CACHE).is_file()
+    assert _cache(project).is_file()
     openai_server.requests.clear()
 
     second = _run(project, _argv("openai", openai_server.base_url, 'a different task, «ünïcode» "quoted"'))
@@ -90,23 +97,108 @@ def test_a_second_run_sends_its_first_request_ahead_and_adopts_the_reply(
     assert openai_server.replies_used == 2
 
 
-def test_in_a_git_repository_the_second_run_is_sent_ahead_too(openai_server: OpenAIServer, project: Path):
-    """Reading the status for the prompt makes git rewrite its index file, one of the inputs of the
-    key: the request is recorded under the inputs as they are after it was made."""
-    for command in (
-        ["init", "-q"],
-        ["add", "."],
-        ["-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "a"],
-    ):
-        subprocess.run(["git", *command], cwd=project, check=True, capture_output=True)
+def _git(project: Path, *command: str) -> None:
+    who = ["-c", "user.name=t", "-c", "user.email=t@x"]
+    subprocess.run(["git", *who, *command], cwd=project, check=True, capture_output=True)
+
+
+def _system(body: Any) -> str:
+    return str(body["messages"][0]["content"])
+
+
+def test_in_a_git_repository_a_run_after_a_commit_is_sent_ahead_with_the_new_summary(
+    openai_server: OpenAIServer, project: Path
+):
+    """The repository's summary is made afresh for each run: a commit or an uncommitted change does not
+    make the recording stale."""
+    for command in (["init", "-q"], ["add", "."], ["commit", "-qm", "first commit"]):
+        _git(project, *command)
     openai_server.reply(DONE, DONE)
     assert _run(project, _argv("openai", openai_server.base_url, "one"))["status"] == "DONE"
+    (project / "hello.py").write_text("print('hello again')\n")
+    _git(project, "commit", "-qam", "second commit")
+    (project / "fresh.py").write_text("")
     openai_server.requests.clear()
 
     assert _run(project, _argv("openai", openai_server.base_url, "two"))["status"] == "DONE"
 
     assert _order(openai_server)[0] == "/v1/chat/completions"
-    assert [_user_message(body) for body in _chats(openai_server)] == ["two"]
+    (chat,) = _chats(openai_server)
+    assert _user_message(chat) == "two"
+    assert "second commit" in _system(chat)
+    assert "Uncommitted changes (1 files): fresh.py" in _system(chat)
+
+
+KILLED_MID_WRITE = """
+import os, signal, sys
+from pathlib import Path
+from asi_agent.tools.files.journal import Journal
+root = Path(sys.argv[1])
+before = (root / "hello.py").read_bytes()
+with Journal(root / ".asi").change(root / "hello.py", "hello.py", before, b"new", tool="x", session_id="s"):
+    (root / ".hello.py.0123abcd.tmp").write_bytes(b"ne")
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_after_a_killed_write_the_prompt_is_made_again_once_the_journal_settled_it(
+    openai_server: OpenAIServer, project: Path
+):
+    """The prompt sent ahead is made before the journal's recovery: when recovery changes the project
+    (here: removes a killed write's temporary file, which git listed), the agent's prompt is made again,
+    and the request sent ahead is discarded."""
+    for command in (["init", "-q"], ["add", "."], ["commit", "-qm", "first commit"]):
+        _git(project, *command)
+    openai_server.reply(DONE, DONE, DONE)
+    assert _run(project, _argv("openai", openai_server.base_url, "one"))["status"] == "DONE"
+    killed = subprocess.run([sys.executable, "-c", KILLED_MID_WRITE, str(project)], check=False)
+    assert killed.returncode == -9 and (project / ".hello.py.0123abcd.tmp").exists()
+    openai_server.requests.clear()
+
+    assert _run(project, _argv("openai", openai_server.base_url, "two"))["status"] == "DONE"
+
+    ahead, real = _chats(openai_server)
+    assert "0123abcd" in _system(ahead)
+    assert "0123abcd" not in _system(real) and "Working tree clean." in _system(real)
+    assert not (project / ".hello.py.0123abcd.tmp").exists()
+
+
+def test_the_first_run_in_another_project_is_sent_ahead_with_its_own_prompt(
+    openai_server: OpenAIServer, project: Path
+):
+    openai_server.reply(DONE, DONE)
+    assert _run(project, _argv("openai", openai_server.base_url, "one"))["status"] == "DONE"
+    other = project.parent / "other"
+    other.mkdir()
+    (other / "AGENTS.md").write_text("Always answer in haiku.\n")
+    openai_server.requests.clear()
+
+    assert _run(other, _argv("openai", openai_server.base_url, "two"), user=project)["status"] == "DONE"
+
+    assert _order(openai_server)[0] == "/v1/chat/completions"
+    (chat,) = _chats(openai_server)
+    assert f"working in the project folder {other.resolve()}." in _system(chat)
+    assert "Always answer in haiku." in _system(chat)
+
+
+def test_a_project_with_its_own_configuration_gets_its_own_recording(
+    openai_server: OpenAIServer, project: Path
+):
+    openai_server.reply(DONE, DONE, DONE)
+    assert _run(project, _argv("openai", openai_server.base_url, "one"))["status"] == "DONE"
+    other = project.parent / "other"
+    (other / ".asi").mkdir(parents=True)
+    (other / ".asi" / "config.toml").write_text("temperature = 0.7\n")
+    openai_server.requests.clear()
+
+    assert _run(other, _argv("openai", openai_server.base_url, "two"), user=project)["status"] == "DONE"
+    assert _order(openai_server)[0] == "/props", "nothing recorded for its settings yet"
+    openai_server.requests.clear()
+    assert _run(other, _argv("openai", openai_server.base_url, "three"), user=project)["status"] == "DONE"
+
+    assert _order(openai_server)[0] == "/v1/chat/completions"
+    (chat,) = _chats(openai_server)
+    assert chat["temperature"] == 0.7
 
 
 def test_a_task_on_standard_input_is_sent_ahead_too(openai_server: OpenAIServer, project: Path):
@@ -178,7 +270,7 @@ def test_no_secret_is_written_and_the_key_is_sent_ahead_from_the_configuration(
     openai_server.reply(DONE, DONE)
     env = {"ASI_API_KEY": secret}
     assert _run(project, _argv("openai", openai_server.base_url, "first"), env)["status"] == "DONE"
-    cached = (project / CACHE).read_bytes()
+    cached = _cache(project).read_bytes()
     assert secret.encode() not in cached
     assert b"0123456789abcdef" not in cached
     openai_server.requests.clear()
@@ -188,7 +280,7 @@ def test_no_secret_is_written_and_the_key_is_sent_ahead_from_the_configuration(
     assert result["status"] == "DONE", result
     assert len(_chats(openai_server)) == 1
     assert _order(openai_server)[0] == "/v1/chat/completions"
-    assert secret.encode() not in (project / CACHE).read_bytes()
+    assert secret.encode() not in _cache(project).read_bytes()
 
 
 def test_the_setting_turns_it_off(openai_server: OpenAIServer, project: Path):
@@ -199,7 +291,7 @@ def test_the_setting_turns_it_off(openai_server: OpenAIServer, project: Path):
         openai_server.requests.clear()
         assert _run(project, _argv("openai", openai_server.base_url, task))["status"] == "DONE"
         assert _order(openai_server)[0] == "/props", "nothing was sent ahead"
-    data = json.loads((project / CACHE).read_text()) if (project / CACHE).exists() else {"entries": {}}
+    data = json.loads(_cache(project).read_text()) if _cache(project).exists() else {"entries": {}}
     assert data["entries"] == {}
 
 
@@ -209,19 +301,19 @@ def test_the_setting_turns_it_off(openai_server: OpenAIServer, project: Path):
         b"\xff\xfe not json",
         b"{",
         b"[]",
-        b'{"format": 1, "entries": []}',
-        b'{"format": 1, "entries": {"k": 5}}',
+        b'{"format": 2, "entries": []}',
+        b'{"format": 2, "entries": {"k": 5}}',
     ],
 )
 def test_a_corrupt_cache_is_ignored_and_replaced(openai_server: OpenAIServer, project: Path, content: bytes):
-    (project / CACHE).parent.mkdir(parents=True)
-    (project / CACHE).write_bytes(content)
+    _cache(project).parent.mkdir(parents=True)
+    _cache(project).write_bytes(content)
     openai_server.reply(DONE)
 
     assert _run(project, _argv("openai", openai_server.base_url, "task"))["status"] == "DONE"
 
     assert len(_chats(openai_server)) == 1
-    assert json.loads((project / CACHE).read_text())["format"] == 1
+    assert json.loads(_cache(project).read_text())["format"] == 2
 
 
 @pytest.mark.parametrize(
@@ -235,6 +327,10 @@ def test_a_corrupt_cache_is_ignored_and_replaced(openai_server: OpenAIServer, pr
         {"url": "ftp://127.0.0.1/x"},
         {"method": None, "ascii": "yes"},
         {"headers": [["Bad\r\nName", "v"]]},
+        {"slots": 5},
+        {"slots": ["task"]},
+        {"slots": ["task", "task"]},
+        {"root": "/another/project"},
     ],
 )
 def test_a_damaged_entry_with_the_right_key_is_ignored(
@@ -242,10 +338,10 @@ def test_a_damaged_entry_with_the_right_key_is_ignored(
 ):
     openai_server.reply(DONE, DONE)
     assert _run(project, _argv("openai", openai_server.base_url, "first"))["status"] == "DONE"
-    data = json.loads((project / CACHE).read_text())
+    data = json.loads(_cache(project).read_text())
     (entry,) = data["entries"].values()
     entry.update(damage)
-    (project / CACHE).write_text(json.dumps(data))
+    _cache(project).write_text(json.dumps(data))
     openai_server.requests.clear()
 
     assert _run(project, _argv("openai", openai_server.base_url, "second"))["status"] == "DONE"
@@ -301,10 +397,10 @@ def test_only_private_plain_http_servers_get_a_request_ahead(
     openai_server.reply(DONE, DONE)
     argv = _argv("openai", openai_server.base_url, "first")
     assert _run(project, argv)["status"] == "DONE"
-    data = json.loads((project / CACHE).read_text())
+    data = json.loads(_cache(project).read_text())
     (entry,) = data["entries"].values()
     entry["url"] = url.format(port=openai_server.root_url.rsplit(":", 1)[1])
-    (project / CACHE).write_text(json.dumps(data))
+    _cache(project).write_text(json.dumps(data))
 
     assert _start(project, _argv("openai", openai_server.base_url, "second"), "second")["sent"] is sent
 
@@ -318,7 +414,7 @@ def test_a_public_server_is_not_recorded(project: Path):
     body = b'{{"messages":[{{"role":"user","content":"hi"}}]}}'
     for url in ("https://api.openai.com/v1/chat/completions", "http://93.184.216.34/v1/chat/completions"):
         first.claim("POST", url, [("Host", "x")], body)
-    print(os.path.exists(os.path.join({str(project)!r}, ".asi/cache/first-request.json")))
+    print(os.path.exists(prefetch.cache_file()))
     """
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
@@ -345,7 +441,7 @@ def test_an_adopted_reply_that_breaks_ends_as_the_same_reply_would_cold(
 
     warm = _run(project, _argv("openai", openai_server.base_url, "second"))
     assert _order(openai_server)[0] == "/v1/chat/completions", "the broken reply was the one sent ahead"
-    (project / CACHE).unlink()
+    _cache(project).unlink()
     cold = _run(project, _argv("openai", openai_server.base_url, "second"))
 
     assert warm["exit"] == cold["exit"] == 1

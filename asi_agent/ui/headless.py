@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from asi_agent import prefetch
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.bounds import RunWatch
 from asi_agent.config import AsiConfig, load_config, user_config_dir
@@ -18,12 +19,12 @@ from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.policy import load_policy
-from asi_agent.prompts import instruction_files, system_prompt
+from asi_agent.prompts import ProjectPrompt, project_prompt
 from asi_agent.providers import create_backend, offered_tools, provider_of
 from asi_agent.session import Session, SessionStore
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
-from asi_agent.tools.files.journal import Journal
+from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY
 from asi_agent.ui.cli import EXIT_INTERRUPTED
 from asi_agent.ui.confirm import ask_in_terminal
@@ -175,7 +176,7 @@ def assemble_agent(
     for problem in problems:
         print(f"asi-agent: warning: {problem}", file=sys.stderr)
     journal = Journal(state)
-    journal.recover()  # settle what a killed run left half-done before anything reads the project
+    recovered = journal.recover()  # settle what a killed run left half-done before anything reads the project
     if session is None:
         session = SessionStore(state).create(cwd=str(root), settings=_settings(config, backend))
     ctx = ToolContext(
@@ -207,10 +208,17 @@ def assemble_agent(
         offered=offered_tools(config, backend),
         context=ContextConfig(window=config.context_window),
     )
-    instructions = instruction_files(root)
+    instructions, system = _prompt(root, settled=recovered == RecoveryReport())
     session.append("instructions", files=[item.name for item in instructions])
-    system = system_prompt(root, user_config_dir(), instructions=instructions)
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+
+
+def _prompt(root: Path, *, settled: bool) -> ProjectPrompt:
+    """The system prompt; in `run`, the one made at start-up for the request sent ahead (made again when
+    the journal's recovery changed the project since, `settled` False), which the recording cuts out."""
+    first = prefetch.current()
+    made = first.prompt_for(root, user_config_dir(), again=not settled) if first is not None else None
+    return made or project_prompt(root, user_config_dir())
 
 
 def _cursor(root: Path, value: str) -> Cursor:

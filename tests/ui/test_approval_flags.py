@@ -1,20 +1,14 @@
 """`--yes` with an `--approval` other than yolo is a usage error: exit 1, one line naming both flags."""
 
 import subprocess
-import sys
 
 import pytest
+from asi_cli import asi
 
 
 def run_cli(*args: str, cwd) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    """The command with a private user folder: nothing of the real user's is read or written."""
+    return asi(*args, cwd=cwd, timeout=60)
 
 
 @pytest.mark.parametrize("mode", ["plan", "ask", "auto-edit"])
