@@ -17,7 +17,7 @@ def attach_git(
     agent: Agent, root: Path, task: str, *, auto_commit: bool, allow_dirty: bool
 ) -> GitSession | None:
     """Hook checkpoints into the agent's tool runner; refuse a dirty tree for auto-commit (unless allowed)."""
-    git = GitSession.open(root, agent.session.id)
+    git = GitSession.open(root, agent.session.id, now=auto_commit)
     if git is None:
         if auto_commit:
             raise UserError(f"--auto-commit: {root} is not in a git repository (or git is not installed)")

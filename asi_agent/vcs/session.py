@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from pathlib import Path
 
 from asi_agent.exceptions import UserError
 from asi_agent.vcs.checkpoints import Checkpoint, create_checkpoint
 from asi_agent.vcs.repo import AGENT_IDENTITY, GitRepo, open_repo
+from asi_agent.vcs.summary import has_git
 
 __all__ = ["TRAILER", "GitSession", "commit_message"]
 
@@ -36,18 +38,32 @@ def commit_message(task: str, result: str, *, model: str, session_id: str) -> st
 class GitSession:
     """Checkpoints the tree before the first change of each task; commits completed tasks on request."""
 
-    def __init__(self, repo: GitRepo, session_id: str) -> None:
-        self.repo, self.session_id = repo, session_id
+    def __init__(self, root: Path, session_id: str, repo: GitRepo | None = None) -> None:
+        self.root, self.session_id = root, session_id
+        self._repo, self._opened = repo, repo is not None
         self.checkpoint: Checkpoint | None = None
         """This task's checkpoint, once a change was about to happen."""
         self.task = ""
         self.failed = False
 
     @classmethod
-    def open(cls, root: Path, session_id: str) -> GitSession | None:
-        """The session's git side, or None when the project is not in a usable repository."""
+    def open(cls, root: Path, session_id: str, *, now: bool = False) -> GitSession | None:
+        """The session's git side, or None when the project is in no repository.
+
+        The repository is opened (gitpython loaded, about 0.1 s) before the first change, so a run that
+        changes nothing never pays for it; `now` opens it at once, and then None also means that it is
+        not usable (a bare repository, no git binary).
+        """
+        if not now:
+            return cls(root, session_id) if os.environ.get("GIT_DIR") or has_git(root) else None
         repo = open_repo(root)
-        return None if repo is None else cls(repo, session_id)
+        return None if repo is None else cls(root, session_id, repo)
+
+    def repository(self) -> GitRepo | None:
+        """The repository, opened on first need; None when it is not usable."""
+        if not self._opened:
+            self._repo, self._opened = open_repo(self.root), True
+        return self._repo
 
     def start_task(self, task: str) -> None:
         """A new task: its first change makes a new checkpoint."""
@@ -57,9 +73,13 @@ class GitSession:
         """Checkpoint the working tree, once per task (a ToolRunner hook before write and execute calls)."""
         if self.checkpoint is not None or self.failed:
             return
+        repo = await asyncio.to_thread(self.repository)
+        if repo is None:
+            self.failed = True  # not a usable repository: no checkpoints, as in a project without git
+            return
         label = (self.task.strip().splitlines() or ["a task"])[0][:80]
         try:
-            self.checkpoint = await asyncio.to_thread(create_checkpoint, self.repo, self.session_id, label)
+            self.checkpoint = await asyncio.to_thread(create_checkpoint, repo, self.session_id, label)
         except UserError as exc:
             # A checkpoint is a safety net, not the task: say so once and let the run go on.
             self.failed = True
@@ -69,7 +89,8 @@ class GitSession:
 
     def require_clean(self) -> None:
         """Refuse (UserError) a dirty working tree: auto-commit would mix the person's changes in."""
-        dirty = self.repo.dirty()
+        repo = self.repository()
+        dirty = repo.dirty() if repo is not None else []
         if dirty:
             shown = ", ".join(dirty[:_SHOWN_DIRTY]) + (" …" if len(dirty) > _SHOWN_DIRTY else "")
             raise UserError(
@@ -79,14 +100,15 @@ class GitSession:
 
     def commit_task(self, result: str, *, model: str) -> str | None:
         """Commit what this task changed since its checkpoint; the new commit, or None if nothing changed."""
-        if self.checkpoint is None:
+        repo = self.repository()
+        if self.checkpoint is None or repo is None:
             return None
-        start = self.repo.run("rev-parse", f"{self.checkpoint.commit}^{{tree}}")
-        paths = [path for _status, path in self.repo.changed_paths(start, self.repo.snapshot())]
+        start = repo.run("rev-parse", f"{self.checkpoint.commit}^{{tree}}")
+        paths = [path for _status, path in repo.changed_paths(start, repo.snapshot())]
         if not paths:
             return None
         message = commit_message(self.task, result, model=model, session_id=self.session_id)
-        env = None if self.repo.has_identity() else AGENT_IDENTITY
-        self.repo.run("add", "--all", "--", *paths)
-        self.repo.run("commit", "--quiet", "-m", message, "--", *paths, env=env)
-        return self.repo.head()
+        env = None if repo.has_identity() else AGENT_IDENTITY
+        repo.run("add", "--all", "--", *paths)
+        repo.run("commit", "--quiet", "-m", message, "--", *paths, env=env)
+        return repo.head()

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from asi_cli import model_free_env
 from conftest import call, cli, git, script
 
 from asi_agent.prompts import system_prompt
@@ -109,6 +110,31 @@ def test_a_read_only_run_makes_no_checkpoint(repo: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert git(repo, "for-each-ref", "refs/asi") == ""
     assert "no checkpoints yet" in cli(repo, "checkpoints").stdout
+
+
+LOADS_GIT = """
+import sys
+from asi_agent.ui.cli import main
+code = main(sys.argv[1:])
+print("gitpython loaded:", "git" in sys.modules, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_gitpython_is_loaded_only_by_a_run_that_changes_something(repo: Path) -> None:
+    """The checkpoint needs the repository; a run that only reads (and its first request) does not."""
+    env = {**model_free_env(), "ASI_CONFIG_DIR": str(repo.parent / "user-config")}
+    for replies, loaded in (
+        ([{"tool_calls": [call("read_file", path="a.py")]}, "Read.\nAGENT_STATUS: DONE"], False),
+        ([{"tool_calls": [call("create_file", path="c.py", content="")]}, "Made.\nAGENT_STATUS: DONE"], True),
+    ):
+        model = script(repo, replies)
+        argv = ["run", "--provider", "scripted", "--model", str(model), "--yes", "--cwd", str(repo), "go"]
+        command = [sys.executable, "-c", LOADS_GIT, *argv]
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=180, check=False)
+        assert done.returncode == 0, done.stderr
+        assert f"gitpython loaded: {loaded}" in done.stderr
+    assert "refs/asi" in git(repo, "for-each-ref", "refs/asi")
 
 
 def test_the_system_prompt_names_branch_changes_and_commits(repo: Path) -> None:
