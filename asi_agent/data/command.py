@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -66,7 +67,7 @@ def conversations(files: list[Path], registry: ToolRegistry) -> Iterator[tuple[C
 
 def export(args: argparse.Namespace) -> int:
     """Write samples (or pairs, or failure samples) as JSONL."""
-    root = Path(args.cwd).expanduser().resolve()
+    root = Path(os.path.expanduser(args.cwd)).resolve()
     registry = _registry(root, args.locale)
     redactor = Redactor(project_roots=[root]) if args.redact else None
     written = skipped = 0
@@ -115,7 +116,7 @@ def _swift_pair(pair: dict[str, Any]) -> dict[str, Any]:
 
 def validate(args: argparse.Namespace) -> int:
     """Report each sample's problems and the gates; exit 1 when a gate fails."""
-    registry = _registry(Path(args.cwd).expanduser().resolve())
+    registry = _registry(Path(os.path.expanduser(args.cwd)).resolve())
     checks = [check_sample(line, sample, registry) for line, sample in read_samples(Path(args.file))]
     if not checks:
         raise UserError(f"{args.file}: no samples")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,7 +25,7 @@ def eval_command(args: argparse.Namespace) -> int:
     """Run the suite, print the table, write JSON with `--output`."""
     if getattr(args, "eval_command", None) == "compare":
         return compare_command(args)
-    suite = Path(args.suite).expanduser().resolve() if args.suite else BUILTIN_SUITE
+    suite = Path(os.path.expanduser(args.suite)).resolve() if args.suite else BUILTIN_SUITE
     tasks = load_suite(suite, args.filter or ())
     config = load_config(Path.cwd(), _flags(args))
     settings = EvalSettings(

@@ -19,6 +19,7 @@ reason = "secrets are off limits"
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import tomllib
 from functools import cached_property
@@ -136,7 +137,7 @@ def _load(spec: str, project: Path, seen: tuple[str, ...]) -> Policy:
     if spec in PRESETS:
         origin, text = f"preset '{spec}'", preset_text(spec)
     else:
-        path = next((p for p in (Path(spec).expanduser(), project / spec) if p.is_file()), Path(spec))
+        path = next((p for p in (Path(os.path.expanduser(spec)), project / spec) if p.is_file()), Path(spec))
         if not path.is_file():
             raise ConfigError(f"--policy {spec}: no such file, and not a preset ({', '.join(PRESETS)})")
         origin, text = str(path), _read_policy(path)

@@ -7,6 +7,7 @@ outside the project cannot be used to read or write there.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,6 +24,17 @@ PATH_MAX_BYTES = 4096
 """The longest path Linux accepts."""
 
 
+def expand_home(text: str) -> Path:
+    """`text` as a path, a leading `~` or `~user` made that home folder; a ToolError for an unknown user."""
+    expanded = os.path.expanduser(text)
+    if expanded.startswith("~"):
+        raise ToolError(
+            f"the path {text!r} starts with ~ but names no known home folder; give a path relative to the "
+            "project root (./~name for a file whose name starts with ~)"
+        )
+    return Path(expanded)
+
+
 def resolve_in_project(ctx_root: Path, raw: str, *, write: bool, also: Sequence[Path] = ()) -> Path:
     """Resolve `raw` (relative to the project root, or absolute inside it) and refuse anything outside.
 
@@ -35,7 +47,7 @@ def resolve_in_project(ctx_root: Path, raw: str, *, write: bool, also: Sequence[
         raise ToolError(f"the path {text!r} contains a NUL character; give a plain file path")
     _refuse_too_long(text)
     root = _real_root(ctx_root)
-    candidate = Path(text).expanduser()
+    candidate = expand_home(text)
     if not candidate.is_absolute():
         candidate = root / candidate
     try:

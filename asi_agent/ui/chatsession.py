@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 import difflib
 import json
+import os
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,7 +248,7 @@ def project_root(args: argparse.Namespace) -> Path:
     """The `--cwd` folder, resolved; UserError when it is not a folder."""
     from asi_agent.exceptions import UserError  # noqa: PLC0415
 
-    root = Path(args.cwd).expanduser().resolve()
+    root = Path(os.path.expanduser(args.cwd)).resolve()
     if not root.is_dir():
         raise UserError(f"--cwd {args.cwd}: not a directory")
     return root

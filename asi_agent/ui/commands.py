@@ -146,7 +146,7 @@ def _full_screen_terminal() -> bool:
 
 
 def _root(args: argparse.Namespace) -> Path:
-    root = Path(args.cwd).expanduser().resolve()
+    root = Path(os.path.expanduser(args.cwd)).resolve()
     if not root.is_dir():
         raise UserError(f"--cwd {args.cwd}: not a directory")
     return root

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import sys
 from pathlib import Path
@@ -67,7 +68,7 @@ def run_command(args: argparse.Namespace, *, exiting: bool = False) -> int:
 
 
 def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *, close_backend: bool) -> int:
-    root = Path(args.cwd).expanduser().resolve()
+    root = Path(os.path.expanduser(args.cwd)).resolve()
     if not root.is_dir():
         raise UserError(f"--cwd {args.cwd}: not a directory")
     task = _task(args)
@@ -184,7 +185,7 @@ def assemble_agent(
         journal,
         session_id=session.id,
         read_max_bytes=config.read_max_bytes,
-        allowed_dirs=tuple(path.expanduser().resolve() for path in policy.allow_dirs),
+        allowed_dirs=tuple(Path(os.path.expanduser(path)).resolve() for path in policy.allow_dirs),
     )
     if cursor:
         ctx.cursor = _cursor(root, cursor)

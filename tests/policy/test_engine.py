@@ -134,6 +134,18 @@ def test_paths_outside_the_project_are_refused(root, tmp_path_factory, mode):
     )
 
 
+@pytest.mark.parametrize("mode", ["ask", "yolo"])
+def test_an_allowed_folder_in_the_home_of_an_unknown_user_allows_nothing_else(root, mode):
+    """`~name` of no known user stays a folder name (Path.expanduser raised RuntimeError on it)."""
+    policy = Policy(allow_dirs=[Path("~nobody-known-here/x")])
+    assert (
+        run("read_file", "read", {"path": "/etc/hostname"}, policy=policy, mode=mode, root=root).action
+        == "deny"
+    )
+    command = {"command": "rm -rf /opt/app/data"}
+    assert run("run_terminal_cmd", "execute", command, policy=policy, mode=mode, root=root).action != "allow"
+
+
 @pytest.mark.parametrize(
     "path", [".git/config", ".git/hooks/pre-commit", "sub/.git/HEAD", ".asi/journal/x", ".asi/config.toml"]
 )

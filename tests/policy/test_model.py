@@ -30,6 +30,15 @@ def test_file_extends_a_preset(tmp_path):
     assert policy.rules[-1].tool == "run_tests"
 
 
+def test_the_home_folder_of_an_unknown_user_is_no_such_file(tmp_path):
+    """Found by fuzzing: `~name` of no known user made Path.expanduser raise RuntimeError."""
+    path = write(tmp_path, 'extends = "~efault"\nmode = "plan"\n')
+    with pytest.raises(ConfigError, match="~efault: no such file, and not a preset"):
+        load_policy(str(path), tmp_path)
+    with pytest.raises(ConfigError, match="no such file"):
+        load_policy("~efault/policy.toml", tmp_path)
+
+
 def test_relative_policy_path_is_found_in_the_project(tmp_path):
     write(tmp_path, 'mode = "plan"\n')
     assert load_policy("policy.toml", tmp_path).mode == "plan"

@@ -42,6 +42,16 @@ def test_dotdot_escape_through_a_missing_folder_is_refused(root: Path) -> None:
         resolve_in_project(root, "new/../../../etc/passwd", write=True)
 
 
+def test_the_home_of_an_unknown_user_is_the_models_error(root: Path) -> None:
+    """Python's Path.expanduser raises RuntimeError for `~nosuchuser`; the model gets an error it can fix."""
+    with pytest.raises(ToolError, match="names no known home folder"):
+        resolve_in_project(root, "~no-such-user-here/a.py", write=True)
+    assert (
+        resolve_in_project(root, "./~no-such-user-here/a.py", write=False)
+        == root / "~no-such-user-here" / "a.py"
+    )
+
+
 def test_absolute_path_outside_is_refused(root: Path, tmp_path: Path) -> None:
     with pytest.raises(PermissionDeniedError, match="outside the project root"):
         resolve_in_project(root, str(tmp_path / "elsewhere.txt"), write=False)

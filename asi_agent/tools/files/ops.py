@@ -18,7 +18,7 @@ from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import FileStamp, ToolContext
 from asi_agent.tools.files.journal import JournalEntry, move_to_trash
 from asi_agent.tools.files.textio import TextFile, encode, read_text, split_lines, write_atomic
-from asi_agent.tools.paths import display_path
+from asi_agent.tools.paths import display_path, expand_home
 
 __all__ = [
     "ChangePlanned",
@@ -247,7 +247,7 @@ def _numbered(lines: list[str], start: int, end: int, max_bytes: int) -> tuple[s
 
 def _lexical(root: Path, raw: str) -> Path:
     """The path as written, joined to the root but with no link resolved (to spot symbolic links)."""
-    candidate = Path(raw.strip()).expanduser()
+    candidate = expand_home(raw.strip())
     return candidate if candidate.is_absolute() else root / candidate
 
 
