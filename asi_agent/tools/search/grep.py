@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import json
 import os
 import re
@@ -77,6 +78,7 @@ async def grep_search(args: GrepSearchArgs, ctx: ToolContext) -> str:
     return _render_matches(found)
 
 
+@functools.cache
 def ripgrep_binary() -> str:
     """The `rg` executable: the one installed with the `ripgrep` package, else one on PATH."""
     bundled = Path(sysconfig.get_path("scripts")) / ("rg.exe" if os.name == "nt" else "rg")
@@ -190,16 +192,24 @@ class _Events:
         """Take the next piece of output; False once `limit` matches are in and another came."""
         lines = (self._pending + chunk).split(b"\n")
         self._pending = lines.pop()
+        matches: list[bytes] = []
+        more = False
         for line in lines:
             if self._skipping:  # the end of an over-long event
                 self._skipping = False
                 continue
             if not line.startswith(b'{"type":"match"') or len(line) > self.longest:
                 continue  # begin/end/summary events carry nothing the answer shows
-            if self.found.count >= self.limit:
-                self.found.more = True
-                return False
-            _add_match(self.found, json.loads(line)["data"])
+            if self.found.count + len(matches) >= self.limit:
+                more = True
+                break
+            matches.append(line)
+        if matches:  # one parse for the piece's matches: a call per event cost more than the parsing
+            for event in json.loads(b"[" + b",".join(matches) + b"]"):
+                _add_match(self.found, event["data"])
+        if more:
+            self.found.more = True
+            return False
         if len(self._pending) > self.longest:
             self._pending, self._skipping = b"", True
         return True
@@ -208,9 +218,12 @@ class _Events:
 def _add_match(found: _Found, data: dict[str, Any]) -> None:
     """Record one matched line, cut to a readable window around its first match."""
     path = _text_of(data["path"]).removeprefix("./")
-    raw = _bytes_of(data["lines"]).rstrip(b"\r\n")
-    starts = [int(sub["start"]) for sub in data.get("submatches", [])]
-    text = _window(raw, starts[0] if starts else 0)
+    lines = data["lines"]
+    # Valid UTF-8 comes as text: used as it is unless it must be cut (the match offsets are in bytes).
+    text = lines["text"].rstrip("\r\n").removeprefix("\ufeff") if "text" in lines else None
+    if text is None or len(text) > _LINE_CHARS:
+        starts = [int(sub["start"]) for sub in data.get("submatches", [])]
+        text = _window(_bytes_of(lines).rstrip(b"\r\n"), starts[0] if starts else 0)
     found.files.setdefault(path, []).append((int(data["line_number"]), text))
     found.count += 1
 

@@ -123,6 +123,12 @@ async def test_grep_skips_binary_and_decodes_legacy_text(ctx: ToolContext) -> No
     assert "  1: naïve needle ✓" in out.splitlines()
 
 
+async def test_grep_shows_lines_without_byte_order_mark_or_line_ending(ctx: ToolContext) -> None:
+    _put(ctx, "bom.txt", "\ufeffneedle first\r\nsecond needle\r\n".encode())
+    out = await _grep(ctx, "needle")
+    assert out.splitlines()[1:] == ["bom.txt", "  1: needle first", "  2: second needle"]
+
+
 async def test_grep_cuts_long_lines_around_the_match(ctx: ToolContext) -> None:
     _put(ctx, "min.js", "a" * 5000 + "needle" + "b" * 5000 + "\n")
     _put(ctx, "start.txt", "needle" + "c" * 1000 + "\n")
