@@ -117,9 +117,14 @@ def run(bench: Bench, quick: bool) -> list[str]:
         "",
         f"`{command}` — {elapsed:.0f} s, load average {load:.2f} before it{status}",
         "",
-        output or "(no output)",
+        local_paths_out(output) or "(no output)",
         "",
     ]
+
+
+def local_paths_out(text: str) -> str:
+    """`text` with this checkout's folder and the home folder left out: a report names no local path."""
+    return text.replace(f"{REPO}{os.sep}", "").replace(str(Path.home()), "~")
 
 
 def main() -> None:
