@@ -13,7 +13,7 @@ connection closed) and the real one is sent. Either way the real one is recorded
 stale or corrupt cache costs at most one discarded request, never a wrong reply.
 
 A recorded request is only sent again when the cheap inputs it was recorded under are all unchanged
-(`run_key`): the asi-agent code, the command line without the task, the model settings in the
+(`run_key`): the asi-agent code, the command line without the task and `--cwd`, the model settings in the
 environment, and the files that shape the request beyond its system prompt (both `config.toml` and
 `moss-tools.json` files). A project without files of its own there shares the recording with every
 other: its first run is sent ahead too. Secrets are never written: a credential header is recorded as
@@ -73,7 +73,7 @@ def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
     global _current  # noqa: PLW0603 - one run per process; the backend built later takes it from here
     task = task.strip()
     root = os.path.realpath(os.path.expanduser(cwd))
-    options = [word for word in argv if word != task and word.strip() != task]
+    options = _settings_of(argv, task)
     try:
         key = run_key(options, root)
     except (OSError, ValueError):
@@ -138,6 +138,21 @@ class FirstRequest:
         # A read-only cache folder: the next run simply sends nothing ahead.
         with contextlib.suppress(OSError, ValueError):
             _write_entry(cache_file(), self.key, entry)
+
+
+def _settings_of(argv: Sequence[str], task: str) -> list[str]:
+    """The command line as a key input: without the task, and without `--cwd` (the project folder is not
+    part of the recording, and a tool that starts every run with `--cwd` would otherwise never share it)."""
+    options: list[str] = []
+    skip = False
+    for word in argv:
+        if skip or word == task or word.strip() == task or word.startswith("--cwd="):
+            skip = False
+            continue
+        skip = word == "--cwd"
+        if not skip:
+            options.append(word)
+    return options
 
 
 def cache_file(env: dict[str, str] | None = None) -> str:

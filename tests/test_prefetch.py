@@ -181,6 +181,21 @@ def test_the_first_run_in_another_project_is_sent_ahead_with_its_own_prompt(
     assert "Always answer in haiku." in _system(chat)
 
 
+def test_runs_that_name_their_project_with_cwd_share_the_recording(
+    openai_server: OpenAIServer, project: Path
+):
+    """What an editor integration does: every run names its project with `--cwd` (or `--cwd=`)."""
+    other = project.parent / "other"
+    other.mkdir()
+    openai_server.reply(DONE, DONE, DONE)
+    for number, cwd in enumerate((["--cwd", str(project)], ["--cwd", str(other)], [f"--cwd={other}"])):
+        openai_server.requests.clear()
+        argv = _argv("openai", openai_server.base_url, f"task {number}")
+        assert _run(project.parent, [*argv[:-1], *cwd, argv[-1]], user=project)["status"] == "DONE"
+        assert _order(openai_server)[0] == ("/props" if number == 0 else "/v1/chat/completions")
+    assert f"project folder {other.resolve()}." in _system(_chats(openai_server)[0])
+
+
 def test_a_project_with_its_own_configuration_gets_its_own_recording(
     openai_server: OpenAIServer, project: Path
 ):
