@@ -34,6 +34,7 @@ from asi_agent.events import (
 )
 from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
 from asi_agent.gate import Gate, GateConfig
+from asi_agent.memo import LastValue
 from asi_agent.messages import Completion, Message, Usage
 from asi_agent.routing import RoutingConfig, routed_schemas
 from asi_agent.session import Session
@@ -78,6 +79,9 @@ class Agent:
     ) -> None:
         self.backend, self.runner, self.session, self.config = backend, runner, session, config
         self.system = system
+        # The same system message object while its text stays the same: the backends' wire encoding
+        # knows the unchanged history by identity and does not look at it again.
+        self._system_message: LastValue[str, Message] = LastValue(lambda text: Message("system", text))
         self.messages: list[Message] = session.messages()
         self.usage = Usage()
         self.native = config.tool_mode != "text"
@@ -243,9 +247,9 @@ class Agent:
 
     def _wire_messages(self, schemas: list[ToolSchema]) -> list[Message]:
         if self.native:
-            return [Message("system", self.system), *self.messages]
+            return [self._system_message(self.system), *self.messages]
         contract = self.style.contract(schemas)
-        return [Message("system", f"{self.system}\n\n{contract}"), *self.style.history(self.messages)]
+        return [self._system_message(f"{self.system}\n\n{contract}"), *self.style.history(self.messages)]
 
     async def _run_calls(self, items: Sequence[Prepared | Outcome]) -> AsyncIterator[AgentEvent]:
         """Gate every call, run the allowed ones (consecutive reads concurrently), feed results back."""

@@ -48,53 +48,49 @@ def json_body(params: dict[str, Any], encoded: dict[str, str]) -> bytes:
 class WireMessages:
     """`to_openai_messages` converting and encoding each message once: a turn does only the messages it added.
 
-    Messages are immutable and the history keeps them, so a message is known again by identity; the
-    history grows at its end, so only the messages after the part that is the same as last time are
-    looked at. The wire items are only read afterwards (serialised, measured), never changed.
+    Messages are immutable and the history keeps them, so a message is known again by identity (or
+    equality: an equal message has the same wire item). The history grows at its end, so the part that is
+    the same as last time is recognised with one list comparison, and only what follows it is looked at.
+    The wire items are only read afterwards (serialised, measured), never changed.
     """
 
     def __init__(self) -> None:
-        self._converted: list[_Converted] = []
+        self._sources: list[Message] = []
+        self._items: list[dict[str, Any]] = []
+        self._texts: list[str] = []
 
     def __call__(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
         """The wire shape of `messages`."""
-        return [converted.item for converted in self._convert(messages)]
+        self._update(messages)
+        return list(self._items)
 
     def json_array(self, messages: Sequence[Message]) -> str:
         """`json.dumps(self(messages), ensure_ascii=False)`, each message encoded once in its life."""
-        return "[" + ", ".join([converted.text() for converted in self._convert(messages)]) + "]"
+        self._update(messages)
+        return "[" + ", ".join(self._texts) + "]"
 
-    def _convert(self, messages: Sequence[Message]) -> list[_Converted]:
-        old = self._converted
-        same = 0
-        for known, message in zip(old, messages, strict=False):
-            if known.message is not message:
-                break
-            same += 1
-        if same == len(old) == len(messages):
-            return old
+    def _update(self, messages: Sequence[Message]) -> None:
+        known = len(self._sources)
+        same = known if len(messages) >= known and list(messages[:known]) == self._sources else 0
+        if same < known:  # a compaction (or another conversation): the part that is still the same
+            for old, new in zip(self._sources, messages, strict=False):
+                if old is not new:
+                    break
+                same += 1
+        if same == known == len(messages):
+            return
         # After a compaction, messages kept from further on are still known (the rest is forgotten).
-        later = {id(known.message): known for known in old[same:]}
-        self._converted = old[:same]
+        rest = zip(self._sources[same:], self._items[same:], self._texts[same:], strict=True)
+        later = {id(source): (source, item, text) for source, item, text in rest}
+        del self._sources[same:], self._items[same:], self._texts[same:]
         for message in messages[same:]:
             kept = later.get(id(message))
-            self._converted.append(kept if kept and kept.message is message else _Converted(message))
-        return self._converted
-
-
-class _Converted:
-    """One message, its wire item, and the item's JSON once asked for."""
-
-    __slots__ = ("_text", "item", "message")
-
-    def __init__(self, message: Message) -> None:
-        self.message, self.item = message, _wire_item(message)
-        self._text: str | None = None
-
-    def text(self) -> str:
-        if self._text is None:
-            self._text = json.dumps(self.item, ensure_ascii=False)
-        return self._text
+            if kept is None or kept[0] is not message:
+                item = _wire_item(message)
+                kept = (message, item, json.dumps(item, ensure_ascii=False))
+            self._sources.append(kept[0])
+            self._items.append(kept[1])
+            self._texts.append(kept[2])
 
 
 def _wire_item(message: Message) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from asi_agent.backends.openai_wire import WireMessages, json_body, to_openai_messages
@@ -37,3 +38,14 @@ def test_a_compacted_history_is_encoded_from_its_own_messages():
     compacted = [HISTORY[0], Message("user", "Summary: a.py read."), HISTORY[3]]
 
     assert json.loads(wire.json_array(compacted)) == to_openai_messages(compacted)
+
+
+def test_every_change_to_the_history_is_encoded_from_the_messages_as_they_are_now():
+    """Grown, rebuilt from equal copies, cut short, changed in the middle, emptied: always `json.dumps`."""
+    changed = Message("user", "Rename it to width instead")
+    copies = [dataclasses.replace(message) for message in HISTORY]
+    wire = WireMessages()
+    edited = [HISTORY[0], changed, *HISTORY[2:]]
+    for messages in (HISTORY[:2], HISTORY, copies, HISTORY[:3], edited, [], HISTORY, copies[:1]):
+        assert wire.json_array(messages) == json.dumps(to_openai_messages(messages), ensure_ascii=False)
+        assert wire(messages) == to_openai_messages(messages)
