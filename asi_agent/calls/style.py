@@ -8,7 +8,7 @@ from then on. A named format is kept whatever the model writes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from asi_agent.calls import textmode
@@ -29,6 +29,8 @@ class CallStyle:
     dialect: Dialect
     learning: bool
     """True until the first call fixes the dialect (only with `auto`)."""
+    projection: textmode.HistoryProjection = field(default_factory=textmode.HistoryProjection, compare=False)
+    """The history as projected last turn, so a turn projects only what it added."""
 
     @classmethod
     def choose(cls, call_format: str, model: str, records: Iterable[Mapping[str, Any]] = ()) -> CallStyle:
@@ -71,7 +73,7 @@ class CallStyle:
 
     def history(self, messages: Sequence[Message]) -> list[Message]:
         """The transcript with calls written in this dialect."""
-        return textmode.project_history(messages, self.dialect)
+        return self.projection(messages, self.dialect)
 
     def retry_prompt(self, reason: str) -> str:
         """The retry message, with its example in this dialect."""

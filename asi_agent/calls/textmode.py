@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "REFUSAL_PATTERNS",
+    "HistoryProjection",
     "call_hint",
     "detect_refusal",
     "project_history",
@@ -291,25 +292,60 @@ def _project_assistant(message: Message, dialect: Dialect) -> Message:
 
 def project_history(messages: Sequence[Message], dialect: Dialect | str = ASI) -> list[Message]:
     """The transcript as a text-mode model sees it: calls in `dialect`, results as framed user turns."""
-    resolved = _dialect(dialect)
-    projected: list[Message] = []
-    frames: list[str] = []
-    names: dict[str, str] = {}
-    for message in messages:
-        if message.role == "tool":
-            frames.append(_frame_result(message, names))
-            continue
-        if frames:
-            projected.append(_continuation(frames, resolved))
-            frames = []
-        if message.role == "assistant":
-            names.update((call.id, call.name) for call in message.tool_calls)
-            projected.append(_project_assistant(message, resolved))
-        else:
-            projected.append(message)
-    if frames:
-        projected.append(_continuation(frames, resolved))
-    return projected
+    return HistoryProjection()(messages, dialect)
+
+
+class HistoryProjection:
+    """`project_history` for one conversation, turn after turn: a turn projects only what it added.
+
+    The history grows at its end, so what was projected last time is kept up to the last run of tool
+    results (which may have grown), recognised with one list comparison; anything else (a compaction,
+    another dialect) is projected again from the start.
+    """
+
+    def __init__(self) -> None:
+        self._dialect: Dialect | None = None
+        self._sources: list[Message] = []
+        self._projected: list[Message] = []
+        self._settled = (0, 0)
+        """How many messages, and how many projected ones, will stay as they are however the history grows."""
+        self._names: dict[str, str] = {}
+
+    def __call__(self, messages: Sequence[Message], dialect: Dialect | str = ASI) -> list[Message]:
+        resolved = _dialect(dialect)
+        known = len(self._sources)
+        grew = (
+            resolved is self._dialect and len(messages) >= known and list(messages[:known]) == self._sources
+        )
+        if not grew:
+            self._dialect, self._settled, self._names = resolved, (0, 0), {}
+        start, kept = self._settled
+        projected, names, results = self._projected[:kept], self._names, list[Message]()
+        for index in range(start, len(messages)):
+            message = messages[index]
+            if message.role == "tool":
+                if not results:
+                    self._settled = (index, len(projected))
+                results.append(message)
+                continue
+            if results:
+                projected.append(_framed(results, names, resolved))
+                results = []
+            if message.role == "assistant":
+                names.update((call.id, call.name) for call in message.tool_calls)
+                projected.append(_project_assistant(message, resolved))
+            else:
+                projected.append(message)
+            self._settled = (index + 1, len(projected))
+        if results:
+            projected.append(_framed(results, names, resolved))
+        self._sources, self._projected = list(messages), projected
+        return list(projected)
+
+
+def _framed(run: Sequence[Message], names: Mapping[str, str], dialect: Dialect) -> Message:
+    """A run of results, framed as one user turn (each frame names its tool)."""
+    return _continuation([_frame_result(result, names) for result in run], dialect)
 
 
 def detect_refusal(text: str) -> str | None:

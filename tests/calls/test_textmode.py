@@ -14,6 +14,7 @@ from asi_agent.calls import (
     retry_prompt,
     retry_reason,
 )
+from asi_agent.calls.textmode import HistoryProjection
 from asi_agent.messages import Message, ToolCall
 
 
@@ -126,6 +127,26 @@ def transcript() -> list[Message]:
         Message("tool", "ERROR: oldText not found in src/app.py", tool_call_id="call_c", name="replace_text"),
         Message("assistant", "Could not edit.\nAGENT_STATUS: STOP"),
     ]
+
+
+def test_a_projection_kept_turn_after_turn_is_what_a_fresh_one_gives():
+    """Grown a message at a time (results arriving one by one), compacted, cut short, in two dialects."""
+    full = transcript()
+    steps = [full[:n] for n in range(1, len(full) + 1)]
+    steps += [[full[0], Message("user", "Summary of the work so far."), *full[5:]], full, full[:4], []]
+    projection = HistoryProjection()
+    for dialect in ("asi", "hermes", "asi"):
+        for messages in steps:
+            assert projection(messages, dialect) == project_history(messages, dialect)
+
+
+def test_what_a_turn_did_not_change_is_handed_back_as_the_same_messages():
+    """So the wire encoding, which knows messages by identity, encodes each one once."""
+    projection = HistoryProjection()
+    before = projection(transcript()[:4])
+    after = projection([*transcript()[:4], *transcript()[4:7]])  # equal copies of the first four, then more
+    assert after[2] is before[2]  # the assistant turn, projected once
+    assert after[3] == project_history(transcript()[:7])[3]  # the run of results grew: framed again
 
 
 def test_history_projection_of_a_two_turn_transcript():
