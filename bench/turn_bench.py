@@ -3,7 +3,8 @@
 A headless run (`asi-agent run --output-format stream-json`) makes `--turns` tool turns, each one
 `read_file` of another one-line file (the cheapest real tool), then ends. The model answers instantly:
 
-- `scripted`: the in-process scripted backend (no model time at all);
+- `scripted`: the in-process scripted backend (no model time at all), with native calls and again in
+  text mode (the calls written in the replies, the history sent back in that dialect);
 - `openai`: the project's local OpenAI-protocol test server (`tests/servers/`), through the real
   OpenAI backend, streaming;
 
@@ -45,7 +46,7 @@ from servers.openai_server import Call, OpenAIServer, Reply  # noqa: E402
 from servers.scripted_http import JsonHandler  # noqa: E402
 
 RESULTS = HERE / "results" / "turns.json"
-TARGETS_MS = {"scripted": 5.0, "openai": 10.0}
+TARGETS_MS = {"scripted": 5.0, "scripted, text mode": 5.0, "openai": 10.0}
 
 
 def call(turn: int) -> dict[str, Any]:
@@ -89,6 +90,16 @@ def scripted(turns: int, project: Path, env: dict[str, str]) -> list[float]:
     replies: list[Any] = [{"text": "", "tool_calls": [call(turn)]} for turn in range(turns)]
     script.write_text(json.dumps({"native": True, "replies": [*replies, "Done.\nAGENT_STATUS: DONE"]}))
     return intervals(agent_command("scripted", str(script), turns), project, env)
+
+
+def scripted_text(turns: int, project: Path, env: dict[str, str]) -> list[float]:
+    """The run on the scripted backend in text mode: each call written in the reply, as a model without
+    native tool calling writes it, and the history sent back with the calls in that dialect."""
+    script = project / "script-text.json"
+    replies = [f"[TOOL_CALL]read_file[ARGS]{json.dumps(call(turn)['arguments'])}" for turn in range(turns)]
+    script.write_text(json.dumps({"native": False, "replies": [*replies, "Done.\nAGENT_STATUS: DONE"]}))
+    command = agent_command("scripted", str(script), turns)
+    return intervals([*command[:-1], "--tool-mode", "text", command[-1]], project, env)
 
 
 class TimedHandler(JsonHandler):
@@ -176,6 +187,7 @@ def main() -> None:
         for turn in range(args.turns):
             (project / f"f{turn:03d}.txt").write_text(f"line {turn}\n")
         rows["scripted"] = summary(*cpu_per_turn(scripted, args.turns, project, env))
+        rows["scripted, text mode"] = summary(*cpu_per_turn(scripted_text, args.turns, project, env))
         gaps, cpu = cpu_per_turn(openai, args.turns, project, env)
         rows["openai"] = summary(gaps, cpu, TimedServer.handling)
     print(f"load average at start: {load:.2f}\n")
