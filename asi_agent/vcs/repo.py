@@ -123,7 +123,7 @@ class GitRepo:
 def open_repo(root: Path) -> GitRepo | None:
     """The repository `root` is in, or None (no repository, no gitpython, or no git binary)."""
     # gitpython takes about 0.1 s to import: not for a folder that no repository holds.
-    module = _git_module() if os.environ.get("GIT_DIR") or has_git(root) else None
+    module = _git_module() if has_git(root) else None
     if module is None:
         return None
     try:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from pathlib import Path
 
 from asi_agent.exceptions import UserError
@@ -55,7 +54,7 @@ class GitSession:
         not usable (a bare repository, no git binary).
         """
         if not now:
-            return cls(root, session_id) if os.environ.get("GIT_DIR") or has_git(root) else None
+            return cls(root, session_id) if has_git(root) else None
         repo = open_repo(root)
         return None if repo is None else cls(root, session_id, repo)
 

@@ -17,13 +17,16 @@ _SHOWN_DIRTY = 20
 
 
 def has_git(root: Path) -> bool:
-    """Whether `root` or a folder above it holds `.git` (a folder, or a file for a worktree or submodule)."""
+    """Whether git may find a repository for `root`: `GIT_DIR` names one, or `root` or a folder above it
+    holds `.git` (a folder, or a file for a worktree or submodule)."""
+    if os.environ.get("GIT_DIR"):
+        return True
     return any((folder / ".git").exists() for folder in (root, *root.resolve().parents))
 
 
 def git_context(root: Path, *, commits: int = 5) -> str:
     """The prompt's view of the repository ("" without git, outside a working tree, or when git fails)."""
-    if not (os.environ.get("GIT_DIR") or has_git(root)):
+    if not has_git(root):
         return ""  # no git process for a folder no repository holds
     try:
         status = _start(root, "status", "--porcelain", "-z", "--untracked-files=normal")
