@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from asi_agent.exceptions import ConfigError
+from asi_agent.userdirs import user_config_dir
 
 Provider = Literal["openai", "ollama", "local", "scripted"]
 ToolMode = Literal["auto", "native", "text"]
@@ -121,16 +122,6 @@ class AsiConfig(BaseModel):
     false: never."""
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
-
-
-def user_config_dir() -> Path:
-    """The per-user configuration folder (`config.toml`, `USER_PROMPT.md`, `moss-tools.json`)."""
-    override = os.environ.get("ASI_CONFIG_DIR")
-    if override:
-        return Path(override)
-    import platformdirs  # noqa: PLC0415 - only needed when a config is loaded
-
-    return Path(platformdirs.user_config_dir("asi-agent"))
 
 
 def load_config(

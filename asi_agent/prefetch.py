@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from asi_agent.prefetch_wire import Sent, send
+from asi_agent.userdirs import user_cache_dir, user_config_dir
 
 if TYPE_CHECKING:
     from asi_agent.prompts import ProjectPrompt
@@ -95,7 +96,7 @@ class FirstRequest:
     def __init__(self, root: str, task: str, key: str) -> None:
         self.root, self.task, self.key = root, task, key
         """The project folder, the task, and the digest of the inputs the request is recorded under."""
-        self.user_dir = _user_dir(dict(os.environ))
+        self.user_dir = user_config_dir()
         self.sent: Sent | None = None
         """The request sent ahead, until it is adopted or aborted."""
         self.enabled: bool | None = None
@@ -108,12 +109,12 @@ class FirstRequest:
         if self._prompt is None:
             from asi_agent.prompts import project_prompt  # noqa: PLC0415 - only to send or record
 
-            self._prompt = project_prompt(Path(self.root), Path(self.user_dir))
+            self._prompt = project_prompt(Path(self.root), self.user_dir)
         return self._prompt
 
     def prompt_for(self, root: Path, user_dir: Path, *, again: bool = False) -> ProjectPrompt | None:
         """`prompt()` (made `again` when the project may have changed since), or None for another project."""
-        if (root, user_dir) != (Path(self.root), Path(self.user_dir)):
+        if (root, user_dir) != (Path(self.root), self.user_dir):
             return None
         if again:
             self._prompt = None
@@ -155,22 +156,17 @@ def _settings_of(argv: Sequence[str], task: str) -> list[str]:
     return options
 
 
-def cache_file(env: dict[str, str] | None = None) -> str:
-    """Where the first requests of earlier runs are kept: in the user cache folder, or below
-    `ASI_CONFIG_DIR` when that is set (so that a separate configuration has its own)."""
-    env = dict(os.environ) if env is None else env
-    if env.get("ASI_CONFIG_DIR"):
-        return os.path.join(env["ASI_CONFIG_DIR"], "cache", "first-request.json")
-    import platformdirs  # noqa: PLC0415 - only without ASI_CONFIG_DIR
-
-    return os.path.join(platformdirs.user_cache_dir("asi-agent"), "first-request.json")
+def cache_file() -> str:
+    """Where the first requests of earlier runs are kept: in the user cache folder (below `ASI_CONFIG_DIR`
+    when that is set, so that a separate configuration has its own)."""
+    return str(user_cache_dir() / "first-request.json")
 
 
 def run_key(argv: Sequence[str], root: str, env: dict[str, str] | None = None) -> str:
     """A digest of the inputs a recorded first request depends on (see the module docstring)."""
     env = dict(os.environ) if env is None else env
     package = os.path.dirname(os.path.abspath(__file__))
-    user = _user_dir(env)
+    user = user_config_dir(env)
     parts: list[Any] = [_FORMAT, sys.version, list(argv)]
     parts.append(sorted((k, v) for k, v in env.items() if k.startswith(("ASI_", "OPENAI_", "OLLAMA_"))))
     parts += [_stamp(os.path.join(package, name)) for name in _CODE_FILES]
@@ -204,7 +200,7 @@ def configured_api_key(root: str, env: dict[str, str] | None = None) -> str | No
             return env[var]
     import tomllib  # noqa: PLC0415 - only for a request that carries a key
 
-    for path in (os.path.join(root, ".asi", "config.toml"), os.path.join(_user_dir(env), "config.toml")):
+    for path in (Path(root, ".asi", "config.toml"), user_config_dir(env) / "config.toml"):
         try:
             with open(path, "rb") as handle:
                 value = tomllib.load(handle).get("api_key")
@@ -213,14 +209,6 @@ def configured_api_key(root: str, env: dict[str, str] | None = None) -> str | No
         if isinstance(value, str) and value:
             return value
     return None
-
-
-def _user_dir(env: dict[str, str]) -> str:
-    if env.get("ASI_CONFIG_DIR"):
-        return env["ASI_CONFIG_DIR"]
-    import platformdirs  # noqa: PLC0415 - what config.user_config_dir uses, without pydantic
-
-    return platformdirs.user_config_dir("asi-agent")
 
 
 def _stamp(path: str) -> list[int] | None:
