@@ -65,9 +65,9 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 from servers.ollama_server import OllamaServer  # noqa: E402
 from servers.openai_server import OpenAIServer, Reply  # noqa: E402
 
+from asi_agent.userdirs import user_cache_dir  # noqa: E402
+
 RESULTS = HERE / "results" / "startup.json"
-CACHE = Path("cache", "first-request.json")
-"""The recorded first requests, below the user configuration folder the runs are given."""
 AIDER = HERE / ".cache" / "aider-venv" / "bin" / "aider"
 FIRST_TARGET_RATIO = 2.0
 EXIT_TARGET_MS = 50.0
@@ -128,7 +128,7 @@ def measure(command: list[str], cwd: Path, first_after: Arrived, env: dict[str, 
     """(seconds to the first chat request, from the last output line to exit, whole run, chat requests)
     of one run."""
     if "(cold" in command[-1]:
-        (Path(env["ASI_CONFIG_DIR"]) / CACHE).unlink(missing_ok=True)
+        (user_cache_dir(env) / "first-request.json").unlink(missing_ok=True)  # what prefetch.cache_file names
     spawned = time.time()
     process = subprocess.Popen(
         command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL
