@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
-SHARED = {"messages", "events", "exceptions", "config"}
+SHARED = {"messages", "events", "exceptions", "config", "userdirs"}  # userdirs: where config lives
 AGENT = {"agent"}
 UI = {"ui", "eval", "data"}  # eval drives the agent; data reads its transcripts for people
 VENDOR_ONLY_IN = {
