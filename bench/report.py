@@ -41,7 +41,7 @@ BENCHES: tuple[Bench, ...] = (
           ("bench/startup_bench.py", "--runs", "10", "--with-aider"), 330, ("--runs", "3", "--with-aider")),
     Bench("turns", "Per-turn overhead over 200 turns", ("bench/turn_bench.py", "--turns", "200"), 180,
           ("--turns", "60")),
-    Bench("search", "grep_search vs plain ripgrep", ("bench/search_bench.py", "--runs", "7"), 180,
+    Bench("search", "grep_search vs plain ripgrep", ("bench/search_bench.py", "--runs", "31"), 180,
           ("--runs", "5")),
     Bench("index", "Code index: build, re-index, tool latency back to back and spaced 2.5 s",
           ("bench/index_bench.py", "--spacing", "2.5"), 420, ("--spacing", "1.0")),

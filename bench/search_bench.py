@@ -7,6 +7,9 @@ and without one (500, the most grep_search shows), plus a few everyday queries w
 runs through `grep_search` and through `rg` with the same file-selection and case flags and plain
 text output (all matches: what a person typing `rg` waits for); each is timed `--runs` times after one
 warm-up run, alternately. Target: grep_search within 1.2x of plain rg (median), for every case.
+Each side of a case takes 15-50 ms; on a shared 2-core machine the median of 7 runs varied from one
+run of the bench to the next by about as much as the margin measured, so the default is 31 runs
+(about 30 s for all cases).
 Prints a markdown table and writes `bench/results/search.json`.
 
     python bench/search_bench.py [--runs N] [--copies N]
@@ -81,19 +84,24 @@ async def time_both(
 ) -> dict[str, Any]:
     """Median and p95 milliseconds of grep_search and of the rg command line, timed alternately.
 
-    Alternating puts both under the same machine load, which matters on shared cores. The rg time
-    includes starting the process and reading all its output, as grep_search's does.
+    Alternating puts both under the same machine load, which matters on shared cores; which of the two
+    goes first changes every run, so that neither always follows the other. The rg time includes
+    starting the process and reading all its output, as grep_search's does.
     """
     first = (await grep_search(args, ctx)).splitlines()[0]  # warm-up; also the answer's summary line
     subprocess.run(command, cwd=ctx.root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
-    tool, plain = [], []
-    for _ in range(runs):
-        start = time.perf_counter()
-        await grep_search(args, ctx)
-        tool.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        subprocess.run(command, cwd=ctx.root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
-        plain.append(time.perf_counter() - start)
+    tool: list[float] = []
+    plain: list[float] = []
+    for number in range(runs):
+        for side in ("tool", "rg") if number % 2 == 0 else ("rg", "tool"):
+            start = time.perf_counter()
+            if side == "tool":
+                await grep_search(args, ctx)
+            else:
+                subprocess.run(
+                    command, cwd=ctx.root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False
+                )
+            (tool if side == "tool" else plain).append(time.perf_counter() - start)
     tool_ms, rg_ms = statistics.median(tool) * 1000, statistics.median(plain) * 1000
     return {
         "case": label,
@@ -164,7 +172,7 @@ def table(report: dict[str, Any]) -> str:
 def main() -> None:
     """Parse the options, run, print the table and write the JSON results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7, help="timed runs per query and tool (>= 5)")
+    parser.add_argument("--runs", type=int, default=31, help="timed runs per query and tool (>= 5)")
     parser.add_argument("--copies", type=int, default=1, help="copies of the stdlib in the corpus")
     options = parser.parse_args()
     report = run(max(options.runs, 5), options.copies)
