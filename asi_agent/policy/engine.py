@@ -19,7 +19,6 @@ Order of precedence, first match wins:
 from __future__ import annotations
 
 import fnmatch
-import os
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -137,7 +136,7 @@ def _classifier_refusal(
     if danger and danger.level == "refuse":
         return Decision("deny", _line(f"{danger.reason} ({_quote(danger.matched)})"), CLASSIFIER)
     if danger and danger.level == "ask" and mode == "yolo":
-        allowed = [Path(os.path.expanduser(d)) for d in policy.allow_dirs]
+        allowed = policy.allowed_folders()
         outside = outside_target(danger.targets, root, allowed, cwd=here)
         if outside:
             reason = f"yolo mode refuses {danger.reason} ({_quote(danger.matched)}): it acts on {outside}"
@@ -181,7 +180,7 @@ def _secret(arguments: Mapping[str, Any], policy: Policy) -> str | None:
 
 def _path_refusal(arguments: Mapping[str, Any], risk: Risk, policy: Policy, root: Path) -> str | None:
     """The same boundary the tools enforce (`resolve_in_project`), decided before anyone is asked."""
-    allowed = tuple(Path(os.path.expanduser(d)) for d in policy.allow_dirs)
+    allowed = policy.allowed_folders()
     for value in _paths(arguments):
         try:
             resolve_in_project(root, value, write=risk == "write", also=allowed)

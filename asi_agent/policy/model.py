@@ -125,6 +125,10 @@ class Policy(BaseModel):
     rules: list[Rule] = Field(default_factory=list)
     """Evaluated all together: deny > ask > allow."""
 
+    def allowed_folders(self) -> tuple[Path, ...]:
+        """`allow_dirs`, a leading `~` or `~user` made that home folder (kept as written for no such user)."""
+        return tuple(Path(os.path.expanduser(folder)) for folder in self.allow_dirs)
+
 
 def load_policy(spec: str | None, project: Path) -> Policy:
     """A preset by name, or a TOML file (relative to the project); errors name file, line and reason."""

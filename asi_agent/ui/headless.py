@@ -185,7 +185,7 @@ def assemble_agent(
         journal,
         session_id=session.id,
         read_max_bytes=config.read_max_bytes,
-        allowed_dirs=tuple(Path(os.path.expanduser(path)).resolve() for path in policy.allow_dirs),
+        allowed_dirs=tuple(folder.resolve() for folder in policy.allowed_folders()),
     )
     if cursor:
         ctx.cursor = _cursor(root, cursor)
