@@ -7,7 +7,6 @@ import argparse
 import dataclasses
 import difflib
 import json
-import os
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from asi_agent.session import Session, SessionInfo, SessionStore
 from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
+from asi_agent.ui.cli import project_root
 from asi_agent.ui.headless import assemble_agent, config_flags
 from asi_agent.ui.mentions import expand_mentions
 
@@ -242,16 +242,6 @@ class ChatSession:
         config = dataclasses.replace(old.config, gate=old.gate.config)
         self.agent = Agent(old.backend, old.runner, session, old.system, config)
         self._notes.clear()
-
-
-def project_root(args: argparse.Namespace) -> Path:
-    """The `--cwd` folder, resolved; UserError when it is not a folder."""
-    from asi_agent.exceptions import UserError  # noqa: PLC0415
-
-    root = Path(os.path.expanduser(args.cwd)).resolve()
-    if not root.is_dir():
-        raise UserError(f"--cwd {args.cwd}: not a directory")
-    return root
 
 
 def git_branch(root: Path) -> str:

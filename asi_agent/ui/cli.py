@@ -9,9 +9,10 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageParser", "build_parser", "entry", "main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageParser", "build_parser", "entry", "main", "project_root"]
 
 EXIT_INTERRUPTED = 130
 # The values of config's CallFormat, spelled out here so that `--help` does not import pydantic.
@@ -230,6 +231,16 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
+
+
+def project_root(args: argparse.Namespace) -> Path:
+    """The `--cwd` folder, resolved; UserError when it is not a folder."""
+    from asi_agent.exceptions import UserError  # noqa: PLC0415 - keep `--help` instant
+
+    root = Path(os.path.expanduser(args.cwd)).resolve()
+    if not root.is_dir():
+        raise UserError(f"--cwd {args.cwd}: not a directory")
+    return root
 
 
 def entry() -> None:

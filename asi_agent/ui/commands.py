@@ -6,9 +6,9 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 
 from asi_agent.exceptions import UserError
+from asi_agent.ui.cli import project_root
 
 __all__ = ["chat", "checkpoints", "diff", "sessions", "tools", "undo"]
 
@@ -21,7 +21,7 @@ def tools(args: argparse.Namespace) -> int:
     from asi_agent.plugins import check_plugins, describe_tools  # noqa: PLC0415
     from asi_agent.tools.schema import tool_schema  # noqa: PLC0415
 
-    registry, problems = asyncio.run(check_plugins(_root(args), user_config_dir()))
+    registry, problems = asyncio.run(check_plugins(project_root(args), user_config_dir()))
     rows = describe_tools(registry)
     if args.json:
         for row in rows:
@@ -39,7 +39,7 @@ def undo(args: argparse.Namespace) -> int:
     """Revert the last N journaled changes, newest first."""
     from asi_agent.tools.files.journal import Journal  # noqa: PLC0415
 
-    root = _root(args)
+    root = project_root(args)
     reverted = Journal(root / ".asi").undo(root, args.count)
     if not reverted:
         print("nothing to undo")
@@ -52,7 +52,7 @@ def sessions(args: argparse.Namespace) -> int:
     """List the saved sessions of the project, newest first."""
     from asi_agent.session import SessionStore  # noqa: PLC0415
 
-    found = SessionStore(_root(args) / ".asi").list()
+    found = SessionStore(project_root(args) / ".asi").list()
     if not found:
         print("no sessions yet")
     for info in found:
@@ -67,7 +67,7 @@ def diff(args: argparse.Namespace) -> int:
     from asi_agent.vcs.journal_diff import journal_diff  # noqa: PLC0415
     from asi_agent.vcs.repo import open_repo  # noqa: PLC0415
 
-    root = _root(args)
+    root = project_root(args)
     repo = open_repo(root)
     if repo is not None and not _journal_only(repo, args.session):
         first, text = session_diff(repo, args.session, stat=args.stat)
@@ -95,7 +95,7 @@ def checkpoints(args: argparse.Namespace) -> int:
     from asi_agent.vcs.checkpoints import list_checkpoints, restore_checkpoint  # noqa: PLC0415
     from asi_agent.vcs.repo import open_repo  # noqa: PLC0415
 
-    root = _root(args)
+    root = project_root(args)
     repo = open_repo(root)
     if repo is None:
         raise UserError(
@@ -143,10 +143,3 @@ def _full_screen_terminal() -> bool:
     """Whether stdin and stdout are a terminal that can show the full-screen app."""
     term = os.environ.get("TERM", "")
     return sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
-
-
-def _root(args: argparse.Namespace) -> Path:
-    root = Path(os.path.expanduser(args.cwd)).resolve()
-    if not root.is_dir():
-        raise UserError(f"--cwd {args.cwd}: not a directory")
-    return root

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import re
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY
-from asi_agent.ui.cli import EXIT_INTERRUPTED
+from asi_agent.ui.cli import EXIT_INTERRUPTED, project_root
 from asi_agent.ui.confirm import ask_in_terminal
 from asi_agent.ui.gitrun import attach_git, finish_git
 from asi_agent.ui.output import Renderer, make_renderer
@@ -68,9 +67,7 @@ def run_command(args: argparse.Namespace, *, exiting: bool = False) -> int:
 
 
 def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *, close_backend: bool) -> int:
-    root = Path(os.path.expanduser(args.cwd)).resolve()
-    if not root.is_dir():
-        raise UserError(f"--cwd {args.cwd}: not a directory")
+    root = project_root(args)
     task = _task(args)
     store = SessionStore(root / ".asi")
     resumed = store.open(args.resume) if args.resume else None

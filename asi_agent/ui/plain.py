@@ -33,7 +33,8 @@ from asi_agent.events import (
 )
 from asi_agent.exceptions import AsiError
 from asi_agent.messages import Message
-from asi_agent.ui.chatsession import ChatSession, project_root
+from asi_agent.ui.chatsession import ChatSession
+from asi_agent.ui.cli import project_root
 from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.headless import config_flags

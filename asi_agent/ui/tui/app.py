@@ -19,7 +19,8 @@ from textual.worker import Worker
 from asi_agent.config import load_config
 from asi_agent.events import AgentEvent, ApprovalRequested
 from asi_agent.exceptions import AsiError, UserError
-from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch, project_root
+from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch
+from asi_agent.ui.cli import project_root
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.headless import config_flags
 from asi_agent.ui.history import InputHistory
