@@ -1,0 +1,1 @@
+"""linkcheck: find broken links on a small site."""

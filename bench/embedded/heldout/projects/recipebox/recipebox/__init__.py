@@ -1,0 +1,1 @@
+"""recipebox: scale and convert recipes."""

@@ -1,0 +1,3 @@
+"""weatherlog: record and summarise temperature readings."""
+
+__version__ = "0.4.2"
