@@ -108,6 +108,10 @@ class AsiConfig(BaseModel):
     """Sampling temperature (low keeps tool-call formats stable)."""
     read_max_bytes: int = Field(256_000, ge=1024)
     """Largest slice of a file `read_file` returns at once."""
+    edit_guard: bool = True
+    """Refuse an edit or `create_file` that would turn a file which parsed into one that does not (Python,
+    JSON, TOML, YAML, JavaScript, TypeScript, Go): the file stays as it was and the model gets the
+    parser's message with the lines around it. A file that did not parse before is not held to it."""
     context_window: int | None = Field(None, ge=256)
     """The model's context window in tokens; empty asks the server (Ollama `/api/show`, llama.cpp
     `/props`, the local model's `n_ctx`). The history is kept inside it, compacting older turns."""

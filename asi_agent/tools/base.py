@@ -94,6 +94,10 @@ class ToolContext:
 
     allowed_dirs: tuple[Path, ...] = ()
     """Folders outside the project that the policy lets tools use (`allow_dirs`)."""
+    edit_guard: bool = True
+    """Refuse an edit that turns a file which parsed into one that does not (config `edit_guard`)."""
+    guarded_edits: int = 0
+    """How many changes the edit guard refused this session."""
 
     def resolve(self, raw: str, *, write: bool) -> Path:
         """A path the model wrote, resolved inside the project (or an allowed folder), or refused."""

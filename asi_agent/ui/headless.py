@@ -183,6 +183,7 @@ def assemble_agent(
         session_id=session.id,
         read_max_bytes=config.read_max_bytes,
         allowed_dirs=tuple(folder.resolve() for folder in policy.allowed_folders()),
+        edit_guard=config.edit_guard,
     )
     if cursor:
         ctx.cursor = _cursor(root, cursor)

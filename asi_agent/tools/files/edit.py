@@ -2,6 +2,8 @@
 
 Each one loads the file (refusing it when it changed on disk since the model last read it), computes
 the new text, and hands it to `commit_change`; encoding, line ends, final newline and mode are kept.
+A change that leaves the file as it was is an error, and so is one that would break its syntax (the
+edit guard, `guard.py`).
 The result is a one-line summary and a unified diff, so the model sees exactly what it did.
 """
 
@@ -15,6 +17,7 @@ from pathlib import Path
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import DeleteLinesArgs, InsertLineArgs, ReplaceLinesArgs, ReplaceTextArgs
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.files.guard import guard_change, nothing_changed
 from asi_agent.tools.files.ops import commit_change, read_existing
 from asi_agent.tools.files.textio import TextFile, encode, split_lines, unified_diff
 from asi_agent.tools.paths import display_path
@@ -141,11 +144,12 @@ def _load(ctx: ToolContext, raw: str) -> _Target:
 def _finish(
     ctx: ToolContext, target: _Target, lines: list[str], *, tool: str, summary: str, line: int
 ) -> str:
-    """Encode and commit the new lines, then report the summary and the diff."""
+    """Encode, guard and commit the new lines, then report the summary and the diff."""
     new_text = "\n".join(lines)
     data = encode(target.file, new_text)
     if data == target.file.raw:
-        return f"{summary}: the file already had this content, nothing was written."
+        raise nothing_changed(target.shown, tool)
+    guard_change(ctx, target.path, target.file.text, new_text, tool=tool)
     commit_change(ctx, target.path, target.file.raw, data, tool=tool, mode=target.file.mode)
     ctx.last_location = (target.path, max(line, 1))
     diff = unified_diff(target.file.text, new_text, target.shown)

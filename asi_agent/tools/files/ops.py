@@ -16,6 +16,7 @@ from pathlib import Path
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import FileStamp, ToolContext
+from asi_agent.tools.files.guard import guard_change, nothing_changed
 from asi_agent.tools.files.journal import JournalEntry, move_to_trash
 from asi_agent.tools.files.textio import TextFile, encode, read_text, split_lines, write_atomic
 from asi_agent.tools.paths import display_path, expand_home
@@ -156,7 +157,9 @@ async def create_file(args: CreateFileArgs, ctx: ToolContext) -> str:
     if path.is_dir():
         raise ToolError(f"{shown} is a directory; give the path of a file to create")
     lines = len(split_lines(args.content.replace("\r\n", "\n")))
+    retry = "Fix the content and call create_file again."
     if not path.exists():
+        guard_change(ctx, path, None, args.content, tool="create_file", retry=retry)
         data = args.content.encode("utf-8")
         commit_change(ctx, path, None, data, tool="create_file")
         return f"Created {shown} ({lines} lines, {len(data)} bytes)."
@@ -168,7 +171,11 @@ async def create_file(args: CreateFileArgs, ctx: ToolContext) -> str:
     old = read_existing(ctx, path)
     # Keep the old file's encoding, BOM and line ends; the final newline follows the new content.
     style = replace(old, trailing_newline=args.content == "" or args.content.endswith(("\n", "\r")))
-    commit_change(ctx, path, old.raw, encode(style, args.content), tool="create_file", mode=old.mode)
+    data = encode(style, args.content)
+    if data == old.raw:
+        raise nothing_changed(shown, "create_file")
+    guard_change(ctx, path, old.text, args.content, tool="create_file", change="this overwrite", retry=retry)
+    commit_change(ctx, path, old.raw, data, tool="create_file", mode=old.mode)
     return f"Overwrote {shown} ({lines} lines; it had {len(old.lines)})."
 
 

@@ -2,7 +2,8 @@
 looks, checks that it loads (asking the model once to repair it if not), runs it and reports.
 
 The file is written through `commit_change`, so it is journaled and `asi-agent undo` removes it. A file
-that still does not load after the repair is kept for inspection and reported as broken, never silently.
+that still does not load after the repair is kept for inspection and reported as broken, never silently;
+with the edit guard on, a version that would not parse is never written (the guard's refusal is reported).
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from asi_agent.tools.code.index.symbols import language_of
 from asi_agent.tools.exec.environment import detect_environment
 from asi_agent.tools.exec.terminal import run_command
 from asi_agent.tools.exec.testing import FRAMEWORKS, detect_framework, render, run_test_suite
+from asi_agent.tools.files.guard import EditGuarded, guard_change
 from asi_agent.tools.files.ops import commit_change, read_existing
+from asi_agent.tools.files.syntax import checked_language, parse_problem, syntax_error
 from asi_agent.tools.paths import display_path
-from asi_agent.tools.quality.modelio import extract_code_block, require_model, syntax_error
+from asi_agent.tools.quality.modelio import extract_code_block, require_model
 
 __all__ = ["conventional_test_path", "generate_tests"]
 
@@ -28,6 +31,10 @@ _SOURCE_CHARS = 12_000
 """Most source characters put in the prompt: small local models have small contexts."""
 _CHECK_TIMEOUT = 60.0
 _ERROR_LINES = 25
+_RETRY = (
+    "generate_tests asked the model once to repair it, without success: call generate_tests again, or "
+    "write the tests with create_file."
+)
 _SYSTEM = "You write correct, runnable test files. You reply with exactly one fenced code block."
 _CONVENTIONS = {
     "pytest": "pytest: plain `def test_...():` functions with bare `assert`; `pytest.raises(...)` for "
@@ -68,16 +75,14 @@ async def generate_tests(args: GenerateTestsArgs, ctx: ToolContext) -> str:
             "the model replied without any test code, so nothing was written; "
             "call generate_tests again or write the tests with create_file"
         )
-    commit_change(ctx, target, None, code.encode("utf-8"), tool="generate_tests")
-    error = await _load_error(ctx, target, framework)
+    error = await _first_write(ctx, target, framework, code)
+    written = target.exists()  # the first version is not written when it would not parse
     repaired = False
     if error is not None:
         fixed = await _ask_code(model, _repair_prompt(shown, code, error), language_of(rel))
-        if fixed is not None:
-            commit_change(ctx, target, code.encode("utf-8"), fixed.encode("utf-8"), tool="generate_tests")
-            repaired, error = True, await _load_error(ctx, target, framework)
+        repaired, error = await _repair(ctx, target, framework, code=code, fixed=fixed, error=error)
     if error is not None:
-        changes = "2` (its repair, then its creation)" if repaired else "1` (its creation)"
+        changes = "2` (its repair, then its creation)" if repaired and written else "1` (its creation)"
         raise ToolError(
             f"the generated test file {shown} is BROKEN: it does not load, even after asking the model "
             f"once to repair it.\n{error}\nThe file was kept so that it can be inspected: fix it with the "
@@ -190,6 +195,38 @@ def _repair_prompt(shown: str, code: str, error: str) -> str:
 async def _ask_code(model: ModelAccess, prompt: str, language: str) -> str | None:
     """The model's code block for `prompt`, None when its reply holds no code."""
     return extract_code_block(await model.ask(prompt, system=_SYSTEM), language)
+
+
+async def _first_write(ctx: ToolContext, target: Path, framework: str, code: str) -> str | None:
+    """Write the model's first version and say why it does not load (None: it does). With the edit
+    guard on, a version that would not parse is not written: its syntax error goes to the repair."""
+    problem = parse_problem(code, checked_language(str(target))) if ctx.edit_guard else None
+    if problem is not None:
+        return f"syntax error at {problem}"
+    commit_change(ctx, target, None, code.encode("utf-8"), tool="generate_tests")
+    return await _load_error(ctx, target, framework)
+
+
+async def _repair(
+    ctx: ToolContext, target: Path, framework: str, *, code: str, fixed: str | None, error: str
+) -> tuple[bool, str | None]:
+    """Write the model's repair (when it has one and the edit guard lets it): (repair written, why the
+    file still does not load). A file that was never written because it would not parse stays unwritten:
+    the guard's refusal is raised."""
+    before = code if target.exists() else None
+    if fixed is None:
+        if before is None:
+            guard_change(ctx, target, None, code, tool="generate_tests", retry=_RETRY)
+        return False, error
+    try:
+        guard_change(ctx, target, before, fixed, tool="generate_tests", change="the repair", retry=_RETRY)
+    except EditGuarded as refused:
+        if before is None:
+            raise
+        return False, f"{error}\n(The model's repair was not applied: it would not parse, {refused.problem}.)"
+    old = None if before is None else before.encode("utf-8")
+    commit_change(ctx, target, old, fixed.encode("utf-8"), tool="generate_tests")
+    return True, await _load_error(ctx, target, framework)
 
 
 async def _load_error(ctx: ToolContext, target: Path, framework: str) -> str | None:

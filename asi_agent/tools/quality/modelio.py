@@ -1,5 +1,6 @@
 """What the model-driven tools (generate_tests, fix_tests, refactor) share: asking the model, reading its
-reply tolerantly, applying its search/replace edits, checking syntax, and querying the code index.
+reply tolerantly, applying its search/replace edits, and querying the code index (syntax checks are in
+`tools/files/syntax.py`, shared with the edit guard).
 
 Small local models run these tools, so replies are read leniently: a code fence with or without a
 language (or none at all), search/replace markers with a few more or fewer characters and stray spaces.
@@ -8,21 +9,17 @@ language (or none at all), search/replace markers with a few more or fewer chara
 from __future__ import annotations
 
 import asyncio
-import importlib
 import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TypeVar
 
 from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.tools.args import ReplaceTextArgs
 from asi_agent.tools.base import ModelAccess, ToolContext
 from asi_agent.tools.code.lookup import open_index
 from asi_agent.tools.files.edit import replace_text
-
-if TYPE_CHECKING:
-    import tree_sitter
 
 __all__ = [
     "AppliedEdit",
@@ -32,7 +29,6 @@ __all__ = [
     "index_query",
     "parse_search_replace",
     "require_model",
-    "syntax_error",
 ]
 
 _T = TypeVar("_T")
@@ -40,12 +36,6 @@ _OPEN_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*$")
 _SEARCH = re.compile(r"^\s*<{4,10}\s*SEARCH\b.*$", re.IGNORECASE)
 _DIVIDER = re.compile(r"^\s*={4,10}\s*$")
 _REPLACE = re.compile(r"^\s*>{4,10}\s*REPLACE\b.*$", re.IGNORECASE)
-_GRAMMARS = {
-    "go": ("tree_sitter_go", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-}
 _PATH_LABEL = re.compile(r"^(?:#+\s*)?(?:file(?:name)?|path)\s*:\s*", re.IGNORECASE)
 
 
@@ -201,56 +191,6 @@ async def apply_edit(ctx: ToolContext, edit: SearchReplace) -> AppliedEdit:
     except (ToolError, PermissionDeniedError) as exc:
         return AppliedEdit(edit, False, str(exc))
     return AppliedEdit(edit, True, detail)
-
-
-def syntax_error(text: str, language: str) -> str | None:
-    """Why `text` is not valid `language` ("python", "javascript", "typescript", "tsx", "go"); None if valid.
-
-    Other languages are not checked (None).
-    """
-    if language == "python":
-        try:
-            compile(text, "<refactored>", "exec", dont_inherit=True)
-        except SyntaxError as exc:
-            return f"line {exc.lineno}: {exc.msg}"
-        except ValueError as exc:
-            return str(exc)
-        return None
-    parser = _tree_sitter_parser(language)
-    if parser is None:
-        return None
-    root = parser.parse(text.encode("utf-8", "surrogatepass")).root_node
-    if not root.has_error:
-        return None
-    bad = _first_error(root)
-    return f"line {bad + 1}: syntax error" if bad is not None else "syntax error"
-
-
-def _tree_sitter_parser(language: str) -> tree_sitter.Parser | None:
-    """A tree-sitter parser for `language`, imported only now; None when the grammar is not installed."""
-    grammar = _GRAMMARS.get(language)
-    if grammar is None:
-        return None
-    module_name, function_name = grammar
-    try:
-        import tree_sitter  # noqa: PLC0415 - heavy and optional: only loaded for these checks
-
-        module = importlib.import_module(module_name)
-    except ImportError:
-        return None
-    loader: Callable[[], Any] = getattr(module, function_name)
-    return tree_sitter.Parser(tree_sitter.Language(loader()))
-
-
-def _first_error(root: tree_sitter.Node) -> int | None:
-    """The 0-based row of the first ERROR or missing node under `root`."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            return int(node.start_point[0])
-        stack.extend(reversed(node.children))
-    return None
 
 
 async def index_query(ctx: ToolContext, function: Callable[[sqlite3.Connection], _T]) -> _T:

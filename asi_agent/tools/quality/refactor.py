@@ -1,9 +1,10 @@
 """refactor: a rename across files with rope (`symbol` = "old->new"), or a rewrite of a range by the model.
 
-The model's rewrite is applied only if the whole new file still parses (Python: `ast`; JS/TS/Go:
-tree-sitter) and, for Python, adds no lint problem; otherwise nothing is written and the reason is
-reported. `preview` returns the diff without writing; `analyzeImpact` lists the references to what
-the change touches. Every write goes through `commit_change` (journaled, undoable).
+The model's rewrite is applied only if the whole new file still parses (the edit guard's check, even
+when the guard is off: Python `compile`, JS/TS/Go tree-sitter) and, for Python, adds no lint problem;
+otherwise nothing is written and the reason is reported. `preview` returns the diff without writing;
+`analyzeImpact` lists the references to what the change touches. Every write goes through
+`commit_change` (journaled, undoable).
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from asi_agent.tools.base import ToolContext
 from asi_agent.tools.code.index import query as q
 from asi_agent.tools.code.index.symbols import language_of
 from asi_agent.tools.exec.lint import lint_paths
+from asi_agent.tools.files.guard import guard_change
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.files.ops import commit_change, read_existing
 from asi_agent.tools.files.textio import TextFile, encode, split_lines, unified_diff
 from asi_agent.tools.paths import display_path
-from asi_agent.tools.quality.modelio import extract_code_block, index_query, require_model, syntax_error
+from asi_agent.tools.quality.modelio import extract_code_block, index_query, require_model
 from asi_agent.tools.quality.refactor_rope import parse_rename, rename_symbol
 
 __all__ = ["refactor"]
@@ -84,7 +86,7 @@ async def refactor(args: RefactorArgs, ctx: ToolContext) -> str:
     new_text = "\n".join(lines) + ("\n" if lines else "")
     if new_text.rstrip("\n") == source.text.rstrip("\n"):
         return f"The model proposed no change to {rel}; nothing was written."
-    await _check(ctx, rel, source.text, new_text)
+    await _check(ctx, path, source.text, new_text)
     report = [unified_diff(source.text, new_text, rel)]
     if args.analyzeImpact:
         report += await _impact(ctx, rel, span)
@@ -202,14 +204,16 @@ def _common_indent(lines: list[str]) -> str:
     return min(indents, key=len) if indents else ""
 
 
-async def _check(ctx: ToolContext, rel: str, before: str, after: str) -> None:
-    """Refuse (ToolError, nothing written) a result that does not parse or adds lint problems."""
-    error = syntax_error(after, language_of(rel))
-    if error is not None:
-        raise ToolError(
-            f"refused: after the model's rewrite {rel} would not parse ({error}); {rel} is unchanged. "
-            "Call refactor again, or make the change with replace_lines"
-        )
+async def _check(ctx: ToolContext, path: Path, before: str, after: str) -> None:
+    """Refuse (ToolError, nothing written) a result that does not parse or adds lint problems.
+
+    The parse check is the edit guard's, applied even when the guard is switched off: a refactoring
+    promises code that still parses.
+    """
+    retry = "Call refactor again, or make the change with replace_lines."
+    change = "the model's rewrite"
+    guard_change(ctx, path, before, after, tool="refactor", change=change, retry=retry, always=True)
+    rel = display_path(ctx.root, path)
     if language_of(rel) != "python":
         return
     added = await _added_lint(ctx, rel, before, after)

@@ -82,6 +82,17 @@ async def test_an_edit_whose_search_text_does_not_match_is_skipped_and_reported(
     assert ctx.journal.entries() == []
 
 
+async def test_an_edit_that_would_break_the_syntax_is_skipped_by_the_edit_guard(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    reply = GOOD_EDIT.replace("def sub(a, b):\n    return a - b", "def sub(a, b)\n    return a - b")
+    ctx, _ = _ctx(root, reply)
+    out = await fix_tests(FixTestsArgs(), ctx)
+    assert (root / "calc.py").read_text(encoding="utf-8") == CALC
+    assert "0 edit(s) applied, 1 skipped" in out
+    assert "SKIPPED edit of calc.py: edit refused: after this change calc.py would not parse (line 5: " in out
+    assert ctx.guarded_edits == 1 and ctx.journal.entries() == []
+
+
 async def test_given_results_are_used_and_an_edit_without_path_finds_its_file(tmp_path: Path) -> None:
     root = _project(tmp_path)
     broken = "```\n<<<<<<< SEARCH\n    return a + b\n\n\ndef sub\n=======\n```"

@@ -98,16 +98,53 @@ async def test_a_file_that_does_not_import_is_repaired_by_the_second_reply(tmp_p
 
 async def test_a_file_still_broken_after_the_repair_is_reported_and_kept(tmp_path: Path) -> None:
     root = _project(tmp_path)
+    ctx, backend = _ctx(root, _fenced(BROKEN_TESTS), _fenced("from calc import add, multiply\n"))
+    with pytest.raises(ToolError) as raised:
+        await generate_tests(GenerateTestsArgs(path="calc.py"), ctx)
+    message = str(raised.value)
+    assert "test_calc.py is BROKEN" in message and "ImportError" in message
+    assert "asi-agent undo 2" in message
+    assert (root / "test_calc.py").read_text(encoding="utf-8") == "from calc import add, multiply\n"
+    assert backend.remaining == 0
+    ctx.journal.undo(root, 2)
+    assert not (root / "test_calc.py").exists()
+
+
+async def test_a_repair_that_would_not_parse_is_refused_and_the_loading_version_kept(tmp_path: Path) -> None:
+    root = _project(tmp_path)
     ctx, backend = _ctx(root, _fenced(BROKEN_TESTS), _fenced("def test_x(:\n    pass\n"))
     with pytest.raises(ToolError) as raised:
         await generate_tests(GenerateTestsArgs(path="calc.py"), ctx)
     message = str(raised.value)
-    assert "test_calc.py is BROKEN" in message and "syntax error" in message
-    assert "asi-agent undo 2" in message
-    assert (root / "test_calc.py").read_text(encoding="utf-8") == "def test_x(:\n    pass\n"
-    assert backend.remaining == 0
-    ctx.journal.undo(root, 2)
-    assert not (root / "test_calc.py").exists()
+    assert "test_calc.py is BROKEN" in message and "ImportError" in message
+    assert "The model's repair was not applied: it would not parse, line 1: invalid syntax." in message
+    assert "asi-agent undo 1` (its creation)" in message
+    assert (root / "test_calc.py").read_text(encoding="utf-8") == BROKEN_TESTS
+    assert backend.remaining == 0 and ctx.guarded_edits == 1
+    assert [e.kind for e in ctx.journal.entries()] == ["created"]
+
+
+async def test_a_first_version_that_would_not_parse_is_repaired_before_it_is_written(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    ctx, backend = _ctx(root, _fenced("def test_add(:\n    pass\n"), _fenced(GOOD_TESTS))
+    out = await generate_tests(GenerateTestsArgs(path="calc.py"), ctx)
+    assert "repaired once" in out and "2 passed, 0 failed" in out
+    assert "syntax error at line 1: invalid syntax" in backend.requests[1][0][-1].content
+    assert [e.kind for e in ctx.journal.entries()] == ["created"]
+    assert ctx.guarded_edits == 0  # the tool asked for the repair itself: nothing was refused
+
+
+async def test_a_test_file_that_never_parses_is_never_written(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    ctx, _ = _ctx(root, _fenced("def test_add(:\n    pass\n"), _fenced("def test_add()\n    pass\n"))
+    with pytest.raises(ToolError) as raised:
+        await generate_tests(GenerateTestsArgs(path="calc.py"), ctx)
+    assert str(raised.value).startswith(
+        "edit refused: test_calc.py would not parse (line 1: expected ':'); nothing was written. "
+        "generate_tests asked the model once to repair it, without success"
+    )
+    assert not (root / "test_calc.py").exists() and ctx.journal.entries() == []
+    assert ctx.guarded_edits == 1
 
 
 async def test_a_reply_without_code_writes_nothing(tmp_path: Path) -> None:

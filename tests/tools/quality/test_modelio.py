@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from asi_agent.tools.quality.modelio import (
-    SearchReplace,
-    extract_code_block,
-    parse_search_replace,
-    syntax_error,
-)
+from asi_agent.tools.quality.modelio import SearchReplace, extract_code_block, parse_search_replace
 
 
 def test_code_blocks_with_or_without_language_or_fence() -> None:
@@ -41,11 +36,3 @@ def test_malformed_blocks_carry_their_problem() -> None:
     ]
     assert parse_search_replace("no edits here") == []
 
-
-def test_syntax_errors_by_language() -> None:
-    assert syntax_error("x = (1,\n", "python") is not None
-    assert syntax_error("x = 1\n", "python") is None
-    assert (syntax_error("package main\n\nfunc main() {\n", "go") or "").startswith("line ")
-    assert syntax_error("package main\n\nfunc main() {}\n", "go") is None
-    assert syntax_error("const a = ;\n", "typescript") is not None
-    assert syntax_error("anything at all", "text") is None

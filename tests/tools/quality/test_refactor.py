@@ -111,7 +111,13 @@ async def test_output_that_would_not_parse_is_refused(tmp_path: Path) -> None:
         match=r"rewrite shapes.py would not parse \(line 4: '\(' was never closed\); shapes.py is unchanged",
     ):
         await refactor(RefactorArgs(path="shapes.py", symbol="area", refactorType="performance"), ctx)
-    assert _contents(root) == FILES and ctx.journal.entries() == []
+    assert _contents(root) == FILES and ctx.journal.entries() == [] and ctx.guarded_edits == 1
+    # A refactoring promises code that parses: this check holds even with the edit guard switched off.
+    ctx = _ctx(root, "```python\ndef area(width, height:\n    return width * height\n```")
+    ctx.edit_guard = False
+    with pytest.raises(ToolError, match="would not parse"):
+        await refactor(RefactorArgs(path="shapes.py", symbol="area"), ctx)
+    assert _contents(root) == FILES
 
 
 async def test_output_that_adds_lint_problems_is_refused(tmp_path: Path) -> None:
