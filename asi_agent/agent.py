@@ -13,7 +13,7 @@ from typing import Literal
 
 from asi_agent.backends.base import Backend, ToolSchema
 from asi_agent.bounds import DEFAULT_REPEAT_LIMIT, LoopBreaker
-from asi_agent.calls import parse_reply, parse_status, strip_status, textmode
+from asi_agent.calls import ParsedReply, parse_reply, parse_status, strip_status, textmode
 from asi_agent.calls.style import CallStyle
 from asi_agent.config import ToolMode
 from asi_agent.context import ContextConfig, ContextKeeper
@@ -23,6 +23,7 @@ from asi_agent.events import (
     AgentEvent,
     AssistantReplied,
     CallRejected,
+    Check,
     ContextCompacted,
     Ending,
     RetryRequested,
@@ -41,6 +42,8 @@ from asi_agent.session import Session
 from asi_agent.session.repair import closing_messages
 from asi_agent.streaming import streamed
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, batches, prepare_reply
+from asi_agent.tools.files.syntax import checked_language, syntax_error
+from asi_agent.verify import Verifier, nag_text
 
 log = logging.getLogger("asi_agent.agent")
 
@@ -93,16 +96,17 @@ class Agent:
         self.task = ""
         self.cutoffs = CutOffGuard()
         self.loops = LoopBreaker(config.repeat_limit)
+        self.verifier: Verifier | None = None
+        self._continuing = False  # the next reply continues one cut for repetition
+        self._guarded_before = 0
 
     async def run(self, task: str) -> AsyncIterator[AgentEvent]:
         """Run the loop, yielding events; the last event is always `RunFinished`."""
-        if self.config.tool_mode == "auto":
-            self.native = await self.backend.supports_native_tools()
-        resumed = bool(self.messages)
-        self.session.append("run", task=task, tool_mode=self._mode(), model=self.backend.model_name)
-        yield SessionStarted(self.session.id, self.backend.model_name, self._mode(), resumed)
-        self._add(Message("user", task))
-        self.task = task
+        started = await self._start(task)
+        resumed = started.resumed
+        yield started
+        verifier = self.verifier
+        assert verifier is not None
         retries, last_text = 0, ""
         for turn in range(1, self.config.max_turns + 1):
             reply = Completion("")
@@ -117,21 +121,17 @@ class Agent:
                     "STOP" if isinstance(exc, CutOffStop) else "ERROR", str(exc), turn, error=str(exc)
                 )
                 return
-            parsed = parse_reply(reply.text, self.schemas, hint=self.style.hint)
-            if not self.native and self.style.learn(parsed):
-                self.session.append("call_format", call_format=self.style.name)
+            parsed = self._parse(reply)
             message, prepared = prepare_reply(self.runner, reply, parsed)
             self._add(message)
+            verifier.answer_cut = self._continuing and not message.tool_calls
+            self._continuing = False
             last_text = strip_status(self.cutoffs.whole(message.content))
             left = self.context.context_left
             yield AssistantReplied(message, turn, reply.usage, turn == 1 and not resumed, left)
-            reason = None if self.native else textmode.retry_reason(reply.text, parsed, expect_call=False)
-            if reason and retries < self.config.max_text_retries:
+            if (retry := self._text_retry(reply, parsed, retries)) is not None:
                 retries += 1
-                log.info("text mode retry %d: %s", retries, reason)
-                self.session.append("retry", reason=reason, attempt=retries)
-                self._add(Message("user", self.style.retry_prompt(reason)))
-                yield RetryRequested(reason, retries)
+                yield retry
                 continue
             retries = 0
             if message.tool_calls:
@@ -142,6 +142,11 @@ class Agent:
                     return
                 continue
             status = parse_status(message.content) or "DONE"
+            if status == "DONE" and (unearned := self._unearned(verifier, last_text, turn)):
+                yield unearned
+                if isinstance(unearned, RunFinished):
+                    return
+                continue
             self.session.append("status", status=status, turn=turn)
             yield StatusDecided(status, turn)
             if status != "CONTINUE":
@@ -149,6 +154,50 @@ class Agent:
                 return
             self._add(Message("user", CONTINUE_PROMPT))
         yield self._finish("MAX_TURNS", last_text, self.config.max_turns)
+
+    async def _start(self, task: str) -> SessionStarted:
+        """Begin a run of `task`: the tool mode decided, the task added, its checks set up."""
+        if self.config.tool_mode == "auto":
+            self.native = await self.backend.supports_native_tools()
+        resumed = bool(self.messages)
+        self.session.append("run", task=task, tool_mode=self._mode(), model=self.backend.model_name)
+        self._add(Message("user", task))
+        self.task = task
+        ctx = self.runner.ctx
+        self.verifier = Verifier.start(task, ctx.root, ctx.journal, self.session.id, _parses)
+        self._guarded_before = ctx.guarded_edits
+        return SessionStarted(self.session.id, self.backend.model_name, self._mode(), resumed)
+
+    def _parse(self, reply: Completion) -> ParsedReply:
+        """The reply's calls; in text mode, the dialect they were written in is learnt."""
+        parsed = parse_reply(reply.text, self.schemas, hint=self.style.hint)
+        if not self.native and self.style.learn(parsed):
+            self.session.append("call_format", call_format=self.style.name)
+        return parsed
+
+    def _text_retry(self, reply: Completion, parsed: ParsedReply, retries: int) -> RetryRequested | None:
+        """In text mode, a reply whose calls could not be read is asked again (a few times per run)."""
+        reason = None if self.native else textmode.retry_reason(reply.text, parsed, expect_call=False)
+        if not reason or retries >= self.config.max_text_retries:
+            return None
+        log.info("text mode retry %d: %s", retries + 1, reason)
+        self.session.append("retry", reason=reason, attempt=retries + 1)
+        self._add(Message("user", self.style.retry_prompt(reason)))
+        return RetryRequested(reason, retries + 1)
+
+    def _unearned(self, verifier: Verifier, last_text: str, turn: int) -> RetryRequested | RunFinished | None:
+        """A DONE the checks do not back: the model is told once per failed check, then the run ends STOP."""
+        failed = verifier.failing()
+        if not failed:
+            return None
+        if {check.name for check in failed} - verifier.nagged:
+            verifier.nagged.update(check.name for check in failed)
+            note = nag_text(failed)
+            self.session.append("retry", reason=note, attempt=1)
+            self._add(Message("user", note))
+            return RetryRequested(note, 1)
+        reasons = "; ".join(f"{check.name}: {check.detail}" for check in failed)
+        return self._finish("STOP", f"Not verified ({reasons}). {last_text}".strip(), turn)
 
     async def _tool_turn(
         self, prepared: Sequence[Prepared | Outcome], problems: Sequence[str]
@@ -242,6 +291,9 @@ class Agent:
             yield AssistantReplied(self.messages[-1], turn, reply.usage)
             if cut.prompt is None:
                 raise CutOffStop(cut.message)
+            # An answer continued after the token limit is whole (both parts make the result); one cut
+            # for repeating itself is not evidence of anything, however its continuation ends.
+            self._continuing = cut.reason == "repetition"
             self._add(Message("user", cut.prompt))
             yield RetryRequested(cut.message, 1)
 
@@ -267,6 +319,8 @@ class Agent:
         for batch in batches(gated):
             for item in batch:
                 yield ToolStarted(item.call)
+            if self.verifier is not None and any(_runs_commands(item) for item in batch):
+                self.verifier.before_command()
             for outcome in await asyncio.gather(*(self._execute(item) for item in batch)):
                 # kept at once, so a turn interrupted later still has this result
                 self.session.append(
@@ -278,9 +332,12 @@ class Agent:
                 self._add(
                     Message("tool", outcome.content(), tool_call_id=outcome.call.id, name=outcome.call.name)
                 )
-                yield ToolFinished(
+                finished = ToolFinished(
                     outcome.call, outcome.ok, outcome.output, outcome.error, outcome.changed_files
                 )
+                if self.verifier is not None:
+                    self.verifier.observe(finished)
+                yield finished
 
     async def _execute(self, item: Prepared | Outcome) -> Outcome:
         if isinstance(item, Outcome):
@@ -291,5 +348,27 @@ class Agent:
         return outcome
 
     def _finish(self, status: Ending, result: str, turns: int, error: str | None = None) -> RunFinished:
-        self.session.append("finished", status=status, result=result, turns=turns, error=error)
-        return RunFinished(status, result, turns, self.usage, error)
+        checks: tuple[Check, ...] = self.verifier.checks() if self.verifier is not None else ()
+        verified = status == "DONE" and bool(checks) and all(check.ok for check in checks)
+        guarded = self.runner.ctx.guarded_edits - self._guarded_before
+        self.session.append(
+            "finished",
+            status=status,
+            result=result,
+            turns=turns,
+            error=error,
+            verified=verified,
+            checks=[check.to_dict() for check in checks],
+            guarded_edits=guarded,
+        )
+        return RunFinished(status, result, turns, self.usage, error, verified, checks, guarded)
+
+
+def _runs_commands(item: Prepared | Outcome) -> bool:
+    """Whether a call about to run may change files other than through the edit tools' journal."""
+    return isinstance(item, Prepared) and item.spec.risk == "execute"
+
+
+def _parses(path: str, text: str) -> str | None:
+    """Why a changed file's text does not parse, or None (the edit guard's parsers)."""
+    return syntax_error(text, checked_language(path))

@@ -21,6 +21,7 @@ __all__ = [
     "ApprovalRequested",
     "AssistantReplied",
     "CallRejected",
+    "Check",
     "ContextCompacted",
     "DecisionMade",
     "Ending",
@@ -157,12 +158,32 @@ class StatusDecided:
 
 
 @dataclass(frozen=True, slots=True)
+class Check:
+    """One thing the runtime checked before a run may end DONE (README: "How a run ends")."""
+
+    name: str
+    ok: bool
+    detail: str
+    required: bool = True
+    """A failed required check keeps the run from ending DONE; the others only make it unverified."""
+
+    def to_dict(self) -> dict[str, object]:
+        """The check as the JSON result and the transcript carry it."""
+        return {"name": self.name, "ok": self.ok, "detail": self.detail, "required": self.required}
+
+
+@dataclass(frozen=True, slots=True)
 class RunFinished:
     status: Ending
     result: str
     turns: int
     usage: Usage
     error: str | None = None
+    verified: bool = False
+    """True only when the status is DONE and every check below backs it."""
+    checks: tuple[Check, ...] = ()
+    guarded_edits: int = 0
+    """Changes the edit guard refused because they would have left a file that no longer parses."""
 
 
 AgentEvent = (

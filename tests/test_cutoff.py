@@ -39,7 +39,7 @@ async def run(tmp_path: Path, openai_server: OpenAIServer) -> AsyncIterator[Run]
         ctx = ToolContext(tmp_path, Journal(state), session_id=session.id)
         config = AgentConfig(gate=GateConfig(approval="yolo"), tool_mode=tool_mode, max_turns=6)
         agent = Agent(backends[-1], ToolRunner(default_registry(), ctx), session, "system", config)
-        return [event async for event in agent.run("Write notes.txt")]
+        return [event async for event in agent.run("What should notes.txt hold?")]
 
     yield go
     for backend in backends:
@@ -152,13 +152,35 @@ async def test_a_never_ending_reply_is_cut_continued_and_then_stopped(run: Run, 
 
 
 async def test_a_looping_reply_is_cut_and_the_model_told_not_to_repeat(run: Run, openai_server: OpenAIServer):
-    openai_server.reply(Reply(text="Reading.", fault="loop"), "Nothing to do.\nAGENT_STATUS: DONE")
+    openai_server.reply(
+        Reply(text="Reading.", fault="loop"),
+        "Nothing to do.\nAGENT_STATUS: DONE",
+        "Nothing to do: notes.txt is fine as it is.\nAGENT_STATUS: DONE",
+    )
 
     events = await run(max_tokens=100_000)
 
     assert end(events).status == "DONE"
     assert "kept repeating itself" in retries(events)[0]
     assert "Do not repeat yourself" in openai_server.chat_bodies[1]["messages"][-1]["content"]
+    # The continuation of a reply cut for repetition is not an ending: the model is asked once more.
+    assert "reply_complete" in retries(events)[1]
+    assert end(events).result == "Nothing to do: notes.txt is fine as it is."
+
+
+async def test_a_continuation_after_a_repetition_cut_never_ends_done(run: Run, openai_server: OpenAIServer):
+    openai_server.reply(
+        Reply(text="Reading.", fault="loop"),
+        "Nothing to do.\nAGENT_STATUS: DONE",
+        Reply(text="Reading.", fault="loop"),
+        "Nothing to do.\nAGENT_STATUS: DONE",
+    )
+
+    events = await run(max_tokens=100_000)
+
+    assert end(events).status == "STOP"
+    assert not end(events).verified
+    assert "reply_complete" in end(events).result
 
 
 async def test_a_later_cut_off_is_continued_again(run: Run, openai_server: OpenAIServer):

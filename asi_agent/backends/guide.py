@@ -83,7 +83,7 @@ def run_results(messages: Sequence[Message]) -> list[tuple[Message, ToolCall | N
 
 def is_followup(text: str) -> bool:
     """Runtime-written user turns (continue prompts, parse notes) are not a new task."""
-    return text.startswith(("Continue with the next step", "Not run, could not be parsed"))
+    return text.startswith(("Continue with the next step", "Not run, could not be parsed", "Not done yet,"))
 
 
 def result_ok(result: Message) -> bool:

@@ -67,6 +67,10 @@ class RunSummary:
             "denied_calls": self.denied,
             "error": end.error,
             "context_left": self.context_left,
+            "verified": end.verified,
+            "checks": [check.to_dict() for check in end.checks],
+            "guarded_edits": end.guarded_edits,
+            "sandbox": None,  # no containment yet: commands run as the user, gated by the policy
         }
 
 

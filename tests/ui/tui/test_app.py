@@ -94,7 +94,7 @@ async def test_e_sends_the_reason_to_the_model(project):
         await pilot.press(*"subtraction is intended")
         await pilot.press("enter")
         await until(pilot, lambda: idle(app))
-        sent = app.chat.agent.backend.requests[-1][0]
+        sent = app.chat.agent.backend.requests[1][0]  # the request after the refused call
         assert "they said: subtraction is intended" in sent[-1].content
         assert (project / "calc.py").read_text() == BUGGY
 

@@ -1,0 +1,306 @@
+"""The request reader: what a request typed by a person asks for, clause by clause.
+
+People type "make the banner say Welcome instead of Hi", "can you bump the version to 2.1.0",
+"I need a config file that sets debug to true", "rename load to read_config and update the call in
+app.py", "把 端口 改成 9090". A request is cut into clauses ("X and then Y", "also", "然后"); each clause
+is a question or a change, read from its shape — a polite opening ("can you", "please", "帮我") is
+dropped, a clause that opens with a verb of change (or holds "instead of", "把 … 改成") asks for a
+change, one that opens with a question word asks a question — not from a fixed list of whole phrasings.
+Where a clause states the new text, the `Edit` it asks for is read too: a rename, a replacement, a
+setting, a version, an import, a docstring, a function, a removal, a new file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Clause", "Edit", "EditKind", "asks_for_change", "clauses", "edits", "read_edit"]
+
+EditKind = Literal[
+    "rename", "replace", "set", "version", "import", "docstring", "function", "remove", "create"
+]
+
+_POLITE = re.compile(
+    r"^(?:(?:hey|hi|ok|okay|so|um|yo)[,!]?\s+)?(?:(?:can|could|would|will) (?:you|u)(?: please| pls)?|"
+    r"please|pls|plz|kindly|i(?:'d| would) like (?:you )?to|i want (?:you )?to|i need (?:you )?to|"
+    r"let's|lets|go ahead and|help me|try to|you should|we should|we need to)\s+",
+    re.IGNORECASE,
+)
+_CHANGE_VERBS = (
+    "add append prepend insert put write create make set bump raise increase decrease lower update "
+    "change replace rename fix correct edit modify remove delete drop strip get rid use switch turn "
+    "enable disable move implement refactor convert define declare import document comment uncomment "
+    "swap bump reset default rewrite clean tidy improve generate new"
+)
+_VERBS = "|".join(sorted(set(_CHANGE_VERBS.split()), key=len, reverse=True))
+_CHANGE_START = re.compile(rf"^(?:{_VERBS})\b", re.I)
+_NEED = re.compile(r"^(?:i|we) (?:need|want|would like|'d like)\s+(?:a|an|the|some|to)\b", re.I)
+_QUESTION_START = re.compile(
+    r"^(?:what|what's|whats|where|where's|which|how|who|whose|why|when|is|are|does|do|did|was|were|has|"
+    r"have|tell me|show|list|find|search|look|print|display|explain|describe|count|check|read|open|run|"
+    r"execute|give me)\b",
+    re.I,
+)
+_CHANGE_ANYWHERE = re.compile(
+    r"\binstead of\b|\bshould (?:say|be|read|return|use|print)\b|\brename\b|->|→|=>", re.I
+)
+_CJK_CHANGE = re.compile(
+    r"把|给.{0,20}(?:加|添)|改成|改为|换成|替换|删掉|删除|去掉|移除|新建|创建|加上|添加|增加|设为|设成|设置为|重命名|改名|升级|修复|修改|写一个|建一个"
+)
+_CJK_QUESTION = re.compile(r"在哪|哪个|哪些|哪里|几个|几处|多少|什么|吗|怎么|如何|为什么|是否")
+_SPLIT = re.compile(
+    r"(?:[.;!?。；！？]\s+|,?\s+(?:and then|then|also|and also|after that|afterwards|plus)\s+|"
+    r"，?(?:然后|并且|同时|之后|再)|\n+)",
+    re.IGNORECASE,
+)
+_AND_VERB = re.compile(rf",?\s+and\s+(?=(?:{_VERBS})\b)", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause of a request: its text (polite opening dropped) and whether it asks for a change."""
+
+    text: str
+    change: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """A change a clause states: what kind, and its values (empty strings where it does not say)."""
+
+    kind: EditKind
+    old: str = ""
+    new: str = ""
+    target: str = ""
+    """A name the edit is about: a function for a docstring, a setting's key, a module to import."""
+
+
+def clauses(request: str) -> list[Clause]:
+    """The request's clauses, in order, each read as a change or not."""
+    parts = [p.strip(" ,") for p in _SPLIT.split(_AND_VERB.sub("\n", request.strip()))]
+    return [Clause(text, _is_change(text)) for part in parts if (text := _plain(part))]
+
+
+def asks_for_change(request: str) -> bool:
+    """Whether any clause of the request asks for a change to the project."""
+    return any(clause.change for clause in clauses(request))
+
+
+def _plain(text: str) -> str:
+    previous = None
+    text = text.strip()
+    while previous != text:
+        previous, text = text, _POLITE.sub("", text).strip()
+    return text
+
+
+_LEAD = re.compile(
+    r"^(?:in|inside|within|for|on|at)\s+[^,:]{1,80}[,:]\s*|^在\s*\S+?\s*(?:里|中|里面)[,，]?\s*", re.I
+)
+
+
+def _is_change(text: str) -> bool:
+    text = _LEAD.sub("", text)
+    if re.search(r"[\u4e00-\u9fff]", text):
+        if _CJK_CHANGE.search(text):
+            return not (_CJK_QUESTION.search(text) and not re.search(r"把|给|帮我|请", text))
+        return False
+    low = text.lower()
+    if _QUESTION_START.match(low):
+        return bool(re.match(r"^(?:run|execute)\b", low) and re.search(r"\bfix", low))
+    return bool(_CHANGE_START.match(low) or _NEED.match(low) or _CHANGE_ANYWHERE.search(low))
+
+
+# -- the edit a clause states -----------------------------------------------------------------
+
+_V = r"""[`"'“‘]?(?P<{0}>[^\s`"'“”‘’,;]+(?: [^\s`"'“”‘’,;]+)*?)[`"'”’]?"""
+_ID = r"[`'\"]?(?P<{0}>[A-Za-z_][\w.]*)[`'\"]?(?:\(\))?"
+_QUOTED = r"""(?:`(?P<{0}q>[^`]+)`|"(?P<{0}d>[^"]+)"|'(?P<{0}s>[^']+)'|“(?P<{0}c>[^”]+)”)"""
+_KIND_WORDS = (
+    r"(?:the )?(?:function |method |class |variable |constant |field |setting |option |key |module )?"
+)
+_VERSION = r"(?P<version>v?\d+(?:\.\d+){1,3}(?:[-.]?\w+)?)"
+_RENAME = (
+    re.compile(rf"\brename {_KIND_WORDS}{_ID.format('old')} (?:to|into|as|->) {_ID.format('new')}", re.I),
+    re.compile(rf"{_ID.format('old')} should be (?:renamed|called) {_ID.format('new')}", re.I),
+    re.compile(
+        rf"把\s*{_ID.format('old')}\s*(?:重命名为|重命名成|改名为|改名成|重命名|改名)\s*{_ID.format('new')}"
+    ),
+)
+_BUMP = (
+    re.compile(rf"\b(?:bump|set|change|update|raise|make)\b.*?\bversion\b.*?\bto {_VERSION}", re.I),
+    re.compile(rf"\bversion\b\s*(?:to|->|=|should be|is now)\s*{_VERSION}", re.I),
+    re.compile(rf"版本.*?(?:改成|改为|升级到|升到|设为|设成|更新到|到)\s*{_VERSION}"),
+)
+_BUMP_ONLY = re.compile(r"\bbump\b.*\bversion\b|\bversion\b.*\bbump\b|升级版本|版本号?加一", re.I)
+
+
+def _value(match: re.Match[str], name: str) -> str:
+    for suffix in ("q", "d", "s", "c", ""):
+        value = match.groupdict().get(name + suffix)
+        if value:
+            return value.strip()
+    return ""
+
+
+def _either(name: str) -> str:
+    return f"(?:{_QUOTED.format(name)}|{_V.format(name)})"
+
+
+_REPLACE = (
+    re.compile(rf"\bsay {_either('new')} instead of {_either('old')}", re.I),
+    re.compile(rf"\buse {_either('new')} instead of {_either('old')}", re.I),
+    re.compile(rf"\breplace {_either('old')} (?:with|by) {_either('new')}", re.I),
+    re.compile(rf"\bchange {_either('old')} (?:to|into) {_either('new')}", re.I),
+    re.compile(rf"\bfrom {_either('old')} to {_either('new')}", re.I),
+    re.compile(rf"{_either('new')} instead of {_either('old')}", re.I),
+    re.compile(rf"{_either('old')} (?:->|→|=>) {_either('new')}", re.I),
+    re.compile(rf"{_either('old')} should (?:say|be|read) {_either('new')}", re.I),
+    re.compile(
+        rf"(?:be|return|returns|say|says) {_QUOTED.format('new')},? (?:and )?not {_QUOTED.format('old')}",
+        re.I,
+    ),
+    re.compile(rf"把\s*{_either('old')}\s*(?:改成|改为|换成|替换成|替换为|变成)\s*{_either('new')}"),
+    re.compile(rf"用\s*{_either('new')}\s*(?:代替|替换|替代)\s*{_either('old')}"),
+)
+_SET = (
+    re.compile(
+        rf"\b(?:set|change|make|update|switch)\s+{_KIND_WORDS}{_ID.format('key')}\s+(?:to|=|into)\s+{_either('new')}",
+        re.I,
+    ),
+    re.compile(rf"\b{_ID.format('key')}\s*=\s*{_either('new')}", re.I),
+    re.compile(rf"把\s*{_ID.format('key')}\s*(?:设为|设成|设置为|改成|改为)\s*{_either('new')}"),
+    re.compile(rf"\bsets? {_ID.format('key')} to {_either('new')}", re.I),
+)
+_TOGGLE = re.compile(
+    rf"\b(?P<verb>enable|disable|turn on|turn off|switch on|switch off)\s+{_KIND_WORDS}{_ID.format('key')}",
+    re.I,
+)
+_IMPORT = (
+    re.compile(rf"\badd (?:an? )?import (?:of |for )?{_ID.format('target')}", re.I),
+    re.compile(rf"\bimport {_ID.format('target')}\b", re.I),
+    re.compile(
+        rf"(?:加|添加|加上|增加)(?:一个)?\s*(?:import\s*)?{_ID.format('target')}\s*(?:的)?\s*(?:import|导入)",
+        re.I,
+    ),
+)
+_DOCSTRING = (
+    re.compile(rf"\bdocstring (?:to|for|on) {_KIND_WORDS}{_ID.format('target')}", re.I),
+    re.compile(rf"\bdocument {_KIND_WORDS}{_ID.format('target')}", re.I),
+    re.compile(
+        rf"给\s*{_ID.format('target')}\s*(?:加|添加|加上|写)(?:一个|个)?\s*(?:docstring|文档字符串|注释)",
+        re.I,
+    ),
+)
+_FUNCTION = re.compile(
+    r"\b(?:add|write|create|define|implement)\s+(?:a |an )?(?:new )?(?:helper )?function\s+"
+    r"(?:called |named )?"
+    r"[`'\"]?(?P<target>[A-Za-z_]\w*)(?P<params>\([^)]*\))?[`'\"]?"
+    r"(?:\s+that\s+(?:returns?|gives back)\s+(?P<body>.+?))?\s*(?:[.!]|$| (?:in|to) [\w/]+\.\w+)",
+    re.I,
+)
+_REMOVE = (
+    re.compile(
+        r"\b(?:remove|delete|drop|get rid of|strip)\s+(?:the |that |this )?"
+        rf"(?:line |setting |option |entry |key |import )?(?:{_QUOTED.format('old')}|{_ID.format('idold')})",
+        re.I,
+    ),
+    re.compile(rf"(?:删掉|删除|去掉|移除)\s*(?:{_QUOTED.format('old')}|{_ID.format('idold')})"),
+)
+
+
+def read_edit(clause: str) -> Edit | None:
+    """The edit a clause states, if it states one (its new text, or what a rule can derive it from)."""
+    for pattern in _RENAME:
+        if found := pattern.search(clause):
+            return Edit("rename", found["old"], found["new"])
+    if (version := _version(clause)) is not None:
+        return version
+    if found := _DOCSTRING[0].search(clause) or _DOCSTRING[1].search(clause) or _DOCSTRING[2].search(clause):
+        return Edit("docstring", target=found["target"])
+    if found := _FUNCTION.search(clause):
+        body = (found["body"] or "").strip().rstrip(".")
+        return Edit("function", new=body, target=found["target"] + (found["params"] or "()"))
+    for pattern in _IMPORT:
+        if (found := pattern.search(clause)) and found["target"].lower() not in ("a", "an", "the"):
+            return Edit("import", target=found["target"])
+    return _replace_or_set(clause)
+
+
+def _version(clause: str) -> Edit | None:
+    """"bump the version to 2.1.0" (or just "bump the version": the next patch release)."""
+    for pattern in _BUMP:
+        if found := pattern.search(clause):
+            return Edit("version", new=found["version"].lstrip("v"))
+    return Edit("version") if _BUMP_ONLY.search(clause) else None
+
+
+def _replace_or_set(clause: str) -> Edit | None:
+    for pattern in _REPLACE:
+        if found := pattern.search(clause):
+            old, new = _value(found, "old"), _value(found, "new")
+            if old and new and old != new:
+                return Edit("replace", old, new)
+    for pattern in _SET:
+        if found := pattern.search(clause):
+            return Edit("set", new=_value(found, "new"), target=found["key"])
+    if found := _TOGGLE.search(clause):
+        on = found["verb"].lower() in ("enable", "turn on", "switch on")
+        return Edit("set", new="true" if on else "false", target=found["key"])
+    for pattern in _REMOVE:
+        if found := pattern.search(clause):
+            return Edit("remove", old=_value(found, "old") or found["idold"] or "")
+    return None
+
+
+_PRONOUNS = frozenset({"it", "that", "this", "them", "its value", "the value"})
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FILLER = frozenset(
+    ("find", "where", "which", "what", "is", "are", "set", "the", "a", "an", "in", "of", "file", "defined")
+)
+_CREATE = re.compile(
+    r"\b(?:create|make|add|write|need|want)\b.*?\b(?:(?:new |a |an |the )?file\b|"
+    r"(?P<name>[\w./-]+\.[A-Za-z0-9]{1,8})\b)|新建|创建|建一个|写一个",
+    re.I,
+)
+_FILE = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]*\.?[\w-]+\.[A-Za-z0-9]{1,8})(?![\w/])")
+_CONTENT = re.compile(
+    r"(?:with (?:the )?(?:text|content|contents|line)|containing|that (?:says|contains|reads)|内容(?:是|为)?)"
+    rf"\s*:?\s*{_QUOTED.format('text')}",
+    re.I,
+)
+
+
+def edits(request: str) -> list[Edit]:
+    """The edits the request's change clauses state, in order (a clause that states none adds none).
+
+    "find where retries is set and change it to 5": a pronoun stands for the name the clause before named.
+    """
+    found: list[Edit] = []
+    before = ""
+    for clause in clauses(request):
+        edit = read_edit(clause.text) if clause.change else None
+        if edit is not None and edit.kind == "replace" and edit.old.lower() in _PRONOUNS:
+            names = [n for n in _NAME.findall(before) if n.lower() not in _FILLER]
+            edit = Edit("set", new=edit.new, target=names[-1]) if names else None
+        if clause.change and (edit is None or edit.kind == "set"):
+            edit = new_file(clause.text, edit) or edit
+        if edit is not None:
+            found.append(edit)
+        before = clause.text
+    return found
+
+
+def new_file(clause: str, edit: Edit | None) -> Edit | None:
+    """A clause that asks for a new file: its name (when given) and content (quoted, or a setting)."""
+    match = _CREATE.search(clause)
+    if match is None:
+        return None
+    content = _CONTENT.search(clause)
+    text = _value(content, "text") if content else ""
+    if not text and edit is not None and edit.kind == "set":
+        text = f"{edit.target} = {edit.new}"
+    name = _FILE.search(clause)
+    return Edit("create", new=text, target=name[1] if name else "")
