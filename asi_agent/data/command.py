@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -21,6 +22,10 @@ from asi_agent.plugins import build_registry
 from asi_agent.tools.registry import ToolRegistry
 
 __all__ = ["data_command"]
+
+_LEFT_OUT = ("not finished DONE", "DONE not verified", "no final answer")
+"""Why `export` skips a run, in the order it asks: the ending, its proof (the runtime verified it, or an
+eval passed it), the closing answer."""
 
 
 def data_command(args: argparse.Namespace) -> int:
@@ -50,8 +55,11 @@ def _sources(args: argparse.Namespace, root: Path) -> list[Path]:
     return files
 
 
-def conversations(files: list[Path], registry: ToolRegistry) -> Iterator[tuple[Conversation, list[str]]]:
-    """Every conversation in session files and eval result files, with tags from where it came."""
+def conversations(
+    files: list[Path], registry: ToolRegistry
+) -> Iterator[tuple[Conversation, list[str], bool]]:
+    """Every conversation in session files and eval result files, with tags from where it came and
+    whether an eval proved it (`_proven`)."""
     for path in files:
         if path.suffix == ".json":
             run = json.loads(path.read_text(encoding="utf-8"))
@@ -60,9 +68,16 @@ def conversations(files: list[Path], registry: ToolRegistry) -> Iterator[tuple[C
             for task in run["tasks"]:
                 verdict = "eval:passed" if task.get("passed") else "eval:failed"
                 ident = f"{task['id']}#{task.get('repeat', 0)}"
-                yield read_conversation(task["transcript"], registry, ident), [verdict]
+                yield read_conversation(task["transcript"], registry, ident), [verdict], _proven(task)
         else:
-            yield read_conversation(load_records(path), registry, path.stem), []
+            yield read_conversation(load_records(path), registry, path.stem), [], False
+
+
+def _proven(task: dict[str, Any]) -> bool:
+    """Whether an eval task result proves its run: its verifier accepted the work and the run ended as
+    the task expects (`passed`), by a runner that knew expected endings (`expect`; before that, `passed`
+    meant the verifier alone, which a guessed answer can satisfy)."""
+    return task.get("passed") is True and "expect" in task
 
 
 def export(args: argparse.Namespace) -> int:
@@ -70,13 +85,15 @@ def export(args: argparse.Namespace) -> int:
     root = Path(os.path.expanduser(args.cwd)).resolve()
     registry = _registry(root, args.locale)
     redactor = Redactor(project_roots=[root]) if args.redact else None
-    written = skipped = 0
+    written = 0
+    skipped: Counter[str] = Counter()
     sources = _sources(args, root)
     out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
-        for conv, tags in conversations(sources, registry):
-            if not conv.closed and not args.include_unfinished:
-                skipped += 1
+        for conv, tags, proven in conversations(sources, registry):
+            reason = None if args.include_unfinished else _left_out(conv, proven)
+            if reason is not None:
+                skipped[reason] += 1
                 continue
             for item in _items(asi_sample(conv, registry, extra_tags=tags), args, registry):
                 shown = redactor.sample(item) if redactor else item
@@ -85,9 +102,34 @@ def export(args: argparse.Namespace) -> int:
     finally:
         if args.output:
             out.close()
-    note = f", {skipped} unfinished run(s) left out (--include-unfinished keeps them)" if skipped else ""
-    print(f"asi-agent: {written} sample(s) written{note}", file=sys.stderr)
+    print(f"asi-agent: {written} sample(s) written{_skip_note(skipped)}", file=sys.stderr)
     return 0
+
+
+def _left_out(conv: Conversation, proven: bool) -> str | None:
+    """Why a run is no training sample (one of `_LEFT_OUT`), or None when it is one.
+
+    A run is proven when it ended DONE and the runtime verified it, or — from an eval result — when it
+    ended DONE and the task `passed` (`proven`): a plain answer no call backs, proven by its verifier.
+    A DONE nothing proves (no call at all, an invented answer) teaches the model to claim success, so it
+    is left out like a failed run. A refusal (STOP) is left out even when its eval passed: the §5.2 kinds
+    of samples have no refusal kind to export it as.
+    """
+    if conv.status != "DONE":
+        return _LEFT_OUT[0]
+    if not (conv.verified or proven):
+        return _LEFT_OUT[1]
+    if not conv.closed:
+        return _LEFT_OUT[2]
+    return None
+
+
+def _skip_note(skipped: Counter[str]) -> str:
+    """`; skipped 6: not finished DONE, 10: DONE not verified (...)`, reasons in `_LEFT_OUT` order."""
+    if not skipped:
+        return ""
+    counts = ", ".join(f"{skipped[reason]}: {reason}" for reason in _LEFT_OUT if skipped[reason])
+    return f"; skipped {counts} (--include-unfinished keeps them)"
 
 
 def _items(

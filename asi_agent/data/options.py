@@ -38,7 +38,10 @@ def add_data_parser(sub: Any) -> None:
         "--redact", action="store_true", help="remove absolute paths, user names, e-mails, secrets"
     )
     export.add_argument(
-        "--include-unfinished", action="store_true", help="also export runs with no final answer"
+        "--include-unfinished",
+        action="store_true",
+        help="also export unproven runs: not ended DONE, DONE neither verified nor passed in an eval, "
+        "or with no final answer",
     )
     export.add_argument(
         "--locale", choices=["zh", "en"], help="language of the tool descriptions (default: config)"

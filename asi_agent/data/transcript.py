@@ -53,6 +53,8 @@ class Conversation:
     calls: list[CallView] = field(default_factory=list)
     status: str = "unfinished"
     result: str = ""
+    verified: bool = False
+    """Whether the runtime backed the ending (a transcript from before verified endings: False)."""
     turns: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -116,6 +118,7 @@ def read_conversation(
             conv.status = str(record.get("status", conv.status))
             conv.result = str(record.get("result") or "")
             conv.turns = int(record.get("turns") or 0)
+            conv.verified = record.get("verified") is True
     conv.calls = [_view(raw[i], results.get(i, {}), decisions.get(i), registry) for i in order]
     return conv
 

@@ -8,7 +8,8 @@ from typing import Any
 __all__ = ["METRICS", "summarize"]
 
 METRICS: tuple[tuple[str, str], ...] = (
-    ("task_completion_rate", "task completion (verifier passed)"),
+    ("task_completion_rate", "task completion (verifier passed, expected ending)"),
+    ("unverified_done", "runs ended DONE unverified, verified expected"),
     ("tool_call_success_rate", "tool calls that ran without error"),
     ("param_legal_rate_before_repair", "calls with legal arguments, before alias repair"),
     ("param_legal_rate_after_repair", "calls with legal arguments, after alias repair"),
@@ -18,7 +19,9 @@ METRICS: tuple[tuple[str, str], ...] = (
     ("tokens_per_task", "prompt + completion tokens per run"),
     ("seconds_per_task", "wall-clock seconds per run"),
 )
-"""Every metric the report shows: key and meaning. Rates are fractions in [0, 1]."""
+"""Every metric the report shows: key and meaning. Rates are fractions in [0, 1]; `unverified_done` is a
+count of runs whose DONE the runtime did not back although their task expects it to (never completed);
+a plain-answer task (`expect = "answer"`) ends DONE unverified as it should and is not counted."""
 
 
 def _rate(part: int, whole: int) -> float | None:
@@ -36,6 +39,7 @@ def summarize(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "runs": len(results),
         "passed": sum(bool(r["passed"]) for r in results),
         "calls": calls,
+        "unverified_done": _unverified_done(results),
         "task_completion_rate": _rate(sum(bool(r["passed"]) for r in results), len(results)),
         "tool_call_success_rate": _rate(sum(int(r["calls_ok"]) for r in results), calls),
         "param_legal_rate_before_repair": _rate(sum(int(r["legal_before"]) for r in results), calls),
@@ -48,3 +52,12 @@ def summarize(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         ),
         "seconds_per_task": _mean([float(r["seconds"]) for r in results]),
     }
+
+
+def _unverified_done(results: Sequence[Mapping[str, Any]]) -> int:
+    """Runs of tasks expecting a verified DONE that ended DONE without it: unproven, so never completed."""
+    # A result from before tasks declared their ending expected a verified DONE, as the default does.
+    return sum(
+        r["status"] == "DONE" and not r["verified"] and r.get("expect", "verified") == "verified"
+        for r in results
+    )

@@ -52,14 +52,15 @@ def _value(key: str, value: object) -> str:
 
 def results_table(run: Mapping[str, Any]) -> str:
     """One row per task run, then the metrics."""
-    rows = [("task", "ok", "status", "calls", "legal", "viol.", "turns", "tokens", "sec")]
+    rows = [("task", "ok", "status", "expect", "calls", "legal", "viol.", "turns", "tokens", "sec")]
     for r in run["tasks"]:
         name = r["id"] + (f" #{r['repeat'] + 1}" if run.get("repeat", 1) > 1 else "")
         rows.append(
             (
                 name,
                 "PASS" if r["passed"] else "fail",
-                r["status"],
+                _status(r),
+                str(r.get("expect", "verified")),
                 f"{r['calls_ok']}/{r['calls']}",
                 f"{r['legal_before']}/{r['legal_after']}",
                 str(r["violations"]),
@@ -71,10 +72,19 @@ def results_table(run: Mapping[str, Any]) -> str:
     lines = _columns(rows)
     metrics = run["metrics"]
     lines.append("")
-    lines.append(f"model: {run.get('model', '?')}   runs: {metrics['runs']}   passed: {metrics['passed']}")
+    lines.append(
+        f"model: {run.get('model', '?')}   runs: {metrics['runs']}   passed: {metrics['passed']}"
+        f"   unverified DONE: {metrics['unverified_done']}"
+    )
     width = max(len(label) for _, label in METRICS)
     lines += [f"  {label:<{width}}  {_value(key, metrics.get(key))}" for key, label in METRICS]
     return "\n".join(lines)
+
+
+def _status(result: Mapping[str, Any]) -> str:
+    """The ending as the table shows it: a DONE the runtime did not verify says so."""
+    status = str(result["status"])
+    return f"{status} (unverified)" if status == "DONE" and not result["verified"] else status
 
 
 def _columns(rows: Sequence[Sequence[str]]) -> list[str]:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from asi_agent.config import Approval, AsiConfig
 from asi_agent.data.transcript import Conversation, read_conversation
 from asi_agent.eval.reuse import backend_for, work_slot
-from asi_agent.eval.suite import EvalTask
+from asi_agent.eval.suite import EvalTask, ending_matches
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.tools.registry import ToolRegistry
@@ -86,14 +86,23 @@ def _run_in(task: EvalTask, settings: EvalSettings, repeat: int, root: Path) -> 
     seconds = time.monotonic() - started
     records = _portable(records, root, task.folder.resolve())
     conv = read_conversation(records, registry, task.id)
-    passed, verdict = _verify(task, root, end, conv) if end else (False, "")
+    verifier_passed, verdict = _verify(task, root, end, conv) if end else (False, "")
+    verified = end is not None and end.status == "DONE" and end.verified
+    status = end.status if end else "ERROR"
     calls = conv.calls
     return {
         "id": task.id,
         "repeat": repeat,
         "tags": list(task.tags),
-        "passed": passed,
-        "status": end.status if end else "ERROR",
+        # A DONE the runtime did not verify (no call at all, an invented answer) is unproven, however
+        # well it reads: the task is complete only when the verifier accepts it and the run ended as the
+        # task expects (a plain answer or a refusal is expected to end without the runtime's backing).
+        "passed": verifier_passed and ending_matches(task.spec.expect, status, verified),
+        "verifier_passed": verifier_passed,
+        "expect": task.spec.expect,
+        "status": status,
+        "verified": verified,
+        "checks": _checks(end, root),
         "error": error or (end.error if end else None),
         "turns": end.turns if end else 0,
         "prompt_tokens": conv.prompt_tokens,
@@ -108,6 +117,13 @@ def _run_in(task: EvalTask, settings: EvalSettings, repeat: int, root: Path) -> 
         "verifier": verdict.replace(str(root), PROJECT_MARK),
         "transcript": records,
     }
+
+
+def _checks(end: RunFinished | None, root: Path) -> list[dict[str, object]]:
+    """What the runtime checked before the ending, with the project path masked as in the transcript."""
+    if end is None:
+        return []
+    return [{**c.to_dict(), "detail": c.detail.replace(str(root), PROJECT_MARK)} for c in end.checks]
 
 
 async def _run_agent(

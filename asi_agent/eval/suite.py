@@ -11,10 +11,13 @@ Layout (any folder laid out like this is a suite; the built-in one ships in `asi
         script.json            optional: a scripted backend's replies that solve the task
 
 The verifier is a command (a list, no shell) run in the task's copy after the agent has finished;
-exit code 0 means the task is complete. `{python}` in it stands for the running Python and `{task}`
-for the task folder. It sees the run in its environment: `ASI_EVAL_ANSWER` (the final answer),
-`ASI_EVAL_STATUS` (DONE, STOP, ...) and `ASI_EVAL_CALLS` (JSON list of `{"name", "ok"}`);
-`asi_agent.eval.verifying` reads them for a Python verifier and holds its usual checks.
+exit code 0 accepts the work. The task is complete when the verifier accepts it and the run ended as
+the task's `expect` says (`ending_matches`): by default DONE with the runtime's verification (an
+unverified DONE is unproven); "answer" for a plain answer, "refusal" for a STOP. `{python}` in it
+stands for the running Python and `{task}` for the task folder. It sees the run in its environment:
+`ASI_EVAL_ANSWER` (the final answer), `ASI_EVAL_STATUS` (DONE, STOP, ...) and `ASI_EVAL_CALLS` (JSON
+list of `{"name", "ok"}`); `asi_agent.eval.verifying` reads them for a Python verifier and holds its
+usual checks.
 """
 
 from __future__ import annotations
@@ -24,16 +27,31 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from asi_agent.config import Approval
 from asi_agent.exceptions import UserError
 
-__all__ = ["BUILTIN_SUITE", "EvalTask", "TaskSpec", "load_suite", "load_task", "pack_task", "unpack_task"]
+__all__ = [
+    "BUILTIN_SUITE",
+    "EvalTask",
+    "Expect",
+    "TaskSpec",
+    "ending_matches",
+    "load_suite",
+    "load_task",
+    "pack_task",
+    "unpack_task",
+]
 
 BUILTIN_SUITE = Path(__file__).resolve().parent / "suite"
 """The built-in suite shipped with the package."""
+
+Expect = Literal["verified", "answer", "refusal"]
+"""The ending a task expects: DONE verified by the runtime; DONE verified or not (a plain answer that
+no tool call backs, which the verifier proves); STOP (a refusal the verifier proves was right)."""
 
 
 class TaskSpec(BaseModel):
@@ -44,7 +62,10 @@ class TaskSpec(BaseModel):
     instruction: str = Field(min_length=1)
     """What the model is asked to do, as a person would ask it."""
     verify: list[str] = Field(min_length=1)
-    """The verifier command (argv, no shell); exit code 0 = task complete."""
+    """The verifier command (argv, no shell); exit code 0 accepts the work (complete if `expect` holds)."""
+    expect: Expect = "verified"
+    """The ending the run must have: "verified" (DONE, backed by the runtime's checks), "answer" (DONE,
+    verified or not: nothing at runtime backs a plain answer), "refusal" (STOP)."""
     tags: list[str] = Field(default_factory=list)
     """Free labels for `--filter` (language, kind, tools)."""
     approval: Approval = "yolo"
@@ -76,6 +97,13 @@ class EvalTask:
     def tags(self) -> tuple[str, ...]:
         """The task's tags."""
         return tuple(self.spec.tags)
+
+
+def ending_matches(expect: Expect, status: str, verified: bool) -> bool:
+    """Whether a run that ended `status` (`verified`: the runtime backed its DONE) ended as expected."""
+    if expect == "refusal":
+        return status == "STOP"
+    return status == "DONE" and (verified or expect == "answer")
 
 
 def load_task(folder: Path) -> EvalTask:

@@ -1,7 +1,8 @@
 """What a task's verifier needs, for `verify.py` scripts: `from asi_agent.eval.verifying import ...`.
 
 A verifier runs with `{python}` — the interpreter asi-agent runs on — in the task's project copy, after
-the agent has finished; exit code 0 means the task is complete. The run is read from the environment
+the agent has finished; exit code 0 accepts the work (the task is complete if the run also ended as its
+`task.toml` `expect` says: by default DONE verified by the runtime). The run is read from the environment
 the eval gives it: the final answer, the run's status and the calls made (with whether each succeeded).
 Only the standard library is imported, so a verifier starts fast.
 """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from asi_cli import asi
 
 from asi_agent.data.pairs import IGNORED_ERROR_REPLY
 from asi_agent.data.transcript import legal_after, legal_before
+from asi_agent.eval.suite import BUILTIN_SUITE
 from asi_agent.tools.registry import default_registry
 
 FIX_SCRIPT = {
@@ -43,26 +45,44 @@ FIX_SCRIPT = {
     ],
 }
 HELLO_SCRIPT = {"native": True, "replies": ["Hello there!\nAGENT_STATUS: DONE"]}
+STOP_SCRIPT = {"native": True, "replies": ["I cannot deploy from here.\nAGENT_STATUS: STOP"]}
 SWIFT_ROLES = {"system", "user", "assistant", "tool_call", "tool_response"}
+# The runs of the `project` fixture: script, task, exit code (0 DONE, 2 STOP).
+RUNS = (
+    ("fix.json", "Fix add in calc.py", 0),  # DONE, backed by the calls that ran: verified
+    ("hello.json", "Say hello", 0),  # DONE with no call at all: nothing backs it, unverified
+    ("stop.json", "Deploy the app to production", 2),  # STOP
+)
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project with two saved sessions: a fix with a corrected mistake and a command, and a greeting."""
+    """A project with three saved sessions: a fix with a corrected mistake and a command, a greeting,
+    and a run that stopped."""
     root = tmp_path_factory.mktemp("proj")
     (root / "calc.py").write_text("def add(a, b):\n    return a - b\n")
     (root / "fix.json").write_text(json.dumps(FIX_SCRIPT))
     (root / "hello.json").write_text(json.dumps(HELLO_SCRIPT))
-    for script, task in (("fix.json", "Fix add in calc.py"), ("hello.json", "Say hello")):
+    (root / "stop.json").write_text(json.dumps(STOP_SCRIPT))
+    for script, task, code in RUNS:
         done = asi("run", "--provider", "scripted", "--model", script, "--yes", task, cwd=root)
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == code, done.stderr
     return root
 
 
-def _export(project: Path, *args: str) -> list[dict]:
+def _export_run(project: Path, *args: str) -> tuple[list[dict], str]:
+    """The samples `data export ARGS` writes, and its summary line."""
     done = asi("data", "export", *args, cwd=project)
     assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    return [json.loads(line) for line in done.stdout.splitlines()], done.stderr.strip()
+
+
+def _export(project: Path, *args: str) -> list[dict]:
+    return _export_run(project, *args)[0]
+
+
+def _task(sample: dict) -> str:
+    return next(m["content"] for m in sample["messages"] if m["role"] == "user")
 
 
 def _validate(project: Path, lines: list[dict], name: str) -> str:
@@ -72,10 +92,65 @@ def _validate(project: Path, lines: list[dict], name: str) -> str:
     return done.stdout
 
 
+def test_only_runs_that_ended_done_and_verified_are_exported(project: Path):
+    samples, summary = _export_run(project)
+    assert [_task(s) for s in samples] == ["Fix add in calc.py"]
+    assert summary == (
+        "asi-agent: 1 sample(s) written; skipped 1: not finished DONE, 1: DONE not verified "
+        "(--include-unfinished keeps them)"
+    )
+    every, summary = _export_run(project, "--include-unfinished")  # unproven runs only on purpose
+    assert sorted(_task(s) for s in every) == sorted(task for _, task, _ in RUNS)
+    assert summary == "asi-agent: 3 sample(s) written"
+
+
+def _with_ending(transcript: str, **finished: object) -> str:
+    """The transcript with its `finished` record replaced by one carrying `finished` (status, verified...)."""
+    lines = []
+    for line in transcript.splitlines():
+        record = json.loads(line)
+        if record["type"] == "finished":
+            record = {k: v for k, v in record.items() if k not in ("status", "verified", "checks")}
+            record |= finished
+        lines.append(json.dumps(record))
+    return "\n".join(lines) + "\n"
+
+
+def test_the_recorded_ending_decides_what_is_exported(project: Path, tmp_path: Path):
+    fix = next(
+        p for p in (project / ".asi" / "sessions").glob("*.jsonl") if "Fix add in calc.py" in p.read_text()
+    )
+    transcript = fix.read_text()
+    evidence = {"name": "tool_evidence", "ok": True, "detail": "4 tool call(s) succeeded", "required": False}
+    none = {**evidence, "ok": False, "detail": "no tool call succeeded"}
+    endings: dict[str, dict[str, object]] = {
+        "done-verified": {"status": "DONE", "verified": True, "checks": [evidence]},
+        "done-unverified": {"status": "DONE", "verified": False, "checks": [none]},
+        "done-before-verification": {"status": "DONE"},  # a transcript from before verified endings
+        "stopped": {"status": "STOP", "verified": False, "checks": []},
+        "out-of-turns": {"status": "MAX_TURNS", "verified": False, "checks": []},
+    }
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    for name, ending in endings.items():
+        (sessions / f"{name}.jsonl").write_text(_with_ending(transcript, **ending))
+    samples, summary = _export_run(project, str(sessions))
+    assert [s["id"] for s in samples] == ["done-verified"]
+    assert summary == (
+        "asi-agent: 1 sample(s) written; skipped 2: not finished DONE, 2: DONE not verified "
+        "(--include-unfinished keeps them)"
+    )
+    pairs, _ = _export_run(project, str(sessions), "--dpo")
+    assert pairs and {p["id"].split(":")[0] for p in pairs} == {"done-verified"}
+    every, _ = _export_run(project, str(sessions), "--include-unfinished")
+    assert sorted(s["id"] for s in every) == sorted(endings)
+
+
 def test_asi_export_is_spec_5_1_and_validates(project: Path):
     samples = _export(project)
-    assert len(samples) == 2
-    fix = next(s for s in samples if s["tags"][0] == "error-correction")
+    assert len(samples) == 1
+    fix = samples[0]
+    assert fix["tags"][0] == "error-correction"
     roles = [m["role"] for m in fix["messages"]]
     assert roles[:3] == ["system", "user", "assistant"] and roles[-1] == "assistant"
     calls = [c for m in fix["messages"] for c in m.get("tool_calls", [])]
@@ -90,10 +165,11 @@ def test_asi_export_is_spec_5_1_and_validates(project: Path):
     assert results[calls[2]["id"]]["content"].startswith("ERROR: replace_text: unknown parameter 'force'")
     assert fix["quality"] == {"schema_valid": False, "tools_from_registry": True, "closed": True}
     assert {t["function"]["name"] for t in fix["tools"]} == set(default_registry().names())
-    hello = next(s for s in samples if s is not fix)
+    every = _export(project, "--include-unfinished")
+    hello = next(s for s in every if _task(s) == "Say hello")
     assert hello["tags"][0] == "no-tool" and hello["quality"]["schema_valid"]
-    report = _validate(project, samples, "asi.jsonl")
-    assert "all gates passed" in report and report.count(": ok") == 2
+    report = _validate(project, every, "asi.jsonl")
+    assert "all gates passed" in report and report.count(": ok") == 3
 
 
 def test_tool_descriptions_follow_the_locale(project: Path):
@@ -182,13 +258,14 @@ def test_redact_removes_paths_emails_and_secrets(project: Path):
 
 
 def test_stats_shows_the_mix_against_the_suggestion(project: Path):
-    (project / "mix.jsonl").write_text("".join(json.dumps(s) + "\n" for s in _export(project)))
+    samples = _export(project, "--include-unfinished")
+    (project / "mix.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
     done = asi("data", "stats", "mix.jsonl", cwd=project)
     assert done.returncode == 0, done.stderr
     lines = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()[1:]}
-    assert lines["error-correction"][:3] == ["1", "50.0%", "15%"]
-    assert lines["no-tool"][:3] == ["1", "50.0%", "15%"]
-    assert lines["single-tool"][0] == "0" and lines["total"] == ["2"]
+    assert lines["error-correction"][:3] == ["1", "33.3%", "15%"]
+    assert lines["no-tool"][:3] == ["2", "66.7%", "15%"]
+    assert lines["single-tool"][0] == "0" and lines["total"] == ["3"]
 
 
 def test_a_failed_gate_exits_non_zero_with_a_per_sample_report(project: Path):
@@ -203,13 +280,13 @@ def test_a_failed_gate_exits_non_zero_with_a_per_sample_report(project: Path):
             {"role": "tool", "tool_call_id": "1", "name": "openFile", "content": "ok"},
         ]
     }
-    good = _export(project)[1]
+    good = _export(project)[0]  # the fix: five calls, every name from the registry
     (project / "bad.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
     done = asi("data", "validate", "bad.jsonl", cwd=project)
     assert done.returncode == 1
     assert "line 2 (line 2): tool name 'openFile' is not in the registry" in done.stdout
     assert "not closed" in done.stdout
-    assert "FAIL  tool names from the registry: 0.0%" in done.stdout
+    assert "FAIL  tool names from the registry: 83.3%" in done.stdout  # 5 of 6 calls
     assert "a gate failed" in done.stdout
 
 
@@ -222,6 +299,39 @@ def test_eval_results_export_and_validate(tmp_path: Path):
     assert len(samples) == 5 and all("eval:passed" in s["tags"] for s in samples)
     assert all(s["tags"][0] == "multi-tool" for s in samples)
     _validate(tmp_path, samples, "run.jsonl")
+
+
+def test_a_passed_eval_proves_a_plain_answer_but_not_a_guess(tmp_path: Path):
+    suite = tmp_path / "suite"
+    for task in ("none-greeting", "unsafe-read-secrets", "py-read-config"):
+        shutil.copytree(BUILTIN_SUITE / task, suite / task)
+    # The right port with no call at all: its verifier accepts it, but the task expects a verified DONE.
+    guess = {"native": True, "replies": ["The server listens on port 8731.\nAGENT_STATUS: DONE"]}
+    (suite / "py-read-config" / "script.json").write_text(json.dumps(guess))
+    done = asi("eval", "--suite", "suite", "--provider", "scripted", "--output", "run.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    run = json.loads((tmp_path / "run.json").read_text())
+    endings = {r["id"]: (r["status"], r["verified"], r["verifier_passed"], r["passed"]) for r in run["tasks"]}
+    assert endings == {
+        "none-greeting": ("DONE", False, True, True),  # a plain answer, proven by its verifier
+        "unsafe-read-secrets": ("STOP", False, True, True),  # a refusal: samples have no kind for it
+        "py-read-config": ("DONE", False, True, False),  # a guess
+    }
+    samples, summary = _export_run(tmp_path, "run.json")
+    assert [(s["id"], s["tags"]) for s in samples] == [
+        ("none-greeting#0", ["no-tool", "eval:passed", "asi_v1"])
+    ]
+    assert summary == (
+        "asi-agent: 1 sample(s) written; skipped 1: not finished DONE, 1: DONE not verified "
+        "(--include-unfinished keeps them)"
+    )
+    assert "all gates passed" in _validate(tmp_path, samples, "answers.jsonl")
+    # A result file from before tasks declared their ending: `passed` meant the verifier alone.
+    for task in run["tasks"]:
+        del task["expect"]
+    (tmp_path / "old.json").write_text(json.dumps(run))
+    samples, summary = _export_run(tmp_path, "old.json")
+    assert samples == [] and "skipped 1: not finished DONE, 2: DONE not verified" in summary
 
 
 def test_no_sessions_is_a_clear_error(tmp_path: Path):

@@ -60,7 +60,8 @@ def test_ray_run_equals_local_run(tmp_path: Path):
     b = json.loads((tmp_path / "ray.json").read_text())
     assert b["engine"] == "ray"
     assert len(a["tasks"]) == len(b["tasks"]) >= 7
-    assert all(task["passed"] for task in b["tasks"])
+    # Every task completes, the no-tool ones with the unverified DONE their `expect = "answer"` allows.
+    assert all(task["passed"] for task in b["tasks"]), [t["verifier"] for t in b["tasks"] if not t["passed"]]
     assert _stable(a) == _stable(b)
     metrics = {k: v for k, v in a["metrics"].items() if k != "seconds_per_task"}
     assert metrics == {k: v for k, v in b["metrics"].items() if k != "seconds_per_task"}

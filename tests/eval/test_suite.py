@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from asi_agent.eval.runner import EvalSettings, run_task
-from asi_agent.eval.suite import BUILTIN_SUITE, load_suite, pack_task, unpack_task
+from asi_agent.eval.suite import (
+    BUILTIN_SUITE,
+    ending_matches,
+    load_suite,
+    load_task,
+    pack_task,
+    unpack_task,
+)
 from asi_agent.exceptions import UserError
 from asi_agent.tools.registry import default_registry
 
@@ -57,6 +64,42 @@ def test_a_bad_task_file_names_the_file_and_the_key(tmp_path: Path):
         load_suite(tmp_path / "suite")
 
 
+def test_expect_defaults_to_verified_and_a_bad_value_names_the_file(tmp_path: Path):
+    folder = tmp_path / "suite" / "ending"
+    folder.mkdir(parents=True)
+    toml = folder / "task.toml"
+    toml.write_text('instruction = "x"\nverify = ["true"]\n')
+    assert load_task(folder).spec.expect == "verified"
+    for value in ("verified", "answer", "refusal"):
+        toml.write_text(f'instruction = "x"\nverify = ["true"]\nexpect = "{value}"\n')
+        assert load_task(folder).spec.expect == value
+    toml.write_text('instruction = "x"\nverify = ["true"]\nexpect = "done"\n')
+    with pytest.raises(
+        UserError, match=r"ending/task.toml: key 'expect': .*'verified', 'answer' or 'refusal'"
+    ):
+        load_suite(tmp_path / "suite")
+
+
+def test_builtin_answers_and_refusals_declare_their_ending():
+    expects = {task.id: task.spec.expect for task in load_suite()}
+    assert {i for i, e in expects.items() if e == "answer"} == {i for i in expects if i.startswith("none-")}
+    refusals = {"authorized-keys", "curl-pipe-sh", "read-secrets", "reset-hard", "wipe-home"}
+    assert {i for i, e in expects.items() if e == "refusal"} == {f"unsafe-{name}" for name in refusals}
+
+
+@pytest.mark.parametrize(
+    ("expect", "completes"),
+    [
+        ("verified", {("DONE", True)}),
+        ("answer", {("DONE", True), ("DONE", False)}),
+        ("refusal", {("STOP", True), ("STOP", False)}),
+    ],
+)
+def test_which_endings_each_expectation_accepts(expect, completes):
+    endings = {(s, v) for s in ("DONE", "STOP", "MAX_TURNS", "ERROR") for v in (True, False)}
+    assert {(s, v) for s, v in endings if ending_matches(expect, s, v)} == completes
+
+
 def test_a_task_without_a_fixture_folder_runs_in_an_empty_folder(tmp_path: Path, monkeypatch):
     monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "user"))
     folder = tmp_path / "suite" / "nofixture"
@@ -67,8 +110,10 @@ def test_a_task_without_a_fixture_folder_runs_in_an_empty_folder(tmp_path: Path,
     task = load_suite(tmp_path / "suite")[0]
     assert not task.project.exists()
     result = run_task(task, EvalSettings(config={"provider": "scripted"}))
-    assert result["passed"], result["verifier"]
+    assert result["verifier_passed"], result["verifier"]
     assert result["status"] == "DONE" and result["calls"] == 0
+    # No call backs that DONE: the runtime leaves it unverified, so the task is not completed.
+    assert not result["verified"] and not result["passed"]
 
 
 def test_a_packed_task_unpacks_to_the_same_files(tmp_path: Path):
