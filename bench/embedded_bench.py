@@ -17,6 +17,7 @@ times each (seed = run number), on `--threads` CPU threads. Writes `bench/result
 and prints a markdown table with n, completion, median and p95 wall time, and the load average.
 
     python bench/embedded_bench.py [--runs 3] [--threads 2] [--mode on|off|both] [--only ID ...] [--out FILE]
+    python bench/embedded_bench.py --set ordinary|heldout [--runs 1] ...   (see bench/embedded_sets.py)
 """
 
 from __future__ import annotations
@@ -180,7 +181,19 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, help="task ids")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the figures are written")
     parser.add_argument("--summarise", nargs="*", type=Path, help="only summarise these partial files")
+    parser.add_argument(
+        "--set",
+        choices=("original", "ordinary", "heldout"),
+        default="original",
+        help="original: tasks.json; ordinary: requests as people type them (tuning); heldout: the sealed set",
+    )
     options = parser.parse_args()
+    if options.set != "original":
+        from embedded_sets import main_set  # noqa: PLC0415
+
+        out = None if options.out == RESULTS else options.out
+        main_set(options.set, options.runs, options.threads, options.only, out)
+        return
     if options.summarise:
         for path in options.summarise:
             print(path.name, json.dumps(summarise(json.loads(path.read_text(encoding="utf-8")))))

@@ -1,0 +1,1 @@
+"""Check the links in Markdown files."""
