@@ -19,6 +19,7 @@ from asi_agent.grounding.answers import answer_options, fitting_texts, question_
 from asi_agent.grounding.choices import close_parameter, exclude_repeat, quote_lines, ranked_lines
 from asi_agent.grounding.examples import worked_example
 from asi_agent.grounding.project import ProjectView
+from asi_agent.grounding.steps import UNCLEAR, RequestPlan, forced_schema
 from asi_agent.grounding.strict import strict_schema
 from asi_agent.grounding.task import Intent, classify, language, quoted, words
 from asi_agent.messages import Message, ToolCall
@@ -27,7 +28,7 @@ from asi_agent.tools.registry import ToolRegistry
 
 __all__ = ["Grounder", "GrounderConfig", "latest_task"]
 
-WRITE_TOOLS = frozenset({"create_file", "replace_text"})
+WRITE_TOOLS = frozenset({"create_file", "replace_text", "replace_lines", "insert_line", "delete_lines"})
 _FIXED_TOOLS: dict[str, tuple[str, ...]] = {
     "list": ("list_directory",),
     "create": ("create_file",),
@@ -59,10 +60,17 @@ class GrounderConfig:
 
 def latest_task(messages: Sequence[Message]) -> str:
     """The text of the task being worked on: the latest user turn the runtime did not write."""
-    for message in reversed(messages):
+    index = latest_task_index(messages)
+    return messages[index].content if index >= 0 else ""
+
+
+def latest_task_index(messages: Sequence[Message]) -> int:
+    """Where the task being worked on was given (-1 when no user turn is a task)."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
         if message.role == "user" and not is_followup(message.content):
-            return message.content
-    return ""
+            return index
+    return -1
 
 
 class Grounder:
@@ -76,6 +84,7 @@ class Grounder:
         self._view: ProjectView | None = None
         self._symbols: dict[str, list[str]] = {}
         self._fitting: dict[str, list[str]] = {}  # per task: files holding its words, kept until a write
+        self._requests: dict[tuple[str, int], RequestPlan] = {}
 
     @property
     def view(self) -> ProjectView:
@@ -85,13 +94,25 @@ class Grounder:
         return self._view
 
     async def plan(self, messages: Sequence[Message]) -> TurnPlan:
-        """The tools, answer and prompt of the next turn."""
+        """The tools, answer and prompt of the next turn: the request's next planned step, its summary
+        once every step is done, or (no plan, or a step failed) the tools of its intent."""
         task = latest_task(messages)
         intent, lang = classify(task), language(task)
+        request = self._request_plan(messages, task)  # before a write of this task changes the files
         results = run_results(messages)
         if any(call and call.name in WRITE_TOOLS for _, call in results):
             self._view = None  # a write may have added a file
             self._fitting.clear()
+        system = self._orientation(task, lang)
+        own = self.config.quote_answers
+        if (step := request.next_step(results)) is not None:
+            return TurnPlan(tools=[forced_schema(step)], allow_answer=False, system=system, own_system=own)
+        if request.done(results) and not request.open_ended:
+            summary = {"enum": [request.summary(results)]}
+            return TurnPlan(tools=[], allow_answer=True, answer=summary, system=system, own_system=own)
+        if request.unclear and not results:
+            unclear = {"enum": [request.unclear]}
+            return TurnPlan(tools=[], allow_answer=True, answer=unclear, system=system, own_system=own)
         done = _goal_met(intent, results)
         previous = _previous_call(messages)
         schemas: list[dict[str, Any]] = []
@@ -103,18 +124,31 @@ class Grounder:
                 if schema is not None:
                     schemas.append(schema)
         succeeded = any(result_ok(result) for result, _ in results)
+        if intent in ("edit", "create") and succeeded and not any(
+            schema["function"]["name"] in WRITE_TOOLS for schema in schemas
+        ):
+            schemas = []  # nothing left to write with: reading on would only loop; the answer ends it honestly
         allow = done or not schemas or (succeeded and intent not in ("edit", "create"))
         return TurnPlan(
             tools=schemas,
             allow_answer=allow,
             answer=self._answer(intent, task, results),
-            system=self._orientation(task, lang),
+            system=system,
             example=worked_example(lang, edit=intent in ("edit", "create")),
-            own_system=self.config.quote_answers,
+            own_system=own,
         )
+
+    def _request_plan(self, messages: Sequence[Message], task: str) -> RequestPlan:
+        """The plan of the task being worked on, built on its first turn (and kept for its later turns)."""
+        key = (task, latest_task_index(messages))
+        if key not in self._requests:
+            self._requests = {key: RequestPlan.build(task, self.view)}
+        return self._requests[key]
 
     def judge(self, messages: Sequence[Message], answer: str) -> str | None:
         """Why the answer cannot end the task as DONE (an edit with no change, or invented text)."""
+        if answer in UNCLEAR.values():
+            return answer.rstrip(".")
         intent = classify(latest_task(messages))
         results = run_results(messages)
         if intent in ("edit", "create") and not _goal_met(intent, results):
@@ -213,6 +247,8 @@ class Grounder:
             if narrowed is None:
                 continue
             news = [v for v in values if v not in text]
+            if not news:  # a new text the request does not state would be invented (or the example's)
+                continue
             narrowed = close_parameter(narrowed, "newText", news) or narrowed
             variants.append(narrowed["function"]["parameters"])
         if not variants:
@@ -228,6 +264,8 @@ class Grounder:
             prop = schema["function"]["parameters"]["properties"]["path"]
             prop["pattern"] = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$"
         contents = [v for v in quoted(task) if v not in names]
+        if not contents and self.config.quote_answers:
+            return None  # content the request does not state would be invented (or the example's)
         return close_parameter(schema, "content", contents) or schema
 
     # -- the answer and the prompt -------------------------------------------------------------

@@ -11,7 +11,7 @@ from asi_agent.tools.ignore import iter_project_entries
 __all__ = ["ProjectView"]
 
 _SCAN_LIMIT = 20_000  # entries; a bigger project is ranked on what was seen first
-_NEW_FILE = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z0-9]{1,8})(?![\w/])")
+_NEW_FILE = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]*[A-Za-z_][\w-]*\.[A-Za-z][A-Za-z0-9]{0,7})(?![\w/])")
 
 
 @dataclass(frozen=True, slots=True)

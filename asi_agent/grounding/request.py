@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Clause", "Edit", "EditKind", "asks_for_change", "clauses", "edits", "read_edit"]
+__all__ = ["Clause", "Edit", "EditKind", "asks_for_change", "clauses", "edits", "key_words", "read_edit"]
 
 EditKind = Literal[
-    "rename", "replace", "set", "version", "import", "docstring", "function", "remove", "create"
+    "rename", "replace", "set", "version", "import", "docstring", "function", "returns", "remove", "create"
 ]
 
 _POLITE = re.compile(
@@ -47,12 +47,14 @@ _CHANGE_ANYWHERE = re.compile(
     r"\binstead of\b|\bshould (?:say|be|read|return|use|print)\b|\brename\b|->|→|=>", re.I
 )
 _CJK_CHANGE = re.compile(
-    r"把|给.{0,20}(?:加|添)|改成|改为|换成|替换|删掉|删除|去掉|移除|新建|创建|加上|添加|增加|设为|设成|设置为|重命名|改名|升级|修复|修改|写一个|建一个"
+    r"把|给.{0,20}(?:加|添)|改成|改为|换成|替换|删掉|删除|去掉|移除|新建|创建|加上|添加|增加|设为|设成|设置为|重命名|改名|升级|"
+    r"修复|修好|修一下|修改|写一个|建一个|加一个|加个|调成|调到|调整为|挪到|移到|更新"
 )
 _CJK_QUESTION = re.compile(r"在哪|哪个|哪些|哪里|几个|几处|多少|什么|吗|怎么|如何|为什么|是否")
 _SPLIT = re.compile(
     r"(?:[.;!?。；！？]\s+|,?\s+(?:and then|then|also|and also|after that|afterwards|plus)\s+|"
-    r"，?(?:然后|并且|同时|之后|再)|\n+)",
+    rf",\s+(?=(?:please |pls |can you |could you )?(?:{_VERBS})\b)|"
+    r"，?(?:然后|并且|同时|之后|再)|，(?=(?:把它|将其|它)?(?:改|设|删|加|换|调))|\n+)",
     re.IGNORECASE,
 )
 _AND_VERB = re.compile(rf",?\s+and\s+(?=(?:{_VERBS})\b)", re.I)
@@ -75,6 +77,29 @@ class Edit:
     new: str = ""
     target: str = ""
     """A name the edit is about: a function for a docstring, a setting's key, a module to import."""
+
+
+_GLOSSARY = {
+    "端口": "port", "版本": "version", "超时": "timeout", "重试": "retries", "音量": "volume", "休息": "break",
+    "工作": "work", "时长": "minutes", "分钟": "minutes", "日志": "log", "级别": "level", "语言": "locale",
+    "调试": "debug", "默认": "default", "份数": "servings", "单位": "units", "名字": "name", "名称": "name",
+    "数据库": "db", "地址": "url", "用户代理": "user_agent", "主机": "host", "路径": "path", "密钥": "key",
+    "颜色": "color", "宽度": "width", "高度": "height", "大小": "size", "数量": "count", "间隔": "interval",
+    "描述": "description", "标题": "title", "测试": "test", "函数": "function", "类": "class",
+}
+"""Words of settings and code as Chinese requests name them, and the English word the code likely uses."""
+
+
+def key_words(phrase: str) -> list[str]:
+    """The words a phrase naming a setting holds (identifiers split, Chinese terms in English)."""
+    found: list[str] = []
+    for chinese, english in _GLOSSARY.items():
+        if chinese in phrase:
+            found.append(english)
+    for word in re.findall(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])", phrase):
+        if word.lower() not in ("the", "my", "our", "of", "in", "default", "setting", "value"):
+            found.append(word.lower())
+    return list(dict.fromkeys(found))
 
 
 def clauses(request: str) -> list[Clause]:
@@ -115,7 +140,7 @@ def _is_change(text: str) -> bool:
 
 # -- the edit a clause states -----------------------------------------------------------------
 
-_V = r"""[`"'“‘]?(?P<{0}>[^\s`"'“”‘’,;]+(?: [^\s`"'“”‘’,;]+)*?)[`"'”’]?"""
+_V = r"""[`"'“‘]?(?P<{0}>[^\s`"'“”‘’,;，。；、]+(?: [^\s`"'“”‘’,;，。；、]+)*?)[`"'”’]?"""
 _ID = r"[`'\"]?(?P<{0}>[A-Za-z_][\w.]*)[`'\"]?(?:\(\))?"
 _QUOTED = r"""(?:`(?P<{0}q>[^`]+)`|"(?P<{0}d>[^"]+)"|'(?P<{0}s>[^']+)'|“(?P<{0}c>[^”]+)”)"""
 _KIND_WORDS = (
@@ -164,15 +189,22 @@ _REPLACE = (
     ),
     re.compile(rf"把\s*{_either('old')}\s*(?:改成|改为|换成|替换成|替换为|变成)\s*{_either('new')}"),
     re.compile(rf"用\s*{_either('new')}\s*(?:代替|替换|替代)\s*{_either('old')}"),
+    re.compile(rf"^(?P<old>把它|将其|它)?\s*(?:改成|改为|设为|设成|调成|调到)\s*{_either('new')}"),
 )
 _SET = (
     re.compile(
         rf"\b(?:set|change|make|update|switch)\s+{_KIND_WORDS}{_ID.format('key')}\s+(?:to|=|into)\s+{_either('new')}",
         re.I,
     ),
-    re.compile(rf"\b{_ID.format('key')}\s*=\s*{_either('new')}", re.I),
+    re.compile(rf"\b{_ID.format('key')}\s*=(?!=)\s*{_either('new')}", re.I),
     re.compile(rf"把\s*{_ID.format('key')}\s*(?:设为|设成|设置为|改成|改为)\s*{_either('new')}"),
     re.compile(rf"\bsets? {_ID.format('key')} to {_either('new')}", re.I),
+    re.compile(  # "set the work length to 50 minutes": a setting named in words
+        r"\b(?:set|change|make|update|switch|raise|lower|increase|decrease|bump|turn)\s+(?:the |my |our )?"
+        rf"(?P<key>[a-z][\w]*(?: [a-z]\w*){{1,3}}?)\s+(?:to|=|down to|up to)\s+{_either('new')}",
+        re.I,
+    ),
+    re.compile(rf"把\s*(?P<key>[^\s把]{{1,12}}?)\s*(?:设为|设成|设置为|改成|改为|调成|调到|调整为)\s*{_either('new')}"),
 )
 _TOGGLE = re.compile(
     rf"\b(?P<verb>enable|disable|turn on|turn off|switch on|switch off)\s+{_KIND_WORDS}{_ID.format('key')}",
@@ -237,11 +269,23 @@ def _version(clause: str) -> Edit | None:
     return Edit("version") if _BUMP_ONLY.search(clause) else None
 
 
+_RETURNS = (
+    re.compile(
+        rf"\b(?:make|have|let|get)\s+{_KIND_WORDS}{_ID.format('target')}\s+return\s+{_either('new')}\s*$", re.I
+    ),
+    re.compile(rf"{_ID.format('target')}\s+(?:should|must|has to|needs to)\s+return\s+{_either('new')}\s*$", re.I),
+    re.compile(rf"让\s*{_ID.format('target')}\s*返回\s*{_either('new')}\s*$"),
+)
+
+
 def _replace_or_set(clause: str) -> Edit | None:
+    for pattern in _RETURNS:
+        if found := pattern.search(clause.rstrip(" .!。")):
+            return Edit("returns", new=_value(found, "new"), target=found["target"])
     for pattern in _REPLACE:
         if found := pattern.search(clause):
-            old, new = _value(found, "old"), _value(found, "new")
-            if old and new and old != new:
+            old, new = _value(found, "old") or "it", _value(found, "new")
+            if new and old != new:
                 return Edit("replace", old, new)
     for pattern in _SET:
         if found := pattern.search(clause):
@@ -255,7 +299,7 @@ def _replace_or_set(clause: str) -> Edit | None:
     return None
 
 
-_PRONOUNS = frozenset({"it", "that", "this", "them", "its value", "the value"})
+_PRONOUNS = frozenset({"it", "that", "this", "them", "its value", "the value", "把它", "将其", "它", ""})
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FILLER = frozenset(
     ("find", "where", "which", "what", "is", "are", "set", "the", "a", "an", "in", "of", "file", "defined")
@@ -265,10 +309,17 @@ _CREATE = re.compile(
     r"(?P<name>[\w./-]+\.[A-Za-z0-9]{1,8})\b)|新建|创建|建一个|写一个",
     re.I,
 )
-_FILE = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]*\.?[\w-]+\.[A-Za-z0-9]{1,8})(?![\w/])")
+_FILE = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*\.?[\w-]*[A-Za-z_][\w-]*\.[A-Za-z][A-Za-z0-9]{0,7})(?![\w/])")
 _CONTENT = re.compile(
     r"(?:with (?:the )?(?:text|content|contents|line)|containing|that (?:says|contains|reads)|内容(?:是|为)?)"
     rf"\s*:?\s*{_QUOTED.format('text')}",
+    re.I,
+)
+
+
+_CONTENT_BARE = re.compile(
+    r"(?:里面写(?:上|入)?|写上|写入|内容是|内容为|containing|with the (?:text|line|content)|that says)\s*[:：]?\s*"
+    r"(?P<text>[^\s`\"'].*?)\s*$",
     re.I,
 )
 
@@ -284,7 +335,8 @@ def edits(request: str) -> list[Edit]:
         edit = read_edit(clause.text) if clause.change else None
         if edit is not None and edit.kind == "replace" and edit.old.lower() in _PRONOUNS:
             names = [n for n in _NAME.findall(before) if n.lower() not in _FILLER]
-            edit = Edit("set", new=edit.new, target=names[-1]) if names else None
+            key = names[-1] if names else " ".join(key_words(before))
+            edit = Edit("set", new=edit.new, target=key) if key else None
         if clause.change and (edit is None or edit.kind == "set"):
             edit = new_file(clause.text, edit) or edit
         if edit is not None:
@@ -298,7 +350,7 @@ def new_file(clause: str, edit: Edit | None) -> Edit | None:
     match = _CREATE.search(clause)
     if match is None:
         return None
-    content = _CONTENT.search(clause)
+    content = _CONTENT.search(clause) or _CONTENT_BARE.search(clause)
     text = _value(content, "text") if content else ""
     if not text and edit is not None and edit.kind == "set":
         text = f"{edit.target} = {edit.new}"

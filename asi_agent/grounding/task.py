@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from asi_agent.grounding.request import asks_for_change, edits
+
 __all__ = ["INTENTS", "Intent", "classify", "language", "quoted", "words"]
 
 Intent = Literal["create", "edit", "test", "find", "list", "show", "answer"]
@@ -34,9 +36,16 @@ _STOP = frozenset(
 
 
 def classify(task: str) -> Intent:
-    """The task's intent: create, edit, test, find, list, show, or answer (a question about the project)."""
+    """The task's intent: create, edit, test, find, list, show, or answer (a question about the project).
+
+    Whether it asks for a change is the request reader's call (`grounding.request`): "make the banner say
+    Welcome", "I need a config file", "把 … 改成 …"; a change that makes a new file is `create`.
+    """
     text = task.lower()
-    for intent, pattern in _RULES:
+    if asks_for_change(task):
+        made = any(edit.kind == "create" for edit in edits(task))
+        return "create" if made or re.search(_RULES[0][1], text) else "edit"
+    for intent, pattern in _RULES[2:]:
         if re.search(pattern, text):
             return intent
     return "answer"

@@ -117,7 +117,7 @@ async def test_symbols_come_from_the_index(grounder: Grounder) -> None:
 
 
 async def test_after_a_read_the_edit_is_closed_to_text_in_that_file(grounder: Grounder) -> None:
-    task = "Fix the bug in calc.py: add() must return `a + b`, not `a - b`."
+    task = "Fix the bug in calc.py: where it has `a - b` we want `a + b`."  # no edit the reader derives
     first = await grounder.plan([Message("user", task)])
     assert list(_tools(first)) == ["read_file"]
     messages = await _after(grounder, task, ToolCall("c1", "read_file", {"path": "calc.py"}))
@@ -145,22 +145,27 @@ async def test_after_the_change_only_a_quoted_answer_is_left(grounder: Grounder)
 
 
 async def test_an_identical_repeat_is_not_offered(grounder: Grounder) -> None:
-    task = "Fix the wrong return in calc.py."
+    task = "Fix the wrong return in calc.py: where it has `a - b` we want `a + b`."
     messages = await _after(grounder, task, ToolCall("c1", "read_file", {"path": "calc.py"}))
-    failed = ToolCall(
-        "c2", "replace_text", {"path": "calc.py", "oldText": "return a - b", "newText": "return a + b"}
-    )
+    failed = ToolCall("c2", "replace_text", {"path": "calc.py", "oldText": "a - b", "newText": "a + b"})
     messages += [
         Message("assistant", "", (failed,)),
         Message("tool", "ERROR: the file changed on disk", tool_call_id="c2", name="replace_text"),
     ]
     plan = await grounder.plan(messages)
-    replace = _tools(plan)["replace_text"]["properties"]
-    assert replace["oldText"]["enum"] == [
-        "return a * b"
-    ]  # the other line with a task word; not the same call
-    assert replace["newText"]["type"] == "string"  # nothing quoted: the model writes the new text
+    assert "replace_text" not in _tools(plan)  # its only call is the one that just failed
+    assert list(_tools(plan)) == ["read_file"]
     assert not plan.allow_answer
+
+
+async def test_an_edit_whose_new_text_is_not_stated_is_never_invented(grounder: Grounder) -> None:
+    task = "Fix the bug in calc.py."
+    messages = await _after(grounder, task, ToolCall("c1", "read_file", {"path": "calc.py"}))
+    plan = await grounder.plan(messages)
+    # No new text to close newText to: a free one would be invented (or copied from the worked example).
+    assert "replace_text" not in _tools(plan)
+    reason = grounder.judge(messages, "calc.py (6 lines)")
+    assert reason == "the task asks for a change and no change was made"
 
 
 def test_a_repeat_is_excluded_variant_by_variant() -> None:

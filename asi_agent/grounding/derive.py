@@ -1,0 +1,376 @@
+"""From the edits a request states to the calls that make them: a plan of steps, worked out on the files.
+
+Each `Edit` of `grounding.request` becomes the new text of every file it means — a rename in every file
+that uses the name, a replacement in the file the request names (or the one file that holds the old
+text), a setting's line, each version line, an import, a docstring below its `def`, a function at the
+end, a removed line, a new file — and each changed file becomes one `replace_lines` / `insert_line` /
+`delete_lines` / `create_file` call over the lines that differ. The edits are worked out one after the
+other on the text the previous ones leave, so the line numbers of the plan hold when it runs in order.
+An edit that no file fits adds no step; the plan is then shorter than the request, and the run's checks
+decide whether what is left was done.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from asi_agent.grounding.project import ProjectView
+from asi_agent.grounding.request import Edit, key_words
+
+__all__ = ["PlannedCall", "plan_calls"]
+
+_MAX_FILES = 300  # files whose text is looked at; a bigger project is planned on its first ones
+_MAX_BYTES = 200_000
+_CODE = (".py", ".js", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".rb", ".php", ".c", ".h", ".cpp")
+_TEXT = (
+    *_CODE,
+    ".toml",
+    ".json",
+    ".yaml",
+    ".yml",
+    ".cfg",
+    ".ini",
+    ".txt",
+    ".md",
+    ".rst",
+    ".html",
+    ".css",
+    ".env",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCall:
+    """One step of the plan: a tool call with every argument decided."""
+
+    name: str
+    arguments: dict[str, Any]
+    after: str | None = None
+    """The text of the file once the step is made (a step whose file already reads so is done)."""
+
+
+@dataclass
+class _Files:
+    """The project's text files as the plan leaves them (edits are worked out one after the other)."""
+
+    view: ProjectView
+    texts: dict[str, str | None] = field(default_factory=dict)
+    original: dict[str, str | None] = field(default_factory=dict)
+
+    def text(self, rel: str) -> str | None:
+        if rel not in self.texts:
+            value = self.view.small_text(rel, _MAX_BYTES) if rel in self.view.files else None
+            self.texts[rel] = self.original[rel] = value
+        return self.texts[rel]
+
+    def all(self) -> list[tuple[str, str]]:
+        rels = [f for f in self.view.files[:_MAX_FILES] if f.endswith(_TEXT)]
+        return [(rel, text) for rel in rels if (text := self.text(rel)) is not None]
+
+
+def plan_calls(edits: Sequence[Edit], view: ProjectView, task: str) -> list[PlannedCall]:
+    """The calls that make `edits` in the project, in order; empty when no file fits any of them."""
+    files = _Files(view)
+    named = view.mentioned_files(task)
+    touched: list[str] = []
+    for edit in edits:
+        for rel, new in _apply(edit, files, named):
+            files.texts[rel] = new
+            if rel not in touched:
+                touched.append(rel)
+    calls: list[PlannedCall] = []
+    for rel in touched:
+        before, after = files.original.get(rel), files.texts[rel]
+        if after is not None and before != after:
+            calls.extend(_calls_for(rel, before, after))
+    return calls
+
+
+def _apply(edit: Edit, files: _Files, named: list[str]) -> list[tuple[str, str]]:
+    """The files `edit` changes, with their new text."""
+    if edit.kind == "create":
+        return _create(edit, files)
+    targets = _targets(edit, files, named)
+    changed: list[tuple[str, str]] = []
+    for rel in targets:
+        text = files.text(rel)
+        if text is None:
+            continue
+        new = _TRANSFORMS[edit.kind](edit, rel, text)
+        if new is not None and new != text:
+            changed.append((rel, new))
+    return changed
+
+
+def _targets(edit: Edit, files: _Files, named: list[str]) -> list[str]:
+    """The files an edit is about: those the request names, else those that hold what it changes."""
+    if edit.kind == "rename":  # every file that uses the name, named or not
+        word = re.compile(rf"(?<![\w]){re.escape(edit.old)}(?!\w)")
+        return [rel for rel, text in files.all() if rel.endswith(_CODE) and word.search(text)]
+    if named:
+        return named[:3]
+    holders: list[str] = []
+    settings: list[str] = []  # for a replacement: the files where it is a setting's new value
+    for rel, text in files.all():
+        if _TRANSFORMS[edit.kind](edit, rel, text) not in (None, text):
+            holders.append(rel)
+            if edit.kind == "replace" and _set(Edit("set", new=edit.new, target=edit.old), rel, text):
+                settings.append(rel)
+    if len(settings) == 1:
+        return settings
+    if edit.kind == "version":
+        return holders[:4]  # "bump the version in both places"
+    return holders if len(holders) == 1 else []
+
+
+# -- what each kind of edit does to one file's text ---------------------------------------------
+
+
+def _rename(edit: Edit, rel: str, text: str) -> str | None:
+    return re.sub(rf"(?<![\w]){re.escape(edit.old)}(?!\w)", edit.new, text)
+
+
+def _replace(edit: Edit, rel: str, text: str) -> str | None:
+    if re.fullmatch(r"[A-Za-z_][\w.-]*", edit.old):  # "change port to 9090": the setting so named, if any
+        setting = _set(Edit("set", new=edit.new, target=edit.old), rel, text)
+        if setting is not None:
+            return setting
+    if edit.old not in text:  # "把 休息时长 改成 10": a setting the words name
+        return _set(Edit("set", new=edit.new, target=edit.old), rel, text) if key_words(edit.old) else None
+    edge = r"(?<!\w)" if re.match(r"\w", edit.old) else ""
+    end = r"(?!\w)" if re.search(r"\w$", edit.old) else ""
+    new = re.sub(edge + re.escape(edit.old) + end, lambda _: edit.new, text)
+    module = re.match(r"([A-Za-z_]\w*)\.\w", edit.new)
+    if module and rel.endswith(".py") and new != text:  # "use math.pi instead of 3.14"
+        new = _import(Edit("import", target=module[1]), rel, new) or new
+    return new
+
+
+_KEY_LINE = (
+    r"""^(?P<lead>\s*(?P<q>["']?){key}(?P=q)\s*(?P<sep>=|:)\s*)(?P<value>.*?)(?P<tail>\s*,?\s*(?:#.*)?)$"""
+)
+
+
+def _set(edit: Edit, rel: str, text: str) -> str | None:
+    """The setting's line with the new value: the key as the request names it, or the one key whose words
+    hold the request's words ("work length" → WORK_MINUTES), or a keyword default (`description="…"`)."""
+    match = _key_line(edit.target, text)
+    if match is None:
+        return None
+    value = _typed(edit.new, match["value"], rel)
+    return text[: match.start("value")] + value + text[match.end("value") :]
+
+
+_ANY_KEY = re.compile(r"""^\s*["']?([A-Za-z_][\w.-]*)["']?\s*(?:=|:(?!:))\s*\S""", re.MULTILINE)
+_DEFAULT = r"""(?<![\w.])(?P<key>{key})\s*(?::\s*[\w\[\], |.]+)?\s*=\s*(?P<value>"[^"\n]*"|'[^'\n]*'|[\w.+-]+)"""
+
+
+def _key_line(key: str, text: str) -> re.Match[str] | None:
+    exact = re.compile(_KEY_LINE.format(key=re.escape(key)), re.MULTILINE | re.IGNORECASE)
+    if (match := exact.search(text)) is not None and match["value"]:
+        return match
+    wanted = set(key_words(key))
+    if not wanted:
+        return None
+    scored: dict[str, int] = {}
+    for found in _ANY_KEY.finditer(text):
+        have = {w.lower() for w in re.findall(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])", found[1])}
+        if score := len(wanted & have):
+            scored[found[1]] = max(score, scored.get(found[1], 0))
+    best = max(scored.values(), default=0)
+    keys = [k for k, v in scored.items() if v == best]
+    if len(keys) == 1 and (best == len(wanted) or best >= 1 and len(wanted) <= 2):
+        match = re.compile(_KEY_LINE.format(key=re.escape(keys[0])), re.MULTILINE).search(text)
+        if match is not None and match["value"]:
+            return match
+    if re.fullmatch(r"[A-Za-z_]\w*", key):  # a keyword argument's default
+        return re.compile(_DEFAULT.format(key=re.escape(key))).search(text)
+    return None
+
+
+def _typed(new: str, old: str, rel: str) -> str:
+    """The new value written as the old one was: quoted when it was, booleans in the file's spelling."""
+    low = new.lower()
+    if low in ("true", "false", "yes", "no", "on", "off"):
+        truth = low in ("true", "yes", "on")
+        return ("True" if truth else "False") if rel.endswith(".py") else ("true" if truth else "false")
+    if new[:1] in ("'", '"'):
+        return new
+    if (number := re.match(r"-?\d+(?:\.\d+)?(?=\s+[^\d\s])", new)) and _LITERAL.fullmatch(old):
+        new = number[0]  # "50 minutes" where the file has a number
+    if old[:1] in ("'", '"') and old[-1:] == old[:1]:
+        return f"{old[0]}{new}{old[0]}"
+    if _LITERAL.fullmatch(new) or not _LITERAL.fullmatch(old) or not rel.endswith((".py", ".toml", ".json")):
+        return new
+    return f'"{new}"'  # a number or a boolean before, a word now: a string in these languages
+
+
+_LITERAL = re.compile(r"-?\d+(?:\.\d+)?|true|false|True|False|None|null")
+
+
+_VERSION_LINE = re.compile(
+    r"""^(?P<lead>\s*(?:__version__|["']?version["']?|VERSION)\s*[=:]\s*(?P<q>["']?))(?P<value>\d+(?:\.\d+){1,3}[\w.-]*)(?P=q)""",
+    re.MULTILINE,
+)
+
+
+def _version(edit: Edit, rel: str, text: str) -> str | None:
+    match = _VERSION_LINE.search(text)
+    if match is None:
+        return None
+    new = edit.new or _next_patch(match["value"])
+    return text[: match.start("value")] + new + text[match.end("value") :]
+
+
+def _next_patch(version: str) -> str:
+    parts = re.match(r"(\d+(?:\.\d+)*)", version)
+    numbers = (parts[1] if parts else version).split(".")
+    numbers[-1] = str(int(numbers[-1]) + 1)
+    return ".".join(numbers)
+
+
+def _import(edit: Edit, rel: str, text: str) -> str | None:
+    if not rel.endswith(".py"):
+        return None
+    name = edit.target
+    if re.search(rf"^\s*(?:import {re.escape(name)}\b|from {re.escape(name)} import)", text, re.MULTILINE):
+        return None
+    lines = text.split("\n")
+    at = _after_imports(lines)
+    lines[at:at] = [f"import {name}"] + (
+        [""] if at < len(lines) and lines[at].strip() and at == _doc_end(lines) else []
+    )
+    return "\n".join(lines)
+
+
+def _doc_end(lines: list[str]) -> int:
+    """The index of the first line after a module docstring (0 when there is none)."""
+    if not lines or not lines[0].lstrip().startswith(('"""', "'''")):
+        return 0
+    quote = lines[0].lstrip()[:3]
+    if lines[0].count(quote) >= 2:
+        return 1
+    for index in range(1, len(lines)):
+        if quote in lines[index]:
+            return index + 1
+    return 0
+
+
+def _after_imports(lines: list[str]) -> int:
+    last = -1
+    for index, line in enumerate(lines):
+        if re.match(r"(?:import |from \S+ import )", line):
+            last = index
+        elif line.strip() and not line.startswith(("#", '"""', "'''")) and last >= 0:
+            break
+    return last + 1 if last >= 0 else _doc_end(lines)
+
+
+def _docstring(edit: Edit, rel: str, text: str) -> str | None:
+    if not rel.endswith(".py"):
+        return None
+    lines = text.split("\n")
+    name = edit.target.split(".")[-1]
+    for index, line in enumerate(lines):
+        if re.match(rf"\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b", line):
+            end = index
+            while end < len(lines) and not lines[end].rstrip().endswith(":"):
+                end += 1
+            if end + 1 >= len(lines):
+                return None
+            body = lines[end + 1].strip()
+            if body.startswith(('"""', "'''", 'r"""')):
+                return None  # it has one
+            indent = line[: len(line) - len(line.lstrip())] + "    "
+            words = " ".join(re.findall(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])", name)).lower()
+            lines[end + 1 : end + 1] = [f'{indent}"""{words[:1].upper()}{words[1:]}."""']
+            return "\n".join(lines)
+    return None
+
+
+def _function(edit: Edit, rel: str, text: str) -> str | None:
+    if not rel.endswith(".py") or not edit.new:
+        return None
+    name = edit.target.split("(")[0]
+    if re.search(rf"^def {re.escape(name)}\b", text, re.MULTILINE):
+        return None
+    body = f"def {edit.target}:\n    return {edit.new}\n"
+    return text.rstrip("\n") + "\n\n\n" + body if text.strip() else body
+
+
+def _remove(edit: Edit, rel: str, text: str) -> str | None:
+    if not edit.old:
+        return None
+    lines = text.split("\n")
+    key = re.compile(_KEY_LINE.format(key=re.escape(edit.old)), re.IGNORECASE)
+    kept = [line for line in lines if not (key.match(line) or (" " in edit.old and edit.old in line))]
+    if len(kept) == len(lines):
+        kept = [line for line in lines if not re.search(rf"^\s*{re.escape(edit.old)}\b", line)]
+    return "\n".join(kept) if len(kept) < len(lines) else None
+
+
+def _create(edit: Edit, files: _Files) -> list[tuple[str, str]]:
+    name = edit.target or ("config.toml" if "=" in edit.new else "")
+    if not name or not edit.new:
+        return []
+    text = files.text(name)
+    if text is not None:  # "add debug = true to config.toml": the file is there, set or add the line
+        key, _, value = edit.new.partition("=")
+        changed = _set(Edit("set", new=value.strip(), target=key.strip()), name, text) if value else None
+        return [(name, changed if changed is not None else text.rstrip("\n") + "\n" + edit.new + "\n")]
+    content = edit.new
+    if PurePosixPath(name).suffix == ".json" and "=" in content:
+        key, value = (part.strip() for part in content.split("=", 1))
+        content = f'{{\n  "{key}": {value}\n}}'
+    elif PurePosixPath(name).suffix in (".yaml", ".yml") and "=" in content:
+        key, value = (part.strip() for part in content.split("=", 1))
+        content = f"{key}: {value}"
+    files.texts[name] = files.original[name] = None
+    return [(name, content + "\n")]
+
+
+_TRANSFORMS: dict[str, Callable[[Edit, str, str], str | None]] = {
+    "rename": _rename,
+    "replace": _replace,
+    "set": _set,
+    "version": _version,
+    "import": _import,
+    "docstring": _docstring,
+    "function": _function,
+    "remove": _remove,
+}
+
+
+# -- from two texts to the calls ----------------------------------------------------------------
+
+
+def _lines(text: str) -> list[str]:
+    """A text's lines as the edit tools number them (a final newline ends the last line)."""
+    lines = text.split("\n")
+    return lines[:-1] if text.endswith("\n") else lines
+
+
+def _calls_for(rel: str, before: str | None, after: str) -> list[PlannedCall]:
+    """One call that turns `before` into `after`: the span of lines that differ, replaced."""
+    if before is None:
+        return [PlannedCall("create_file", {"path": rel, "content": after}, after)]
+    old, new = _lines(before), _lines(after)
+    blocks = [
+        op for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"
+    ]
+    if not blocks:
+        return []
+    start, end = blocks[0][1], blocks[-1][2]
+    first, last = blocks[0][3], blocks[-1][4]
+    text = "\n".join(new[first:last])
+    if start == end:  # only lines added
+        return [PlannedCall("insert_line", {"path": rel, "line": start + 1, "text": text}, after)]
+    if first == last:  # only lines removed
+        return [PlannedCall("delete_lines", {"path": rel, "startLine": start + 1, "endLine": end}, after)]
+    arguments = {"path": rel, "startLine": start + 1, "endLine": end, "newText": text}
+    return [PlannedCall("replace_lines", arguments, after)]

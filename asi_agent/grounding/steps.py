@@ -1,0 +1,145 @@
+"""A request's plan of steps, followed turn by turn: each step a call with every argument decided.
+
+Built once per task from the request reader (`grounding.request`) and the project's files
+(`grounding.derive`): "run the tests" clauses become `run_tests`, the edits the request states become the
+calls that make them. Each turn offers the first step that has not yet succeeded — as the one possible
+reply, so the model decodes nothing that grounding already knows — and when every step has succeeded the
+answer says what was done. A step that fails ends the plan: the turn goes back to the model.
+A request that asks for a change but names nothing to change by (no file, no quoted text, no value, no
+name the project holds) is unclear: the run ends STOP with a suggestion of how to phrase it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from asi_agent.backends.guide import result_ok
+from asi_agent.grounding.derive import PlannedCall, plan_calls
+from asi_agent.grounding.project import ProjectView
+from asi_agent.grounding.request import asks_for_change, clauses, edits
+from asi_agent.grounding.task import language, quoted, words
+from asi_agent.messages import Message, ToolCall
+
+__all__ = ["UNCLEAR", "RequestPlan", "forced_schema"]
+
+UNCLEAR = {
+    "en": (
+        "I can't tell what to change: the request names no file, text or value. Say what to change and "
+        "how, for example: in app.py, change `Hi` to `Welcome`."
+    ),
+    "zh": (
+        "看不出要改什么：请求里没有文件、文本或值。"
+        "请说明改哪里、改成什么，例如：把 app.py 里的 `Hi` 改成 `Welcome`。"
+    ),
+}
+_RUN_TESTS = re.compile(r"\b(?:run|execute|rerun)\b.{0,20}\btests?\b|运行测试|跑(?:一下)?测试", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestPlan:
+    """The steps of one task, and whether the request is too unclear to act on."""
+
+    root: Path
+    steps: tuple[PlannedCall, ...]
+    open_ended: bool
+    """Some change clause states no edit ("fix what fails"): after the steps the model goes on."""
+    unclear: str | None
+
+    @classmethod
+    def build(cls, task: str, view: ProjectView) -> RequestPlan:
+        """Read the request and work its edits out on the project's files."""
+        steps: list[PlannedCall] = []
+        parts = clauses(task)
+        if parts and not parts[0].change and _RUN_TESTS.search(parts[0].text):
+            steps.append(PlannedCall("run_tests", {}))
+        stated = edits(task)
+        steps.extend(plan_calls(stated, view, task))
+        changes = [clause for clause in parts if clause.change]
+        open_ended = bool(changes) and len(stated) < len(changes)
+        if not stated and any(PlannedCall("run_tests", {}) == step for step in steps[:1]):
+            open_ended = True
+        return cls(view.root, tuple(steps), open_ended, _unclear(task, view) if not stated else None)
+
+    def next_step(self, results: Sequence[tuple[Message, ToolCall | None]]) -> PlannedCall | None:
+        """The first step not yet done; None when all are done or one of them failed."""
+        for step in self.steps:
+            outcome = self._outcome(step, results)
+            if outcome is None:
+                return step
+            if not outcome:
+                return None
+        return None
+
+    def failed(self, results: Sequence[tuple[Message, ToolCall | None]]) -> bool:
+        """Whether a step was tried and did not succeed."""
+        return any(self._outcome(step, results) is False for step in self.steps)
+
+    def done(self, results: Sequence[tuple[Message, ToolCall | None]]) -> bool:
+        """Whether there were steps and every one has succeeded."""
+        return bool(self.steps) and all(self._outcome(step, results) for step in self.steps)
+
+    def _outcome(self, step: PlannedCall, results: Sequence[tuple[Message, ToolCall | None]]) -> bool | None:
+        """True when the step's call succeeded (or its file already reads as the step leaves it), False
+        when it was made and failed, None when it is still to be made."""
+        seen: bool | None = None
+        for result, call in results:
+            if call is not None and _same(step, call):
+                if result_ok(result):
+                    return True
+                seen = False
+        if seen is None and step.after is not None:
+            try:
+                now = (self.root / str(step.arguments["path"])).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return None
+            return True if now.rstrip("\n") == step.after.rstrip("\n") else None
+        return seen
+
+    def summary(self, results: Sequence[tuple[Message, ToolCall | None]]) -> str:
+        """What the steps did, one line each (their results' first lines)."""
+        lines = []
+        for step in self.steps:
+            for result, call in results:
+                if call is not None and _same(step, call) and result_ok(result):
+                    lines.append(result.content.splitlines()[0] if result.content else step.name)
+                    break
+        return "\n".join(dict.fromkeys(lines))
+
+
+def forced_schema(step: PlannedCall) -> dict[str, Any]:
+    """A tool schema that admits exactly the step's call."""
+    properties = {name: {"enum": [value]} for name, value in step.arguments.items()}
+    return {
+        "type": "function",
+        "function": {
+            "name": step.name,
+            "description": "",
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": list(properties),
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def _same(step: PlannedCall, call: ToolCall) -> bool:
+    return call.name == step.name and dict(call.arguments) == step.arguments
+
+
+def _unclear(task: str, view: ProjectView) -> str | None:
+    """The suggestion for a change request with nothing to act on, else None."""
+    if not asks_for_change(task) or quoted(task) or view.mentioned_files(task) or view.new_files(task):
+        return None
+    if re.search(r"\d", task):
+        return None
+    names = [w for w in words(task) if len(w) > 3]
+    texts = [text for f in view.files[:300] if (text := view.small_text(f, 100_000))]
+    if any(re.search(rf"\b{re.escape(name)}\b", text) for name in names for text in texts):
+        return None
+    return UNCLEAR[language(task)]
