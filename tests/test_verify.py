@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_agent import call, collect, finished, make_agent, reply
 
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.backends.scripted import ScriptedBackend
@@ -15,7 +16,6 @@ from asi_agent.toolrun import ToolRunner
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import default_registry
-from test_agent import call, collect, finished, make_agent, reply
 
 CALC = "def add(a, b):\n    return a - b\n"
 TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
@@ -58,7 +58,9 @@ async def test_a_change_request_answered_without_a_change_is_told_once_then_stop
     end = finished(events)
     assert end.status == "STOP" and not end.verified
     assert len(nags(events)) == 1 and "change_made" in nags(events)[0]
-    assert end.result.startswith("Not verified (change_made: the request asks for a change and no file changed)")
+    assert end.result.startswith(
+        "Not verified (change_made: the request asks for a change and no file changed)"
+    )
     assert (project / "calc.py").read_text() == CALC
 
 

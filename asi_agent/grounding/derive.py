@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from asi_agent.grounding.project import ProjectView
-from asi_agent.grounding.request import Edit, key_words
+from asi_agent.grounding.request import Edit, key_words, name_words
 
 __all__ = ["PlannedCall", "plan_calls"]
 
@@ -78,8 +78,14 @@ def plan_calls(edits: Sequence[Edit], view: ProjectView, task: str) -> list[Plan
     files = _Files(view)
     named = view.mentioned_files(task)
     touched: list[str] = []
+    values: list[tuple[str, str]] = []  # (old, new) of the values changed so far, for "… too"
     for edit in edits:
-        for rel, new in _apply(edit, files, named):
+        if edit.kind == "also":
+            changes = _also(edit, files, values)
+        else:
+            changes = _apply(edit, files, named)
+            values += [pair for rel, new in changes if (pair := _value_change(files.text(rel), new))]
+        for rel, new in changes:
             files.texts[rel] = new
             if rel not in touched:
                 touched.append(rel)
@@ -89,6 +95,39 @@ def plan_calls(edits: Sequence[Edit], view: ProjectView, task: str) -> list[Plan
         if after is not None and before != after:
             calls.extend(_calls_for(rel, before, after))
     return calls
+
+
+def _value_change(before: str | None, after: str) -> tuple[str, str] | None:
+    """The value one changed line holds before and after (quotes left out), if one line changed."""
+    if before is None:
+        return None
+    old_lines, new_lines = before.split("\n"), after.split("\n")
+    changed = [(a, b) for a, b in zip(old_lines, new_lines, strict=False) if a != b]
+    if len(changed) != 1 or len(old_lines) != len(new_lines):
+        return None
+    a, b = (re.split(r"\s*[=:]\s*", line, maxsplit=1)[-1].strip().strip("\"',") for line in changed[0])
+    return (a, b) if a and b and a != b else None
+
+
+def _also(edit: Edit, files: _Files, values: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """ "… and in the README too": the values changed so far, changed in the files this clause names."""
+    stems = {w.lower() for w in re.findall(r"[A-Za-z_][\w.-]*", edit.target)}
+    named = [
+        rel
+        for rel in files.view.files
+        if PurePosixPath(rel).name.lower() in stems or PurePosixPath(rel).stem.lower() in stems
+    ] + files.view.mentioned_files(edit.target)
+    changes: list[tuple[str, str]] = []
+    for rel in dict.fromkeys(named):
+        text = files.texts.get(rel) if rel in files.texts else files.text(rel)
+        if text is None:
+            continue
+        new = text
+        for old_value, new_value in values:
+            new = new.replace(old_value, new_value)
+        if new != text:
+            changes.append((rel, new))
+    return changes
 
 
 def _apply(edit: Edit, files: _Files, named: list[str]) -> list[tuple[str, str]]:
@@ -119,7 +158,7 @@ def _targets(edit: Edit, files: _Files, named: list[str]) -> list[str]:
     for rel, text in files.all():
         if _TRANSFORMS[edit.kind](edit, rel, text) not in (None, text):
             holders.append(rel)
-            if edit.kind == "replace" and _set(Edit("set", new=edit.new, target=edit.old), rel, text):
+            if edit.kind in ("replace", "remove") and _key_line(edit.old, text, fuzzy=False) is not None:
                 settings.append(rel)
     if len(settings) == 1:
         return settings
@@ -141,6 +180,13 @@ def _replace(edit: Edit, rel: str, text: str) -> str | None:
         if setting is not None:
             return setting
     if edit.old not in text:  # "把 休息时长 改成 10": a setting the words name
+        names = re.findall(r"[A-Za-z_]\w*", edit.old)
+        if len(names) > 1 and all(re.search(rf"\b{n}\b", text) for n in names[:-1]):  # "X 默认的 description"
+            default = re.compile(_DEFAULT.format(key=re.escape(names[-1]))).search(text)
+            if default is not None and re.search(r"default|默认", edit.old, re.IGNORECASE):
+                value = _typed(edit.new, default["value"], rel)
+                return text[: default.start("value")] + value + text[default.end("value") :]
+            return _set(Edit("set", new=edit.new, target=names[-1]), rel, text)
         return _set(Edit("set", new=edit.new, target=edit.old), rel, text) if key_words(edit.old) else None
     edge = r"(?<!\w)" if re.match(r"\w", edit.old) else ""
     end = r"(?!\w)" if re.search(r"\w$", edit.old) else ""
@@ -148,7 +194,26 @@ def _replace(edit: Edit, rel: str, text: str) -> str | None:
     module = re.match(r"([A-Za-z_]\w*)\.\w", edit.new)
     if module and rel.endswith(".py") and new != text:  # "use math.pi instead of 3.14"
         new = _import(Edit("import", target=module[1]), rel, new) or new
+    constant = re.fullmatch(r"[A-Z][A-Z0-9_]+", edit.new)
+    if constant and rel.endswith(".py") and not re.search(rf"^{edit.new}\s*=", text, re.MULTILINE):
+        new = (
+            _assign(Edit("assign", new=edit.old, target=edit.new), rel, new) or new
+        )  # "use a constant HTTP_OK"
     return new
+
+
+def _assign(edit: Edit, rel: str, text: str) -> str | None:
+    """`add LONG_BREAK = 15`: the setting set when it is there, else a new line after the file's last
+    module-level assignment (or its imports)."""
+    if (changed := _set(Edit("set", new=edit.new, target=edit.target), rel, text)) is not None:
+        return changed
+    lines = text.split("\n")
+    if rel.endswith((".py", ".toml", ".ini", ".cfg", ".env", ".properties")):
+        assigns = [i for i, line in enumerate(lines) if re.match(r"[A-Za-z_][\w.]*\s*=(?!=)", line)]
+        at = assigns[-1] + 1 if assigns else _after_imports(lines)
+        lines[at:at] = [f"{edit.target} = {edit.new}"]
+        return "\n".join(lines)
+    return None
 
 
 _KEY_LINE = (
@@ -167,24 +232,28 @@ def _set(edit: Edit, rel: str, text: str) -> str | None:
 
 
 _ANY_KEY = re.compile(r"""^\s*["']?([A-Za-z_][\w.-]*)["']?\s*(?:=|:(?!:))\s*\S""", re.MULTILINE)
-_DEFAULT = r"""(?<![\w.])(?P<key>{key})\s*(?::\s*[\w\[\], |.]+)?\s*=\s*(?P<value>"[^"\n]*"|'[^'\n]*'|[\w.+-]+)"""
+_DEFAULT = (
+    r"""(?<![\w.])(?P<key>{key})\s*(?::\s*[\w\[\], |.]+)?\s*=\s*(?P<value>"[^"\n]*"|'[^'\n]*'|[\w.+-]+)"""
+)
 
 
-def _key_line(key: str, text: str) -> re.Match[str] | None:
+def _key_line(key: str, text: str, *, fuzzy: bool = True) -> re.Match[str] | None:
     exact = re.compile(_KEY_LINE.format(key=re.escape(key)), re.MULTILINE | re.IGNORECASE)
     if (match := exact.search(text)) is not None and match["value"]:
         return match
+    if not fuzzy:
+        return None
     wanted = set(key_words(key))
     if not wanted:
         return None
     scored: dict[str, int] = {}
     for found in _ANY_KEY.finditer(text):
-        have = {w.lower() for w in re.findall(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])", found[1])}
+        have = set(name_words(found[1]))
         if score := len(wanted & have):
             scored[found[1]] = max(score, scored.get(found[1], 0))
     best = max(scored.values(), default=0)
     keys = [k for k, v in scored.items() if v == best]
-    if len(keys) == 1 and (best == len(wanted) or best >= 1 and len(wanted) <= 2):
+    if len(keys) == 1 and (best == len(wanted) or (best >= 1 and len(wanted) <= 2)):
         match = re.compile(_KEY_LINE.format(key=re.escape(keys[0])), re.MULTILINE).search(text)
         if match is not None and match["value"]:
             return match
@@ -205,9 +274,19 @@ def _typed(new: str, old: str, rel: str) -> str:
         new = number[0]  # "50 minutes" where the file has a number
     if old[:1] in ("'", '"') and old[-1:] == old[:1]:
         return f"{old[0]}{new}{old[0]}"
-    if _LITERAL.fullmatch(new) or not _LITERAL.fullmatch(old) or not rel.endswith((".py", ".toml", ".json")):
+    if _LITERAL.fullmatch(new) or not rel.endswith((".py", ".toml", ".json")):
         return new
-    return f'"{new}"'  # a number or a boolean before, a word now: a string in these languages
+    if rel.endswith(".py") and not _LITERAL.fullmatch(old) and _is_expression(new):
+        return new  # an expression where the file had one
+    return f'"{new}"'  # a word where these languages need a string
+
+
+def _is_expression(text: str) -> bool:
+    try:
+        compile(text, "<value>", "eval")
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 _LITERAL = re.compile(r"-?\d+(?:\.\d+)?|true|false|True|False|None|null")
@@ -287,7 +366,7 @@ def _docstring(edit: Edit, rel: str, text: str) -> str | None:
             if body.startswith(('"""', "'''", 'r"""')):
                 return None  # it has one
             indent = line[: len(line) - len(line.lstrip())] + "    "
-            words = " ".join(re.findall(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])", name)).lower()
+            words = " ".join(name_words(name))
             lines[end + 1 : end + 1] = [f'{indent}"""{words[:1].upper()}{words[1:]}."""']
             return "\n".join(lines)
     return None
@@ -303,14 +382,40 @@ def _function(edit: Edit, rel: str, text: str) -> str | None:
     return text.rstrip("\n") + "\n\n\n" + body if text.strip() else body
 
 
+def _returns(edit: Edit, rel: str, text: str) -> str | None:
+    """`make add return a + b`: the first `return` in the body of `def add` returns the new expression."""
+    lines = text.split("\n")
+    name = re.escape(edit.target.split(".")[-1])
+    for index, line in enumerate(lines):
+        if not re.match(rf"\s*(?:async\s+)?def\s+{name}\s*\(", line):
+            continue
+        indent = len(line) - len(line.lstrip())
+        for at in range(index + 1, len(lines)):
+            body = lines[at]
+            if body.strip() and len(body) - len(body.lstrip()) <= indent:
+                return None
+            if match := re.match(r"(\s*return\s+)(.*?)(\s*(?:#.*)?)$", body):
+                lines[at] = match[1] + edit.new + match[3]
+                return "\n".join(lines)
+    return None
+
+
 def _remove(edit: Edit, rel: str, text: str) -> str | None:
     if not edit.old:
         return None
     lines = text.split("\n")
     key = re.compile(_KEY_LINE.format(key=re.escape(edit.old)), re.IGNORECASE)
     kept = [line for line in lines if not (key.match(line) or (" " in edit.old and edit.old in line))]
+    item = re.compile(rf"""(["']){re.escape(edit.old)}\1,?[ \t]*""")
+    if len(kept) == len(lines) and len(item.findall(text)) == 1:  # "drop .tox from the list": the one item
+        return item.sub("", text, count=1)
     if len(kept) == len(lines):
         kept = [line for line in lines if not re.search(rf"^\s*{re.escape(edit.old)}\b", line)]
+    if len(kept) == len(lines):  # the one line that holds the word ("删掉那行 DEBUG 打印")
+        holding = [
+            i for i, line in enumerate(lines) if re.search(rf"(?<!\w){re.escape(edit.old)}(?!\w)", line)
+        ]
+        kept = [line for i, line in enumerate(lines) if i not in holding] if len(holding) == 1 else lines
     return "\n".join(kept) if len(kept) < len(lines) else None
 
 
@@ -342,6 +447,8 @@ _TRANSFORMS: dict[str, Callable[[Edit, str, str], str | None]] = {
     "import": _import,
     "docstring": _docstring,
     "function": _function,
+    "returns": _returns,
+    "assign": _assign,
     "remove": _remove,
 }
 

@@ -124,10 +124,12 @@ class Grounder:
                 if schema is not None:
                     schemas.append(schema)
         succeeded = any(result_ok(result) for result, _ in results)
-        if intent in ("edit", "create") and succeeded and not any(
-            schema["function"]["name"] in WRITE_TOOLS for schema in schemas
+        if (
+            intent in ("edit", "create")
+            and succeeded
+            and not any(schema["function"]["name"] in WRITE_TOOLS for schema in schemas)
         ):
-            schemas = []  # nothing left to write with: reading on would only loop; the answer ends it honestly
+            schemas = []  # nothing left to write with: reading on would loop; the answer ends it honestly
         allow = done or not schemas or (succeeded and intent not in ("edit", "create"))
         return TurnPlan(
             tools=schemas,
@@ -149,6 +151,9 @@ class Grounder:
         """Why the answer cannot end the task as DONE (an edit with no change, or invented text)."""
         if answer in UNCLEAR.values():
             return answer.rstrip(".")
+        plan = self._requests.get((latest_task(messages), latest_task_index(messages)))
+        if plan is not None and plan.answer is not None and answer == plan.answer:
+            return None  # worked out from the files, and the read it rests on was made
         intent = classify(latest_task(messages))
         results = run_results(messages)
         if intent in ("edit", "create") and not _goal_met(intent, results):

@@ -16,10 +16,31 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Clause", "Edit", "EditKind", "asks_for_change", "clauses", "edits", "key_words", "read_edit"]
+__all__ = [
+    "Clause",
+    "Edit",
+    "EditKind",
+    "asks_for_change",
+    "clauses",
+    "edits",
+    "key_words",
+    "name_words",
+    "read_edit",
+]
 
 EditKind = Literal[
-    "rename", "replace", "set", "version", "import", "docstring", "function", "returns", "remove", "create"
+    "rename",
+    "replace",
+    "set",
+    "assign",
+    "also",
+    "version",
+    "import",
+    "docstring",
+    "function",
+    "returns",
+    "remove",
+    "create",
 ]
 
 _POLITE = re.compile(
@@ -48,13 +69,13 @@ _CHANGE_ANYWHERE = re.compile(
 )
 _CJK_CHANGE = re.compile(
     r"把|给.{0,20}(?:加|添)|改成|改为|换成|替换|删掉|删除|去掉|移除|新建|创建|加上|添加|增加|设为|设成|设置为|重命名|改名|升级|"
-    r"修复|修好|修一下|修改|写一个|建一个|加一个|加个|调成|调到|调整为|挪到|移到|更新"
+    r"修复|修好|修一下|修改|写一个|建一个|加一个|加个|调成|调到|调整为|挪到|移到|更新|一起改|也改|都改"
 )
 _CJK_QUESTION = re.compile(r"在哪|哪个|哪些|哪里|几个|几处|多少|什么|吗|怎么|如何|为什么|是否")
 _SPLIT = re.compile(
     r"(?:[.;!?。；！？]\s+|,?\s+(?:and then|then|also|and also|after that|afterwards|plus)\s+|"
     rf",\s+(?=(?:please |pls |can you |could you )?(?:{_VERBS})\b)|"
-    r"，?(?:然后|并且|同时|之后|再)|，(?=(?:把它|将其|它)?(?:改|设|删|加|换|调))|\n+)",
+    r"，?(?:然后|并且|同时|之后|再)|，(?=(?:把它|将其|它)?(?:改|设|删|加|换|调|把|给|帮我|并|再))|，(?=[^，。]*(?:也|一起|同样))|\n+)",
     re.IGNORECASE,
 )
 _AND_VERB = re.compile(rf",?\s+and\s+(?=(?:{_VERBS})\b)", re.I)
@@ -80,14 +101,48 @@ class Edit:
 
 
 _GLOSSARY = {
-    "端口": "port", "版本": "version", "超时": "timeout", "重试": "retries", "音量": "volume", "休息": "break",
-    "工作": "work", "时长": "minutes", "分钟": "minutes", "日志": "log", "级别": "level", "语言": "locale",
-    "调试": "debug", "默认": "default", "份数": "servings", "单位": "units", "名字": "name", "名称": "name",
-    "数据库": "db", "地址": "url", "用户代理": "user_agent", "主机": "host", "路径": "path", "密钥": "key",
-    "颜色": "color", "宽度": "width", "高度": "height", "大小": "size", "数量": "count", "间隔": "interval",
-    "描述": "description", "标题": "title", "测试": "test", "函数": "function", "类": "class",
+    "端口": "port",
+    "版本": "version",
+    "超时": "timeout",
+    "重试": "retries",
+    "音量": "volume",
+    "休息": "break",
+    "工作": "work",
+    "时长": "minutes",
+    "分钟": "minutes",
+    "日志": "log",
+    "级别": "level",
+    "语言": "locale",
+    "调试": "debug",
+    "默认": "default",
+    "份数": "servings",
+    "单位": "units",
+    "名字": "name",
+    "名称": "name",
+    "数据库": "db",
+    "地址": "url",
+    "用户代理": "user_agent",
+    "主机": "host",
+    "路径": "path",
+    "密钥": "key",
+    "颜色": "color",
+    "宽度": "width",
+    "高度": "height",
+    "大小": "size",
+    "数量": "count",
+    "间隔": "interval",
+    "描述": "description",
+    "标题": "title",
+    "测试": "test",
+    "函数": "function",
+    "类": "class",
 }
 """Words of settings and code as Chinese requests name them, and the English word the code likely uses."""
+
+
+def name_words(text: str) -> list[str]:
+    """The words of identifiers and phrases, lowercased: `BREAK_MINUTES`, `breakMinutes` → break, minutes."""
+    return [word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", text)]
 
 
 def key_words(phrase: str) -> list[str]:
@@ -96,8 +151,8 @@ def key_words(phrase: str) -> list[str]:
     for chinese, english in _GLOSSARY.items():
         if chinese in phrase:
             found.append(english)
-    for word in re.findall(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])", phrase):
-        if word.lower() not in ("the", "my", "our", "of", "in", "default", "setting", "value"):
+    for word in name_words(phrase):
+        if word not in ("the", "my", "our", "of", "in", "default", "setting", "value"):
             found.append(word.lower())
     return list(dict.fromkeys(found))
 
@@ -140,6 +195,10 @@ def _is_change(text: str) -> bool:
 
 # -- the edit a clause states -----------------------------------------------------------------
 
+_END = r"(?=\s*(?:[,.;!?，。；！？]|\s(?:and|in|on|from|everywhere|throughout|too)\b|$))"
+"""Where a value the request states ends: punctuation, "and …", "in <file>", or the end."""
+_ZH_IN = r"(?:[\w./-]+\.\w+\s*(?:里|中|里面)(?:的|那行|那一行)?\s*)?"
+"""A Chinese request's "in <file>" before what it names: `把 settings.json 里的 locale …`."""
 _V = r"""[`"'“‘]?(?P<{0}>[^\s`"'“”‘’,;，。；、]+(?: [^\s`"'“”‘’,;，。；、]+)*?)[`"'”’]?"""
 _ID = r"[`'\"]?(?P<{0}>[A-Za-z_][\w.]*)[`'\"]?(?:\(\))?"
 _QUOTED = r"""(?:`(?P<{0}q>[^`]+)`|"(?P<{0}d>[^"]+)"|'(?P<{0}s>[^']+)'|“(?P<{0}c>[^”]+)”)"""
@@ -151,7 +210,7 @@ _RENAME = (
     re.compile(rf"\brename {_KIND_WORDS}{_ID.format('old')} (?:to|into|as|->) {_ID.format('new')}", re.I),
     re.compile(rf"{_ID.format('old')} should be (?:renamed|called) {_ID.format('new')}", re.I),
     re.compile(
-        rf"把\s*{_ID.format('old')}\s*(?:重命名为|重命名成|改名为|改名成|重命名|改名)\s*{_ID.format('new')}"
+        rf"把\s*{_ZH_IN}{_ID.format('old')}\s*(?:重命名为|重命名成|改名为|改名成|重命名|改名)\s*{_ID.format('new')}"
     ),
 )
 _BUMP = (
@@ -175,20 +234,22 @@ def _either(name: str) -> str:
 
 
 _REPLACE = (
-    re.compile(rf"\bsay {_either('new')} instead of {_either('old')}", re.I),
-    re.compile(rf"\buse {_either('new')} instead of {_either('old')}", re.I),
-    re.compile(rf"\breplace {_either('old')} (?:with|by) {_either('new')}", re.I),
-    re.compile(rf"\bchange {_either('old')} (?:to|into) {_either('new')}", re.I),
-    re.compile(rf"\bfrom {_either('old')} to {_either('new')}", re.I),
-    re.compile(rf"{_either('new')} instead of {_either('old')}", re.I),
-    re.compile(rf"{_either('old')} (?:->|→|=>) {_either('new')}", re.I),
-    re.compile(rf"{_either('old')} should (?:say|be|read) {_either('new')}", re.I),
+    re.compile(rf"\bsay {_either('new')} instead of {_either('old')}{_END}", re.I),
+    re.compile(rf"\buse {_either('new')} instead of {_either('old')}{_END}", re.I),
+    re.compile(rf"\breplace {_either('old')} (?:with|by) {_either('new')}{_END}", re.I),
+    re.compile(rf"\bfrom {_either('old')} to {_either('new')}{_END}", re.I),
+    re.compile(rf"\bchange {_either('old')} (?:to|into) {_either('new')}{_END}", re.I),
+    re.compile(rf"{_either('new')} instead of {_either('old')}{_END}", re.I),
+    re.compile(rf"{_either('old')} (?:->|→|=>) {_either('new')}{_END}", re.I),
+    re.compile(rf"{_either('old')} should (?:say|be|read) {_either('new')}{_END}", re.I),
     re.compile(
         rf"(?:be|return|returns|say|says) {_QUOTED.format('new')},? (?:and )?not {_QUOTED.format('old')}",
         re.I,
     ),
-    re.compile(rf"把\s*{_either('old')}\s*(?:改成|改为|换成|替换成|替换为|变成)\s*{_either('new')}"),
-    re.compile(rf"用\s*{_either('new')}\s*(?:代替|替换|替代)\s*{_either('old')}"),
+    re.compile(
+        rf"把\s*{_ZH_IN}{_either('old')}\s*(?:改成|改为|换成|替换成|替换为|变成)\s*{_either('new')}{_END}"
+    ),
+    re.compile(rf"用\s*{_either('new')}\s*(?:代替|替换|替代)\s*{_either('old')}{_END}"),
     re.compile(rf"^(?P<old>把它|将其|它)?\s*(?:改成|改为|设为|设成|调成|调到)\s*{_either('new')}"),
 )
 _SET = (
@@ -197,14 +258,16 @@ _SET = (
         re.I,
     ),
     re.compile(rf"\b{_ID.format('key')}\s*=(?!=)\s*{_either('new')}", re.I),
-    re.compile(rf"把\s*{_ID.format('key')}\s*(?:设为|设成|设置为|改成|改为)\s*{_either('new')}"),
+    re.compile(rf"把\s*{_ZH_IN}{_ID.format('key')}\s*(?:设为|设成|设置为|改成|改为)\s*{_either('new')}"),
     re.compile(rf"\bsets? {_ID.format('key')} to {_either('new')}", re.I),
     re.compile(  # "set the work length to 50 minutes": a setting named in words
         r"\b(?:set|change|make|update|switch|raise|lower|increase|decrease|bump|turn)\s+(?:the |my |our )?"
         rf"(?P<key>[a-z][\w]*(?: [a-z]\w*){{1,3}}?)\s+(?:to|=|down to|up to)\s+{_either('new')}",
         re.I,
     ),
-    re.compile(rf"把\s*(?P<key>[^\s把]{{1,12}}?)\s*(?:设为|设成|设置为|改成|改为|调成|调到|调整为)\s*{_either('new')}"),
+    re.compile(
+        rf"把\s*{_ZH_IN}(?P<key>[^\s把]{{1,12}}?)\s*(?:设为|设成|设置为|改成|改为|调成|调到|调整为)\s*{_either('new')}"
+    ),
 )
 _TOGGLE = re.compile(
     rf"\b(?P<verb>enable|disable|turn on|turn off|switch on|switch off)\s+{_KIND_WORDS}{_ID.format('key')}",
@@ -212,7 +275,7 @@ _TOGGLE = re.compile(
 )
 _IMPORT = (
     re.compile(rf"\badd (?:an? )?import (?:of |for )?{_ID.format('target')}", re.I),
-    re.compile(rf"\bimport {_ID.format('target')}\b", re.I),
+    re.compile(rf"^(?:add |insert |put )?import {_ID.format('target')}\b", re.I),
     re.compile(
         rf"(?:加|添加|加上|增加)(?:一个)?\s*(?:import\s*)?{_ID.format('target')}\s*(?:的)?\s*(?:import|导入)",
         re.I,
@@ -236,10 +299,13 @@ _FUNCTION = re.compile(
 _REMOVE = (
     re.compile(
         r"\b(?:remove|delete|drop|get rid of|strip)\s+(?:the |that |this )?"
-        rf"(?:line |setting |option |entry |key |import )?(?:{_QUOTED.format('old')}|{_ID.format('idold')})",
+        rf"(?:line |setting |option |entry |key |import )?(?:{_QUOTED.format('old')}|{_ID.format('idold')}|"
+        r"(?P<tokold>\.[\w.-]+))",
         re.I,
     ),
-    re.compile(rf"(?:删掉|删除|去掉|移除)\s*(?:{_QUOTED.format('old')}|{_ID.format('idold')})"),
+    re.compile(
+        rf"(?:删掉|删除|去掉|移除)\s*{_ZH_IN}(?:那行|那一行|这行)?\s*(?:{_QUOTED.format('old')}|{_ID.format('idold')})"
+    ),
 )
 
 
@@ -262,7 +328,7 @@ def read_edit(clause: str) -> Edit | None:
 
 
 def _version(clause: str) -> Edit | None:
-    """"bump the version to 2.1.0" (or just "bump the version": the next patch release)."""
+    """ "bump the version to 2.1.0" (or just "bump the version": the next patch release)."""
     for pattern in _BUMP:
         if found := pattern.search(clause):
             return Edit("version", new=found["version"].lstrip("v"))
@@ -271,10 +337,20 @@ def _version(clause: str) -> Edit | None:
 
 _RETURNS = (
     re.compile(
-        rf"\b(?:make|have|let|get)\s+{_KIND_WORDS}{_ID.format('target')}\s+return\s+{_either('new')}\s*$", re.I
+        rf"\b(?:make|have|let|get)\s+{_KIND_WORDS}{_ID.format('target')}\s+return\s+{_either('new')}\s*$",
+        re.I,
     ),
-    re.compile(rf"{_ID.format('target')}\s+(?:should|must|has to|needs to)\s+return\s+{_either('new')}\s*$", re.I),
+    re.compile(
+        rf"{_ID.format('target')}\s+(?:should|must|has to|needs to)\s+return\s+{_either('new')}\s*$", re.I
+    ),
     re.compile(rf"让\s*{_ID.format('target')}\s*返回\s*{_either('new')}\s*$"),
+)
+
+
+_ARTICLES = re.compile(
+    r"^(?:a |an |the )?(?:new )?"
+    r"(?:named |named constant |constant |literal |number |value |string |variable )+",
+    re.I,
 )
 
 
@@ -284,21 +360,31 @@ def _replace_or_set(clause: str) -> Edit | None:
             return Edit("returns", new=_value(found, "new"), target=found["target"])
     for pattern in _REPLACE:
         if found := pattern.search(clause):
-            old, new = _value(found, "old") or "it", _value(found, "new")
+            old, new = (
+                _ARTICLES.sub("", _value(found, "old")) or "it",
+                _ARTICLES.sub("", _value(found, "new")),
+            )
             if new and old != new:
                 return Edit("replace", old, new)
     for pattern in _SET:
         if found := pattern.search(clause):
-            return Edit("set", new=_value(found, "new"), target=found["key"])
+            adds = (
+                re.match(r"^(?:add|define|insert|declare|put|给|加|添加|增加|新增)", clause, re.I)
+                or "加" in clause
+            )
+            return Edit("assign" if adds else "set", new=_value(found, "new"), target=found["key"])
     if found := _TOGGLE.search(clause):
         on = found["verb"].lower() in ("enable", "turn on", "switch on")
         return Edit("set", new="true" if on else "false", target=found["key"])
     for pattern in _REMOVE:
         if found := pattern.search(clause):
-            return Edit("remove", old=_value(found, "old") or found["idold"] or "")
+            return Edit(
+                "remove", old=_value(found, "old") or found["idold"] or found.groupdict().get("tokold") or ""
+            )
     return None
 
 
+_ALSO = re.compile(r"也|一起|同样|\btoo\b|\bas well\b|\balso\b|\bboth\b|\beverywhere\b", re.I)
 _PRONOUNS = frozenset({"it", "that", "this", "them", "its value", "the value", "把它", "将其", "它", ""})
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FILLER = frozenset(
@@ -318,7 +404,8 @@ _CONTENT = re.compile(
 
 
 _CONTENT_BARE = re.compile(
-    r"(?:里面写(?:上|入)?|写上|写入|内容是|内容为|containing|with the (?:text|line|content)|that says)\s*[:：]?\s*"
+    r"(?:里面写(?:上|入)?|写上|写入|内容是|内容为|containing|with the (?:text|line|content)|that says)"
+    r"\s*[:：]?\s*"
     r"(?P<text>[^\s`\"'].*?)\s*$",
     re.I,
 )
@@ -339,6 +426,8 @@ def edits(request: str) -> list[Edit]:
             edit = Edit("set", new=edit.new, target=key) if key else None
         if clause.change and (edit is None or edit.kind == "set"):
             edit = new_file(clause.text, edit) or edit
+        if edit is None and clause.change and found and _ALSO.search(clause.text):
+            edit = Edit("also", target=clause.text)  # "README 里的也一起改", "update the readme too"
         if edit is not None:
             found.append(edit)
         before = clause.text

@@ -20,6 +20,7 @@ from typing import Any
 from asi_agent.backends.guide import result_ok
 from asi_agent.grounding.derive import PlannedCall, plan_calls
 from asi_agent.grounding.project import ProjectView
+from asi_agent.grounding.questions import answer_question
 from asi_agent.grounding.request import asks_for_change, clauses, edits
 from asi_agent.grounding.task import language, quoted, words
 from asi_agent.messages import Message, ToolCall
@@ -48,6 +49,8 @@ class RequestPlan:
     open_ended: bool
     """Some change clause states no edit ("fix what fails"): after the steps the model goes on."""
     unclear: str | None
+    answer: str | None = None
+    """For a question the files answer exactly (`grounding.questions`): the answer, once its read is made."""
 
     @classmethod
     def build(cls, task: str, view: ProjectView) -> RequestPlan:
@@ -56,6 +59,8 @@ class RequestPlan:
         parts = clauses(task)
         if parts and not parts[0].change and _RUN_TESTS.search(parts[0].text):
             steps.append(PlannedCall("run_tests", {}))
+        if not asks_for_change(task) and (answered := answer_question(task, view)) is not None:
+            return cls(view.root, (answered.step,), False, None, answered.answer)
         stated = edits(task)
         steps.extend(plan_calls(stated, view, task))
         changes = [clause for clause in parts if clause.change]
@@ -100,7 +105,9 @@ class RequestPlan:
         return seen
 
     def summary(self, results: Sequence[tuple[Message, ToolCall | None]]) -> str:
-        """What the steps did, one line each (their results' first lines)."""
+        """The answer of a question; for changes, what the steps did, one line each."""
+        if self.answer is not None:
+            return self.answer
         lines = []
         for step in self.steps:
             for result, call in results:
