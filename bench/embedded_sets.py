@@ -144,6 +144,11 @@ async def run_task(task: dict[str, Any], base: Path, backend: LocalBackend) -> d
         }
 
 
+def _decoded(rows: list[dict[str, Any]]) -> str:
+    """How many of the rows' turns the model decoded (grounding emits a turn with one possible reply)."""
+    return f"{sum(r['decoded_turns'] for r in rows)} of {sum(r['turns'] for r in rows)}"
+
+
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per group and overall: n, completed, false DONE, honest STOP, other, median and p95 seconds."""
 
@@ -159,6 +164,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "completed_pct": round(100 * count["completed"] / len(selected), 1),
             "false_done_pct": round(100 * count["false DONE"] / len(selected), 1),
             "false_done_of_dones": f"{count['false DONE']} of {dones}",
+            "decoded_turns": _decoded(selected),
             "median_s": round(statistics.median(times), 2),
             "p95_s": round(times[min(len(times) - 1, int(0.95 * len(times)))], 2),
         }
@@ -219,12 +225,13 @@ def main_set(name: str, runs: int, threads: int, only: list[str] | None, out: Pa
     if not only:
         target.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nset {name}, load average (1 min, start/end) {report['load_average_1m']}")
-    print("| group | n | completed | false DONE | honest STOP | other | median s | p95 s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| group | n | completed | false DONE | honest STOP | other | decoded turns | median s | p95 s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for group, f in summary.items():
         if f["n"]:
             print(
                 f"| {group} | {f['n']} | {f['completed']} ({f['completed_pct']}%) | {f['false DONE']} "
-                f"({f['false_done_pct']}%) | {f['honest STOP']} | {f['other']} | {f['median_s']} "
+                f"({f['false_done_pct']}%) | {f['honest STOP']} | {f['other']} | {f['decoded_turns']} "
+                f"| {f['median_s']} "
                 f"| {f['p95_s']} |"
             )

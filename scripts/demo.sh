@@ -27,14 +27,14 @@ if [ "$status" -ne 0 ]; then
 fi
 if [ "$task" = "$default_task" ]; then
     check='import json, sys
-answer = json.load(open(sys.argv[1]))["result"]
-lines = [line for line in answer.splitlines() if line.strip()]
-sys.exit(0 if len(lines) == 1 and "return \"Hello, \" + name" in lines[0] else 1)'
+result = json.load(open(sys.argv[1]))
+lines = [line for line in result["result"].splitlines() if line.strip()]
+sys.exit(0 if result["verified"] and len(lines) == 1 and "return \"Hello, \" + name" in lines[0] else 1)'
     if ! .venv/bin/python -c "$check" "$work/result.json"; then
-        echo "== not done: the run ended DONE, but its answer is not greet's return line (alone)" >&2
+        echo "== not done: the run ended DONE, but unverified or its answer is not greet's return line (alone)" >&2
         exit 1
     fi
-    echo "== done: the answer is greet's return line (checked: one line holding 'return \"Hello, \" + name')" >&2
+    echo "== done: verified, and the answer is greet's return line (one line holding 'return \"Hello, \" + name')" >&2
 else
     echo "== ended DONE (your own task: the answer is not checked; read it above)" >&2
 fi

@@ -187,7 +187,9 @@ def _replace(edit: Edit, rel: str, text: str) -> str | None:
                 value = _typed(edit.new, default["value"], rel)
                 return text[: default.start("value")] + value + text[default.end("value") :]
             return _set(Edit("set", new=edit.new, target=names[-1]), rel, text)
-        return _set(Edit("set", new=edit.new, target=edit.old), rel, text) if key_words(edit.old) else None
+        if re.search(r"[=:]", edit.old) or not key_words(edit.old):
+            return None  # text to replace, not a setting's name
+        return _set(Edit("set", new=edit.new, target=edit.old), rel, text)
     edge = r"(?<!\w)" if re.match(r"\w", edit.old) else ""
     end = r"(?!\w)" if re.search(r"\w$", edit.old) else ""
     new = re.sub(edge + re.escape(edit.old) + end, lambda _: edit.new, text)

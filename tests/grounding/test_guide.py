@@ -109,8 +109,19 @@ async def test_folders_are_real_folders(grounder: Grounder) -> None:
     assert _tools(plan)["list_directory"]["properties"]["path"]["enum"] == ["."]
 
 
-async def test_symbols_come_from_the_index(grounder: Grounder) -> None:
+async def test_a_definition_found_once_is_read_where_it_is(grounder: Grounder) -> None:
     plan = await grounder.plan([Message("user", "Where is the function mul defined?")])
+    assert _tools(plan)["read_file"]["properties"] == {
+        "path": {"enum": ["calc.py"]},
+        "startLine": {"enum": [5]},
+        "endLine": {"enum": [8]},
+    }
+
+
+async def test_symbols_come_from_the_index(grounder: Grounder) -> None:
+    (grounder.ctx.root / "src" / "fast.py").write_text("def mul(a, b):\n    return a * b\n")
+    plan = await grounder.plan([Message("user", "Where is the function mul defined?")])
+    # Two definitions: not one exact answer, so the model looks it up among the index's symbols.
     assert _tools(plan)["find_code_location"]["properties"]["search"]["enum"] == ["mul"]
     plan = await grounder.plan([Message("user", "Where is the function nosuchthing defined?")])
     assert "find_code_location" not in _tools(plan)
@@ -154,8 +165,9 @@ async def test_an_identical_repeat_is_not_offered(grounder: Grounder) -> None:
     ]
     plan = await grounder.plan(messages)
     assert "replace_text" not in _tools(plan)  # its only call is the one that just failed
-    assert list(_tools(plan)) == ["read_file"]
-    assert not plan.allow_answer
+    # Nothing left to write with: reading on would loop; the answer the judge turns into STOP ends it.
+    assert _tools(plan) == {} and plan.allow_answer
+    assert grounder.judge(messages, "calc.py") == "the task asks for a change and no change was made"
 
 
 async def test_an_edit_whose_new_text_is_not_stated_is_never_invented(grounder: Grounder) -> None:
