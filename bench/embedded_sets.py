@@ -37,7 +37,11 @@ from asi_agent.tools.files.syntax import checked_language, syntax_error
 from asi_agent.ui.headless import assemble_agent
 
 HERE = Path(__file__).parent
-SETS = {"ordinary": HERE / "embedded" / "ordinary", "heldout": HERE / "embedded" / "heldout"}
+SETS = {
+    "ordinary": HERE / "embedded" / "ordinary",
+    "heldout": HERE / "embedded" / "heldout",
+    "heldout2": HERE / "embedded" / "heldout2",
+}
 MAX_TURNS = 8
 GROUPS = ("tiny", "package", "two-step")
 

@@ -27,6 +27,7 @@ __all__ = ["PlannedCall", "plan_calls"]
 _MAX_FILES = 300  # files whose text is looked at; a bigger project is planned on its first ones
 _MAX_BYTES = 200_000
 _CODE = (".py", ".js", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".rb", ".php", ".c", ".h", ".cpp")
+_DATA = (".toml", ".json", ".yaml", ".yml", ".cfg", ".ini", ".env")
 _TEXT = (
     *_CODE,
     ".toml",
@@ -148,9 +149,14 @@ def _apply(edit: Edit, files: _Files, named: list[str]) -> list[tuple[str, str]]
 
 def _targets(edit: Edit, files: _Files, named: list[str]) -> list[str]:
     """The files an edit is about: those the request names, else those that hold what it changes."""
-    if edit.kind == "rename":  # every file that uses the name, named or not
+    if edit.kind == "rename":  # every file that uses the name, named or not (and settings keyed by it)
         word = re.compile(rf"(?<![\w]){re.escape(edit.old)}(?!\w)")
-        return [rel for rel, text in files.all() if rel.endswith(_CODE) and word.search(text)]
+        key = re.compile(rf"""^\s*["']?{re.escape(edit.old)}["']?\s*[=:]""", re.MULTILINE)
+        return [
+            rel
+            for rel, text in files.all()
+            if (rel.endswith(_CODE) and word.search(text)) or (rel.endswith(_DATA) and key.search(text))
+        ]
     if named:
         return named[:3]
     holders: list[str] = []
@@ -164,7 +170,53 @@ def _targets(edit: Edit, files: _Files, named: list[str]) -> list[str]:
         return settings
     if edit.kind == "version":
         return holders[:4]  # "bump the version in both places"
+    if len(holders) > 1:  # "get rid of the "round" easing": the file whose path the request's words name
+        hinted = [rel for rel in holders if set(_hint_words(edit)) & set(name_words(rel))]
+        holders = hinted if len(hinted) == 1 else holders
     return holders if len(holders) == 1 else []
+
+
+def _named_body(edit: Edit, text: str) -> tuple[int, int] | None:
+    """The lines of the one function or class the clause names by an identifier, if it names one."""
+    lines = text.split("\n")
+    for name in re.findall(r"[A-Za-z_]\w*", edit.context):
+        if name in (edit.old, edit.new) or len(name) < 3:
+            continue
+        for index, line in enumerate(lines):
+            if re.match(rf"\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b", line):
+                indent = len(line) - len(line.lstrip())
+                end = next(
+                    (
+                        i
+                        for i in range(index + 1, len(lines))
+                        if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) <= indent
+                    ),
+                    len(lines),
+                )
+                return index, end
+    return None
+
+
+def _hint_words(edit: Edit) -> list[str]:
+    """The clause's words that are neither verbs nor the edit's own values."""
+    own = set(name_words(f"{edit.old} {edit.new} {edit.target}"))
+    common = {
+        "the",
+        "a",
+        "an",
+        "to",
+        "of",
+        "in",
+        "from",
+        "and",
+        "it",
+        "default",
+        "change",
+        "make",
+        "set",
+        "use",
+    }
+    return [w for w in key_words(edit.context) if w not in own and w not in common and len(w) > 2]
 
 
 # -- what each kind of edit does to one file's text ---------------------------------------------
@@ -179,29 +231,53 @@ def _replace(edit: Edit, rel: str, text: str) -> str | None:
         setting = _set(Edit("set", new=edit.new, target=edit.old), rel, text)
         if setting is not None:
             return setting
-    if edit.old not in text:  # "把 休息时长 改成 10": a setting the words name
-        names = re.findall(r"[A-Za-z_]\w*", edit.old)
-        if len(names) > 1 and all(re.search(rf"\b{n}\b", text) for n in names[:-1]):  # "X 默认的 description"
-            default = re.compile(_DEFAULT.format(key=re.escape(names[-1]))).search(text)
-            if default is not None and re.search(r"default|默认", edit.old, re.IGNORECASE):
-                value = _typed(edit.new, default["value"], rel)
-                return text[: default.start("value")] + value + text[default.end("value") :]
-            return _set(Edit("set", new=edit.new, target=names[-1]), rel, text)
-        if re.search(r"[=:]", edit.old) or not key_words(edit.old):
-            return None  # text to replace, not a setting's name
-        return _set(Edit("set", new=edit.new, target=edit.old), rel, text)
-    edge = r"(?<!\w)" if re.match(r"\w", edit.old) else ""
-    end = r"(?!\w)" if re.search(r"\w$", edit.old) else ""
-    new = re.sub(edge + re.escape(edit.old) + end, lambda _: edit.new, text)
+    if edit.old not in text:
+        return _named_setting(edit, rel, text)
+    new = _replace_where_meant(edit, text)
     module = re.match(r"([A-Za-z_]\w*)\.\w", edit.new)
     if module and rel.endswith(".py") and new != text:  # "use math.pi instead of 3.14"
         new = _import(Edit("import", target=module[1]), rel, new) or new
     constant = re.fullmatch(r"[A-Z][A-Z0-9_]+", edit.new)
     if constant and rel.endswith(".py") and not re.search(rf"^{edit.new}\s*=", text, re.MULTILINE):
-        new = (
-            _assign(Edit("assign", new=edit.old, target=edit.new), rel, new) or new
-        )  # "use a constant HTTP_OK"
+        new = _assign(Edit("assign", new=edit.old, target=edit.new), rel, new) or new  # "use a constant X"
     return new
+
+
+def _named_setting(edit: Edit, rel: str, text: str) -> str | None:
+    """ "把 休息时长 改成 10", "ChangeStack 默认的 description": the old text names a setting, not text."""
+    names = re.findall(r"[A-Za-z_]\w*", edit.old)
+    if len(names) > 1 and all(re.search(rf"\b{n}\b", text) for n in names[:-1]):
+        default = re.compile(_DEFAULT.format(key=re.escape(names[-1]))).search(text)
+        if default is not None and re.search(r"default|默认", edit.old, re.IGNORECASE):
+            value = _typed(edit.new, default["value"], rel)
+            return text[: default.start("value")] + value + text[default.end("value") :]
+        return _set(Edit("set", new=edit.new, target=names[-1]), rel, text)
+    if re.search(r"[=:]", edit.old) or not key_words(edit.old):
+        return None  # text to replace, not a setting's name
+    return _set(Edit("set", new=edit.new, target=edit.old), rel, text)
+
+
+def _replace_where_meant(edit: Edit, text: str) -> str:
+    """Every occurrence of the old text — or, when it occurs several times, those in the function the clause
+    names ("_in_out_back has 1.70158 in it"), or on the lines holding the clause's other words ("the max fps
+    from 60 to 30")."""
+    edge = r"(?<!\w)" if re.match(r"\w", edit.old) else ""
+    end = r"(?!\w)" if re.search(r"\w$", edit.old) else ""
+    pattern = re.compile(edge + re.escape(edit.old) + end)
+    if len(pattern.findall(text)) <= 1:
+        return pattern.sub(lambda _: edit.new, text)
+    lines = text.split("\n")
+    body = _named_body(edit, text)
+    if body is not None:
+        marked = list(range(*body))
+    else:
+        hints = set(_hint_words(edit))
+        marked = [i for i, line in enumerate(lines) if pattern.search(line) and hints & set(name_words(line))]
+        if not marked:
+            return pattern.sub(lambda _: edit.new, text)
+    for i in marked:
+        lines[i] = pattern.sub(lambda _: edit.new, lines[i])
+    return "\n".join(lines)
 
 
 def _assign(edit: Edit, rel: str, text: str) -> str | None:
@@ -356,8 +432,10 @@ def _docstring(edit: Edit, rel: str, text: str) -> str | None:
     if not rel.endswith(".py"):
         return None
     lines = text.split("\n")
-    name = edit.target.split(".")[-1]
-    for index, line in enumerate(lines):
+    owner, _, name = edit.target.rpartition(".")
+    start, stop = _class_body(lines, owner) if owner else (0, len(lines))
+    for index in range(start, stop):
+        line = lines[index]
         if re.match(rf"\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b", line):
             end = index
             while end < len(lines) and not lines[end].rstrip().endswith(":"):
@@ -368,10 +446,24 @@ def _docstring(edit: Edit, rel: str, text: str) -> str | None:
             if body.startswith(('"""', "'''", 'r"""')):
                 return None  # it has one
             indent = line[: len(line) - len(line.lstrip())] + "    "
-            words = " ".join(name_words(name))
-            lines[end + 1 : end + 1] = [f'{indent}"""{words[:1].upper()}{words[1:]}."""']
+            words = edit.new.strip().strip('"').strip("'") or " ".join(name_words(name)).capitalize()
+            words = words if words.endswith((".", "!", "?")) else words + "."
+            lines[end + 1 : end + 1] = [f'{indent}"""{words}"""']
             return "\n".join(lines)
     return None
+
+
+def _class_body(lines: list[str], owner: str) -> tuple[int, int]:
+    """The lines of `class owner`'s body (nothing when there is no such class)."""
+    for index, line in enumerate(lines):
+        if re.match(rf"(\s*)class\s+{re.escape(owner)}\b", line):
+            indent = len(line) - len(line.lstrip())
+            for end in range(index + 1, len(lines)):
+                body = lines[end]
+                if body.strip() and len(body) - len(body.lstrip()) <= indent:
+                    return index + 1, end
+            return index + 1, len(lines)
+    return 0, 0
 
 
 def _function(edit: Edit, rel: str, text: str) -> str | None:
@@ -434,6 +526,8 @@ def _create(edit: Edit, files: _Files) -> list[tuple[str, str]]:
     if PurePosixPath(name).suffix == ".json" and "=" in content:
         key, value = (part.strip() for part in content.split("=", 1))
         content = f'{{\n  "{key}": {value}\n}}'
+    elif PurePosixPath(name).suffix == ".ini" and "=" in content and not content.startswith("["):
+        content = f"[{PurePosixPath(name).stem}]\n{content}"  # pytest.ini → [pytest], tox.ini → [tox]
     elif PurePosixPath(name).suffix in (".yaml", ".yml") and "=" in content:
         key, value = (part.strip() for part in content.split("=", 1))
         content = f"{key}: {value}"

@@ -19,7 +19,8 @@ from asi_agent.grounding.answers import answer_options, fitting_texts, question_
 from asi_agent.grounding.choices import close_parameter, exclude_repeat, quote_lines, ranked_lines
 from asi_agent.grounding.examples import worked_example
 from asi_agent.grounding.project import ProjectView
-from asi_agent.grounding.steps import UNCLEAR, RequestPlan, forced_schema
+from asi_agent.grounding.questions import unquotable
+from asi_agent.grounding.steps import CANNOT, UNCLEAR, RequestPlan, forced_schema
 from asi_agent.grounding.strict import strict_schema
 from asi_agent.grounding.task import Intent, classify, language, quoted, words
 from asi_agent.messages import Message, ToolCall
@@ -35,6 +36,8 @@ _FIXED_TOOLS: dict[str, tuple[str, ...]] = {
     "test": ("run_tests",),
 }
 NOTHING_FOUND = "Nothing in the project fits the task."
+UNSURE = "No exact answer:"
+"""How the embedded model's answer to a question it could only guess at begins (the run then ends STOP)."""
 """The embedded model's only answer when no tool result succeeded (the run then ends STOP)."""
 _ROLE = "You are asi-agent, a coding assistant. You work on the project below through its tools."
 _REPLY_LANGUAGE = {"en": "Answer in English.", "zh": "用中文回答。"}
@@ -113,6 +116,11 @@ class Grounder:
         if request.unclear and not results:
             unclear = {"enum": [request.unclear]}
             return TurnPlan(tools=[], allow_answer=True, answer=unclear, system=system, own_system=own)
+        made = _goal_met(intent, results) and not request.steps  # the model's own change, not a planned one
+        if own and intent in ("edit", "create") and request.beyond(results) and not made:
+            # No exact step left for a change: the tiny model is never left to write text nobody stated.
+            ending = {"enum": [request.cannot(results)]}
+            return TurnPlan(tools=[], allow_answer=True, answer=ending, system=system, own_system=own)
         done = _goal_met(intent, results)
         previous = _previous_call(messages)
         schemas: list[dict[str, Any]] = []
@@ -149,7 +157,7 @@ class Grounder:
 
     def judge(self, messages: Sequence[Message], answer: str) -> str | None:
         """Why the answer cannot end the task as DONE (an edit with no change, or invented text)."""
-        if answer in UNCLEAR.values():
+        if answer in UNCLEAR.values() or answer.startswith(UNSURE) or CANNOT in answer:
             return answer.rstrip(".")
         plan = self._requests.get((latest_task(messages), latest_task_index(messages)))
         if plan is not None and plan.answer is not None and answer == plan.answer:
@@ -290,6 +298,8 @@ class Grounder:
         if intent in ("show", "list"):  # answered by the whole result
             return {"enum": [quote_lines(latest)[:3000] or latest[:3000]]}
         # A question is answered by the few lines of the result that fit it best, not the whole file.
+        if (reason := unquotable(task)) is not None:
+            return {"enum": [f"{UNSURE} {reason}."]}
         tool = call.name if call else None
         options = answer_options(latest, tool, question_words(task), quoted(task), self.config.max_answers)
         return {"enum": options or [latest[:3000]]}

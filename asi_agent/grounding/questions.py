@@ -20,7 +20,7 @@ from asi_agent.grounding.derive import PlannedCall
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.request import key_words, name_words
 
-__all__ = ["Answered", "answer_question"]
+__all__ = ["Answered", "answer_question", "unquotable"]
 
 _MAX_FILES = 300
 _COUNT = re.compile(
@@ -66,6 +66,31 @@ class Answered:
     answer: str
 
 
+_EVALUATES = re.compile(
+    r"\breturns?\b.*\bfor\b|\b[A-Za-z_]\w*\([^)]*[\w\"'][^)]*\)\s*(?:return|give|evaluate|output|print)|"
+    r"\bwhat (?:is|'s) [A-Za-z_]\w*\([^)]+\)|\bresult of\b|\boutput of\b|返回.*(?:多少|什么)|结果是",
+    re.IGNORECASE,
+)
+
+
+def unquotable(task: str) -> str | None:
+    """Why a question's answer cannot be a line the model quotes from a file, or None.
+
+    A count is not a line; what a call returns for given arguments must be worked out, not quoted; a
+    question that names nothing in ASCII (no identifier, file or value) gives no word to find the line by.
+    The tiny model's answer to those would be a guess, so its run ends STOP instead.
+    """
+    if _COUNT.search(task):
+        return "it asks for a count, and no count was found in the project's files"
+    if _EVALUATES.search(task):
+        return "it asks for the result of running code, which cannot be read from a file"
+    if re.search(r"[\u4e00-\u9fff]", task) and not re.search(
+        r"[A-Za-z_]\w*_\w+|[a-z]+[A-Z]\w*|\w+\.\w+|`", task
+    ):
+        return "it names no identifier, file or value to find the answer by"
+    return None
+
+
 def answer_question(task: str, view: ProjectView) -> Answered | None:
     """The answer the files hold, when the question is one of this module's kinds; else None."""
     text = task.strip()
@@ -94,10 +119,12 @@ def _read(rel: str, first: int | None = None, last: int | None = None) -> Planne
 
 
 def _count(task: str, view: ProjectView) -> Answered | None:
-    match = _COUNT.search(task)
-    if match is None:
+    matches = list(_COUNT.finditer(task))
+    if not matches:
         return None
-    phrase = (match["noun"] or match["zh"] or match["zh_before"] or "").lower()
+    phrase = " ".join((m["noun"] or m["zh"] or m["zh_before"] or "") for m in matches).lower()
+    if after := re.search(r"(?:几个|多少个?)([\u4e00-\u9fff\w]+)", task):
+        phrase = f"{after[1]} {phrase}"  # the noun after 多少个 is what is counted
     if "__all__" in task:
         return _count_all(task, view)
     noun = next((_NOUNS_BY_WORD[w] for w in _words(phrase) if w in _NOUNS_BY_WORD), None)
@@ -162,7 +189,7 @@ def _is_test_file(rel: str) -> bool:
 
 def _returns(task: str, view: ProjectView) -> Answered | None:
     match = _RETURNS.search(task)
-    if match is None:
+    if match is None or _EVALUATES.search(task):
         return None
     name = match["name"] or match["zh"]
     define = re.compile(rf"^(?P<indent>[ \t]*)(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.MULTILINE)

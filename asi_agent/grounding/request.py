@@ -13,7 +13,7 @@ setting, a version, an import, a docstring, a function, a removal, a new file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 __all__ = [
@@ -57,7 +57,7 @@ _CHANGE_VERBS = (
 )
 _VERBS = "|".join(sorted(set(_CHANGE_VERBS.split()), key=len, reverse=True))
 _CHANGE_START = re.compile(rf"^(?:{_VERBS})\b", re.I)
-_NEED = re.compile(r"^(?:i|we) (?:need|want|would like|'d like)\s+(?:a|an|the|some|to)\b", re.I)
+_NEED = re.compile(r"^(?:i|we) (?:need|want|would like|'d like)\b", re.I)
 _QUESTION_START = re.compile(
     r"^(?:what|what's|whats|where|where's|which|how|who|whose|why|when|is|are|does|do|did|was|were|has|"
     r"have|tell me|show|list|find|search|look|print|display|explain|describe|count|check|read|open|run|"
@@ -65,12 +65,16 @@ _QUESTION_START = re.compile(
     re.I,
 )
 _CHANGE_ANYWHERE = re.compile(
-    r"\binstead of\b|\bshould (?:say|be|read|return|use|print)\b|\brename\b|->|→|=>", re.I
+    r"\binstead of\b|\bshould (?:say|be|read|return|use|print)\b|\brename\b|->|→|=>|"
+    r"\bconstant (?:called|named)\b|\bpull (?:\w+ )?out\b",
+    re.I,
 )
 _CJK_CHANGE = re.compile(
     r"把|给.{0,20}(?:加|添)|改成|改为|换成|替换|删掉|删除|去掉|移除|新建|创建|加上|添加|增加|设为|设成|设置为|重命名|改名|升级|"
-    r"修复|修好|修一下|修改|写一个|建一个|加一个|加个|调成|调到|调整为|挪到|移到|更新|一起改|也改|都改"
+    r"修复|修好|修一下|修改|写一个|建一个|加一个|加个|调成|调到|调整为|挪到|移到|更新|一起改|也改|都改|"
+    r"优化|改进|重构|整理|清理|弄好|改好|完善|美化|删了|去了|写个|建个"
 )
+_QUOTES_ANY = re.compile(r"`[^`]+`|\"[^\"]+\"|“[^”]+”|'[^'\s][^']*'")
 _CJK_QUESTION = re.compile(r"在哪|哪个|哪些|哪里|几个|几处|多少|什么|吗|怎么|如何|为什么|是否")
 _SPLIT = re.compile(
     r"(?:[.;!?。；！？]\s+|,?\s+(?:and then|then|also|and also|after that|afterwards|plus)\s+|"
@@ -98,6 +102,8 @@ class Edit:
     new: str = ""
     target: str = ""
     """A name the edit is about: a function for a docstring, a setting's key, a module to import."""
+    context: str = field(default="", compare=False)
+    """The clause that states it: its other words tell which of several places is meant."""
 
 
 _GLOSSARY = {
@@ -123,6 +129,9 @@ _GLOSSARY = {
     "地址": "url",
     "用户代理": "user_agent",
     "主机": "host",
+    "主题": "theme",
+    "快捷键": "key",
+    "延迟": "delay",
     "路径": "path",
     "密钥": "key",
     "颜色": "color",
@@ -188,6 +197,8 @@ def _is_change(text: str) -> bool:
             return not (_CJK_QUESTION.search(text) and not re.search(r"把|给|帮我|请", text))
         return False
     low = text.lower()
+    if re.search(r"\binstead\b|\bshould (?:say|read|show)\b", low) and len(_QUOTES_ANY.findall(text)) >= 2:
+        return True  # "when … the summary should say "A" instead of "B"": a change, however it opens
     if _QUESTION_START.match(low):
         return bool(re.match(r"^(?:run|execute)\b", low) and re.search(r"\bfix", low))
     return bool(_CHANGE_START.match(low) or _NEED.match(low) or _CHANGE_ANYWHERE.search(low))
@@ -210,7 +221,7 @@ _RENAME = (
     re.compile(rf"\brename {_KIND_WORDS}{_ID.format('old')} (?:to|into|as|->) {_ID.format('new')}", re.I),
     re.compile(rf"{_ID.format('old')} should be (?:renamed|called) {_ID.format('new')}", re.I),
     re.compile(
-        rf"把\s*{_ZH_IN}{_ID.format('old')}\s*(?:重命名为|重命名成|改名为|改名成|重命名|改名)\s*{_ID.format('new')}"
+        rf"把\s*{_ZH_IN}{_ID.format('old')}\s*(?:重命名为|重命名成|改名为|改名成|改名叫|改叫|重命名|改名)\s*{_ID.format('new')}"
     ),
 )
 _BUMP = (
@@ -218,7 +229,10 @@ _BUMP = (
     re.compile(rf"\bversion\b\s*(?:to|->|=|should be|is now)\s*{_VERSION}", re.I),
     re.compile(rf"版本.*?(?:改成|改为|升级到|升到|设为|设成|更新到|到)\s*{_VERSION}"),
 )
-_BUMP_ONLY = re.compile(r"\bbump\b.*\bversion\b|\bversion\b.*\bbump\b|升级版本|版本号?加一", re.I)
+_BUMP_ONLY = re.compile(
+    r"\b(?:update|change|set|bump)\b.{0,12}\bversion\b|\bbump\b.*\bversion\b|\bversion\b.*\bbump\b|升级版本|版本号?加一",
+    re.I,
+)
 
 
 def _value(match: re.Match[str], name: str) -> str:
@@ -236,6 +250,7 @@ def _either(name: str) -> str:
 _REPLACE = (
     re.compile(rf"\bsay {_either('new')} instead of {_either('old')}{_END}", re.I),
     re.compile(rf"\buse {_either('new')} instead of {_either('old')}{_END}", re.I),
+    re.compile(rf"^(?P<old>)use {_either('new')} instead\s*[.!]?$", re.I),
     re.compile(rf"\breplace {_either('old')} (?:with|by) {_either('new')}{_END}", re.I),
     re.compile(rf"\bfrom {_either('old')} to {_either('new')}{_END}", re.I),
     re.compile(rf"\bchange {_either('old')} (?:to|into) {_either('new')}{_END}", re.I),
@@ -243,9 +258,22 @@ _REPLACE = (
     re.compile(rf"{_either('old')} (?:->|→|=>) {_either('new')}{_END}", re.I),
     re.compile(rf"{_either('old')} should (?:say|be|read) {_either('new')}{_END}", re.I),
     re.compile(
+        rf"(?:shows?|says?|prints?|reads?|displays?) {_QUOTED.format('old')}.*?"
+        r"\b(?:say|show|print|read|display) "
+        rf"{_QUOTED.format('new')} instead",
+        re.I,
+    ),
+    re.compile(
+        rf"(?:magic number|literal|number|value|hardcoded)\s+{_either('old')}\b.*?"
+        r"\b(?:constant|variable|name)\s+"
+        rf"(?:called |named )?{_ID.format('new')}",
+        re.I,
+    ),
+    re.compile(
         rf"(?:be|return|returns|say|says) {_QUOTED.format('new')},? (?:and )?not {_QUOTED.format('old')}",
         re.I,
     ),
+    re.compile(rf"从\s*{_either('old')}\s*(?:改成|改为|换成|改到|变成)\s*{_either('new')}{_END}"),
     re.compile(
         rf"把\s*{_ZH_IN}{_either('old')}\s*(?:改成|改为|换成|替换成|替换为|变成)\s*{_either('new')}{_END}"
     ),
@@ -274,6 +302,7 @@ _TOGGLE = re.compile(
     re.I,
 )
 _IMPORT = (
+    re.compile(r"[`\"'](?:import (?P<target>[\w.]+)|from (?P<module>[\w.]+) import [\w, ]+)[`\"']"),
     re.compile(rf"\badd (?:an? )?import (?:of |for )?{_ID.format('target')}", re.I),
     re.compile(rf"^(?:add |insert |put )?import {_ID.format('target')}\b", re.I),
     re.compile(
@@ -285,9 +314,15 @@ _DOCSTRING = (
     re.compile(rf"\bdocstring (?:to|for|on) {_KIND_WORDS}{_ID.format('target')}", re.I),
     re.compile(rf"\bdocument {_KIND_WORDS}{_ID.format('target')}", re.I),
     re.compile(
-        rf"给\s*{_ID.format('target')}\s*(?:加|添加|加上|写)(?:一个|个)?\s*(?:docstring|文档字符串|注释)",
+        rf"给\s*(?:(?P<owner>[A-Za-z_]\w*)\s*的\s*)?{_ID.format('target')}\s*(?:加|添加|加上|写)(?:一个|个)?\s*"
+        r"(?:docstring|文档字符串|注释)",
         re.I,
     ),
+)
+_DOC_TEXT = re.compile(
+    r"(?:就写|写成|内容是|saying|that says|reading|with the text)\s*[:：]?\s*"
+    rf"(?:{_QUOTED.format('text')}|(?P<bare>[^`\"'].*?))\s*$",
+    re.I,
 )
 _FUNCTION = re.compile(
     r"\b(?:add|write|create|define|implement)\s+(?:a |an )?(?:new )?(?:helper )?function\s+"
@@ -304,6 +339,14 @@ _REMOVE = (
         re.I,
     ),
     re.compile(
+        r"\b(?:remove|delete|drop)\s+the\s+line\s+(?:about|with|mentioning|that mentions|containing)\s+"
+        rf"(?:{_QUOTED.format('old')}|{_ID.format('idold')})",
+        re.I,
+    ),
+    re.compile(
+        rf"(?:关于|有|含有|包含|提到)\s*(?:{_QUOTED.format('old')}|{_ID.format('idold')})\s*的那?一?行"
+    ),
+    re.compile(
         rf"(?:删掉|删除|去掉|移除)\s*{_ZH_IN}(?:那行|那一行|这行)?\s*(?:{_QUOTED.format('old')}|{_ID.format('idold')})"
     ),
 )
@@ -317,13 +360,18 @@ def read_edit(clause: str) -> Edit | None:
     if (version := _version(clause)) is not None:
         return version
     if found := _DOCSTRING[0].search(clause) or _DOCSTRING[1].search(clause) or _DOCSTRING[2].search(clause):
-        return Edit("docstring", target=found["target"])
+        owner = found.groupdict().get("owner")
+        said = _DOC_TEXT.search(clause)
+        text = (_value(said, "text") or (said["bare"] or "")).strip() if said else ""
+        return Edit("docstring", new=text, target=f"{owner}.{found['target']}" if owner else found["target"])
     if found := _FUNCTION.search(clause):
         body = (found["body"] or "").strip().rstrip(".")
         return Edit("function", new=body, target=found["target"] + (found["params"] or "()"))
     for pattern in _IMPORT:
-        if (found := pattern.search(clause)) and found["target"].lower() not in ("a", "an", "the"):
-            return Edit("import", target=found["target"])
+        found = pattern.search(clause)
+        target = (found.groupdict().get("target") or found.groupdict().get("module") or "") if found else ""
+        if target and target.lower() not in ("a", "an", "the", "it", "them", "this", "that", "those", "in"):
+            return Edit("import", target=target)
     return _replace_or_set(clause)
 
 
@@ -404,7 +452,8 @@ _CONTENT = re.compile(
 
 
 _CONTENT_BARE = re.compile(
-    r"(?:里面写(?:上|入)?|写上|写入|内容是|内容为|containing|with the (?:text|line|content)|that says)"
+    r"(?:里面(?:只)?写(?:上|入)?|只写|写上|写入|内容是|内容为|"
+    r"containing|with the (?:text|line|content)|that says)"
     r"\s*[:：]?\s*"
     r"(?P<text>[^\s`\"'].*?)\s*$",
     re.I,
@@ -421,17 +470,29 @@ def edits(request: str) -> list[Edit]:
     for clause in clauses(request):
         edit = read_edit(clause.text) if clause.change else None
         if edit is not None and edit.kind == "replace" and edit.old.lower() in _PRONOUNS:
-            names = [n for n in _NAME.findall(before) if n.lower() not in _FILLER]
-            key = names[-1] if names else " ".join(key_words(before))
-            edit = Edit("set", new=edit.new, target=key) if key else None
-        if clause.change and (edit is None or edit.kind == "set"):
+            edit = _resolved(edit, before)
+        version = re.search(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)?)(?![\w.])", request)
+        if edit is not None and edit.kind == "version" and not edit.new and version:
+            edit = replace(edit, new=version[1])  # "we're releasing 0.5.0, update the version everywhere"
+        if clause.change and (edit is None or edit.kind in ("set", "assign")):
             edit = new_file(clause.text, edit) or edit
         if edit is None and clause.change and found and _ALSO.search(clause.text):
             edit = Edit("also", target=clause.text)  # "README 里的也一起改", "update the readme too"
         if edit is not None:
-            found.append(edit)
+            found.append(replace(edit, context=clause.text))
         before = clause.text
     return found
+
+
+def _resolved(edit: Edit, before: str) -> Edit | None:
+    """ "it" in "… 3.14159 hardcoded, use math.pi instead" or "find where retries is set and change it to 5":
+    the value (a quoted text or number) or else the name the clause before named."""
+    value = _QUOTES_ANY.search(before) or re.search(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", before)
+    if value is not None and value[0].strip("`\"'“”") != edit.new:
+        return Edit("replace", value[0].strip("`\"'“”"), edit.new)
+    names = [n for n in _NAME.findall(before) if n.lower() not in _FILLER]
+    key = names[-1] if names else " ".join(key_words(before))
+    return Edit("set", new=edit.new, target=key) if key else None
 
 
 def new_file(clause: str, edit: Edit | None) -> Edit | None:
@@ -443,5 +504,11 @@ def new_file(clause: str, edit: Edit | None) -> Edit | None:
     text = _value(content, "text") if content else ""
     if not text and edit is not None and edit.kind == "set":
         text = f"{edit.target} = {edit.new}"
-    name = _FILE.search(clause)
-    return Edit("create", new=text, target=name[1] if name else "")
+    name = _FILE.search(clause) or re.search(
+        r"(?:新建|创建|建)(?:一个|个)?\s*(?P<bare>[A-Za-z_][\w.-]*)\s*文件|"
+        r"\b(?:create|add|make|write) (?:a |an |the )?"
+        r"(?:new )?(?P<word>[A-Z][A-Z_]+|[\w-]+\.[\w]+) file\b",
+        clause,
+    )
+    target = (name.groupdict().get("bare") or name.groupdict().get("word") or name[0]) if name else ""
+    return Edit("create", new=text, target=target)

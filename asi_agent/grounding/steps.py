@@ -25,7 +25,7 @@ from asi_agent.grounding.request import asks_for_change, clauses, edits
 from asi_agent.grounding.task import language, quoted, words
 from asi_agent.messages import Message, ToolCall
 
-__all__ = ["UNCLEAR", "RequestPlan", "forced_schema"]
+__all__ = ["CANNOT", "UNCLEAR", "RequestPlan", "forced_schema"]
 
 UNCLEAR = {
     "en": (
@@ -37,6 +37,12 @@ UNCLEAR = {
         "请说明改哪里、改成什么，例如：把 app.py 里的 `Hi` 改成 `Welcome`。"
     ),
 }
+CANNOT = "Could not work out the exact change"
+"""How the answer begins when a change request is left with no exact step (the run then ends STOP)."""
+_COVERED = re.compile(
+    r"\b(?:callers?|calls?|usages?|uses|references?|imports?|call sites?)\b|调用|引用|用到|导入",
+    re.IGNORECASE,
+)
 _RUN_TESTS = re.compile(r"\b(?:run|execute|rerun)\b.{0,20}\btests?\b|运行测试|跑(?:一下)?测试", re.IGNORECASE)
 
 
@@ -63,7 +69,8 @@ class RequestPlan:
             return cls(view.root, (answered.step,), False, None, answered.answer)
         stated = edits(task)
         steps.extend(plan_calls(stated, view, task))
-        changes = [clause for clause in parts if clause.change]
+        renames = any(edit.kind == "rename" for edit in stated)
+        changes = [c for c in parts if c.change and not (renames and _COVERED.search(c.text))]
         open_ended = bool(changes) and len(stated) < len(changes)
         if not stated and any(PlannedCall("run_tests", {}) == step for step in steps[:1]):
             open_ended = True
@@ -103,6 +110,18 @@ class RequestPlan:
                 return None
             return True if now.rstrip("\n") == step.after.rstrip("\n") else None
         return seen
+
+    def beyond(self, results: Sequence[tuple[Message, ToolCall | None]]) -> bool:
+        """Whether the request needs a change no step of the plan makes: no steps, a step failed, or the
+        steps are done and a clause is left that states no edit."""
+        return not self.steps or self.failed(results) or (self.done(results) and self.open_ended)
+
+    def cannot(self, results: Sequence[tuple[Message, ToolCall | None]]) -> str:
+        """The honest answer for `beyond`: what was done, and that the rest could not be worked out."""
+        done = self.summary(results) if self.answer is None else ""
+        hint = "say what to change and how, for example: in app.py, change `Hi` to `Welcome`"
+        text = f"{CANNOT} from the request; {hint}."
+        return f"{done}\n{text}" if done else text
 
     def summary(self, results: Sequence[tuple[Message, ToolCall | None]]) -> str:
         """The answer of a question; for changes, what the steps did, one line each."""

@@ -127,7 +127,10 @@ async def test_symbols_come_from_the_index(grounder: Grounder) -> None:
     assert "find_code_location" not in _tools(plan)
 
 
-async def test_after_a_read_the_edit_is_closed_to_text_in_that_file(grounder: Grounder) -> None:
+async def test_after_a_read_the_edit_is_closed_to_text_in_that_file(project: Path) -> None:
+    # A bigger local model: when the request states no edit the reader derives, it may make the change itself.
+    ctx = ToolContext(root=project, journal=Journal(project / ".asi"), session_id="t")
+    grounder = Grounder(ctx, default_registry(), GrounderConfig(quote_answers=False))
     task = "Fix the bug in calc.py: where it has `a - b` we want `a + b`."  # no edit the reader derives
     first = await grounder.plan([Message("user", task)])
     assert list(_tools(first)) == ["read_file"]

@@ -16,9 +16,14 @@ from asi_agent.ui.headless import assemble_agent
 pytestmark = pytest.mark.skipif(find_embedded_model() is None, reason="the embedded model is not installed")
 
 APP = 'from shop.util import load\n\nBANNER = "Hi there"\nprint(load("prices.txt"))\n'
-UTIL = "import os\n\n\ndef load(path):\n    return open(path).read()\n\n\ndef area(r):\n    return 3.14 * r * r\n"
+UTIL = "import os\n\n\ndef load(path):\n    return open(path).read()\n\n\n" + (
+    "def area(r):\n    return 3.14 * r * r\n"
+)
 CONFIG = '[server]\nport = 8080\ndebug = false\nversion = "1.2.3"\n'
-TESTS = "from shop.util import area\n\n\ndef test_area():\n    assert area(1) > 3\n\n\ndef test_zero():\n    assert area(0) == 0\n"
+TESTS = (
+    "from shop.util import area\n\n\ndef test_area():\n    assert area(1) > 3\n\n\n"
+    "def test_zero():\n    assert area(0) == 0\n"
+)
 
 
 @pytest.fixture
@@ -113,3 +118,13 @@ async def test_a_change_with_no_stated_new_text_ends_stop_not_done(project: Path
     end, _ = await run(project, "fix the area function in shop/util.py")
     assert end.status == "STOP" and not end.verified
     assert (project / "shop" / "util.py").read_text() == UTIL
+
+
+async def test_a_count_the_files_do_not_hold_is_not_guessed(project: Path) -> None:
+    end, _ = await run(project, "how many widgets are there?")
+    assert end.status == "STOP" and "No exact answer: it asks for a count" in end.result
+
+
+async def test_what_code_returns_for_an_input_is_not_guessed(project: Path) -> None:
+    end, _ = await run(project, "what does area(2) return?")
+    assert end.status == "STOP" and "result of running code" in end.result

@@ -59,7 +59,7 @@ def test_several_clauses_become_several_steps() -> None:
         ("rename load to read_config and update its caller in app.py", Edit("rename", "load", "read_config")),
         ("make the banner say Welcome instead of Hi", Edit("replace", "Hi", "Welcome")),
         ("use math.pi instead of 3.14", Edit("replace", "3.14", "math.pi")),
-        ("in checker.py use a constant HTTP_OK instead of the literal 200", Edit("replace", "200", "HTTP_OK")),
+        ("in checker.py use a constant OK instead of the literal 200", Edit("replace", "200", "OK")),
         ("change units from metric to imperial in config.toml", Edit("replace", "metric", "imperial")),
         ("set timeout to 30 in settings.toml", Edit("set", new="30", target="timeout")),
         ("set the work length to 50 minutes", Edit("set", new="50", target="work length")),
