@@ -33,10 +33,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from asi_agent.assembly import assemble_agent
 from asi_agent.backends.local import LocalBackend, LocalBackendConfig
 from asi_agent.config import load_config
 from asi_agent.events import AssistantReplied, RunFinished
-from asi_agent.ui.headless import assemble_agent
 
 HERE = Path(__file__).parent
 TASKS = HERE / "embedded" / "tasks.json"

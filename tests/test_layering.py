@@ -1,4 +1,4 @@
-"""Imports flow one way: shared types → components → agent → ui (STYLE.md §2)."""
+"""Imports flow one way: shared types → components → agent → assembly → front ends (AGENTS.md, Layout)."""
 
 import ast
 from pathlib import Path
@@ -8,7 +8,11 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
 SHARED = {"messages", "events", "exceptions", "config", "userdirs"}  # userdirs: where config lives
 AGENT = {"agent"}
-UI = {"ui", "eval", "data"}  # eval drives the agent; data reads its transcripts for people
+ASSEMBLY = {"assembly"}  # configuration → backend, registry, policy, session → agent; the drive loop
+FRONT_ENDS = {"ui", "eval", "data", "__main__"}  # eval drives the agent; data reads transcripts for people
+LAYERS = " → ".join(("shared types", "components", "agent", "assembly", "front ends"))
+ENTRY = {"__main__"}
+"""`python -m asi_agent` only starts the command line: the one module outside ui/ that may import it."""
 VENDOR_ONLY_IN = {
     "openai": "backends",
     "ollama": "backends",
@@ -23,8 +27,10 @@ def _layer(top: str) -> int:
         return 0
     if top in AGENT:
         return 2
-    if top in UI or top == "__main__":
+    if top in ASSEMBLY:
         return 3
+    if top in FRONT_ENDS:
+        return 4
     return 1
 
 
@@ -34,35 +40,65 @@ def _modules():
         yield rel, rel.parts[0].removesuffix(".py")
 
 
-def _imports(path: Path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+def _imports(rel: Path):
+    """The absolute name of every module `rel` imports; `from X import y` also yields `X.y` (y may be a
+    module), and relative imports are resolved against the module's package."""
+    tree = ast.parse((PACKAGE / rel).read_text(encoding="utf-8"))
+    package = ["asi_agent", *rel.parent.parts]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            yield node.module
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            yield module
+            yield from (f"{module}.{alias.name}" for alias in node.names if alias.name != "*")
 
 
 @pytest.mark.parametrize(("rel", "top"), list(_modules()), ids=str)
 def test_imports_flow_one_way(rel, top):
-    for name in _imports(PACKAGE / rel):
+    for name in _imports(rel):
         parts = name.split(".")
         if parts[0] == "asi_agent" and len(parts) > 1:
             target = parts[1]
             if target == top:
                 continue
-            assert _layer(target) <= _layer(top), (
-                f"{rel} imports {name}: imports must flow shared → components → agent → ui"
-            )
+            assert _layer(target) <= _layer(top), f"{rel} imports {name}: imports must flow {LAYERS}"
         owner = VENDOR_ONLY_IN.get(parts[0])
         if owner:
             assert top == owner, f"{rel} imports {parts[0]}, which only asi_agent/{owner}/ may import"
 
 
+@pytest.mark.parametrize(("rel", "top"), [(rel, top) for rel, top in _modules() if top != "ui"], ids=str)
+def test_nothing_outside_ui_imports_ui(rel, top):
+    """The front ends build and drive the agent through the assembly layer, never through another front end:
+    `eval` and `data` import no `asi_agent.ui` (nor does anything below them)."""
+    if top in ENTRY:
+        return
+    found = sorted({name for name in _imports(rel) if name.split(".")[:2] == ["asi_agent", "ui"]})
+    assert not found, f"{rel} imports {', '.join(found)}: only asi_agent/ui/ may import the user interface"
+
+
+def test_eval_imports_no_ui():
+    eval_modules = [rel for rel, top in _modules() if top == "eval"]
+    assert eval_modules
+    for rel in eval_modules:
+        found = [name for name in _imports(rel) if name.split(".")[:2] == ["asi_agent", "ui"]]
+        assert not found, f"{rel} imports {', '.join(found)}: eval builds its agents with asi_agent.assembly"
+
+
+def test_the_layers_are_known():
+    """Every top-level module or package of asi_agent is in one named layer (components are the rest)."""
+    tops = {top for _, top in _modules()}
+    assert tops >= ASSEMBLY, "asi_agent/assembly.py builds the agent for every front end"
+    assert tops >= FRONT_ENDS
+    assert [_layer(top) for top in ("config", "tools", "agent", "assembly", "ui")] == [0, 1, 2, 3, 4]
+
+
 def test_shared_types_import_no_component():
     for top in SHARED:
-        path = PACKAGE / f"{top}.py"
-        for name in _imports(path):
+        rel = Path(f"{top}.py")
+        for name in _imports(rel):
             parts = name.split(".")
             if parts[0] == "asi_agent":
-                assert parts[1] in SHARED, f"{top}.py imports {name}"
+                assert len(parts) == 1 or parts[1] in SHARED, f"{top}.py imports {name}"

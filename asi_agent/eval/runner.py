@@ -6,7 +6,6 @@ The same function runs a task on this machine and inside a Ray worker, so both g
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import os
 import shutil
@@ -19,15 +18,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from asi_agent.assembly import assemble_agent, drive
 from asi_agent.config import Approval, AsiConfig
 from asi_agent.data.transcript import Conversation, read_conversation
 from asi_agent.eval.reuse import backend_for, work_slot
 from asi_agent.eval.suite import EvalTask, ending_matches
-from asi_agent.events import RunFinished
+from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.tools.registry import ToolRegistry
-from asi_agent.ui.headless import assemble_agent, drive
-from asi_agent.ui.output import Renderer
 
 __all__ = ["PROJECT_MARK", "EvalSettings", "run_task", "script_path"]
 
@@ -132,14 +130,19 @@ async def _run_agent(
     config = _task_config(task, settings)
     backend = backend_for(config)
     agent = assemble_agent(root, config, backend, cursor=task.spec.cursor, interactive=False)
-    quiet = Renderer(io.StringIO(), io.StringIO())
     end: RunFinished | None = None
     error: str | None = None
     try:
-        end = await drive(agent, task.spec.instruction, quiet)
+        end = await drive(agent, task.spec.instruction, _unattended)
     except UserError as exc:  # e.g. the model server went away mid-suite: this task failed, the rest go on
         error = str(exc)
     return end, list(agent.session.records()), agent.runner.registry, error
+
+
+async def _unattended(event: AgentEvent) -> None:
+    """Nobody watches an eval run; nobody can answer either (the gate refuses every ask before asking)."""
+    if isinstance(event, ApprovalRequested):
+        event.answer.set_result("no")
 
 
 def _task_config(task: EvalTask, settings: EvalSettings) -> AsiConfig:

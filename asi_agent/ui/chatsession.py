@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import cast
 
 from asi_agent.agent import Agent
+from asi_agent.assembly import assemble_agent, attach_servers, config_flags
 from asi_agent.backends.base import Backend
-from asi_agent.config import Approval, AsiConfig, load_config, user_config_dir
+from asi_agent.config import Approval, AsiConfig, load_config
 from asi_agent.events import AgentEvent, ToolFinished, ToolStarted
 from asi_agent.messages import Message, ToolCall
-from asi_agent.plugins import attach_mcp_servers, describe_tools
+from asi_agent.plugins import describe_tools
 from asi_agent.providers import create_backend
 from asi_agent.session import Session, SessionInfo, SessionStore
 from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
-from asi_agent.ui.headless import assemble_agent, config_flags
 from asi_agent.ui.mentions import expand_mentions
 
 __all__ = ["MODES", "ChatSession", "FileChange", "git_branch"]
@@ -69,8 +69,7 @@ class ChatSession:
 
     async def start(self) -> list[str]:
         """Attach the MCP servers of the manifests; returns the problems to show."""
-        found = await attach_mcp_servers(self.agent.runner.registry, self.ctx, user_dir=user_config_dir())
-        return [str(problem) for problem in found]
+        return await attach_servers(self.agent)
 
     async def close(self) -> None:
         """End the session's tools and the backend."""

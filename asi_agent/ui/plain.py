@@ -16,6 +16,7 @@ import time
 from collections.abc import AsyncGenerator, Iterable, Sequence
 from typing import Any
 
+from asi_agent.assembly import config_flags
 from asi_agent.calls import strip_status
 from asi_agent.config import load_config
 from asi_agent.events import (
@@ -33,16 +34,15 @@ from asi_agent.events import (
 )
 from asi_agent.exceptions import AsiError
 from asi_agent.messages import Message
+from asi_agent.threads import abandon_threads_at_exit, leave
 from asi_agent.ui.chatsession import ChatSession
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
-from asi_agent.ui.headless import config_flags
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
 from asi_agent.ui.slash import COMMANDS, run_slash
 from asi_agent.ui.statusline import StatusFilter
-from asi_agent.ui.threads import abandon_threads_at_exit, leave
 
 __all__ = ["PlainChat", "replay_lines", "run_plain"]
 

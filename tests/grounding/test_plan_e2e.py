@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from asi_agent.assembly import assemble_agent
 from asi_agent.backends.local import LocalBackend, LocalBackendConfig, find_embedded_model
 from asi_agent.config import load_config
 from asi_agent.events import RunFinished, ToolFinished
-from asi_agent.ui.headless import assemble_agent
 
 pytestmark = pytest.mark.skipif(find_embedded_model() is None, reason="the embedded model is not installed")
 

@@ -9,7 +9,7 @@ __all__ = ["run_tui"]
 
 def run_tui(args: argparse.Namespace) -> int:
     """Run the full-screen chat until the person quits; returns the exit code."""
-    from asi_agent.ui.threads import leave  # noqa: PLC0415
+    from asi_agent.threads import leave  # noqa: PLC0415
     from asi_agent.ui.tui.app import ChatApp  # noqa: PLC0415 - textual loads only here
 
     app = ChatApp(args)

@@ -16,17 +16,17 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import ListView, OptionList
 from textual.worker import Worker
 
+from asi_agent.assembly import config_flags
 from asi_agent.config import load_config
 from asi_agent.events import AgentEvent, ApprovalRequested
 from asi_agent.exceptions import AsiError, UserError
+from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.firstrun import needs_setup
-from asi_agent.ui.headless import config_flags
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
 from asi_agent.ui.slash import complete_command, run_slash
-from asi_agent.ui.threads import abandon_threads_at_exit
 from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen
 from asi_agent.ui.tui.turn import TurnView, replay
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine

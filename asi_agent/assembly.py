@@ -1,0 +1,219 @@
+"""From configuration to a running agent, the same for every front end (`run`, the chats, `eval`).
+
+The settings (command-line flags over the configuration files, a resumed session's own), then the
+backend's choice, the tool registry (built-in tools and plugins), the policy and the gate, the session,
+the agent; and the drive loop that runs it to its `RunFinished`. Nothing here talks to a person: events
+go to the front end's handler, and problems to its `warn` callback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from asi_agent import prefetch
+from asi_agent.agent import Agent, AgentConfig
+from asi_agent.bounds import EventHandler, RunWatch
+from asi_agent.config import AsiConfig, user_config_dir
+from asi_agent.context import ContextConfig
+from asi_agent.events import RunFinished
+from asi_agent.exceptions import UserError
+from asi_agent.gate import GateConfig
+from asi_agent.plugins import attach_mcp_servers, build_registry
+from asi_agent.policy import load_policy
+from asi_agent.prompts import ProjectPrompt, project_prompt
+from asi_agent.providers import offered_tools, provider_of
+from asi_agent.session import Session, SessionStore
+from asi_agent.threads import abandon_threads_at_exit
+from asi_agent.toolrun import BackendModel, ToolRunner
+from asi_agent.tools.base import Cursor, ToolContext
+from asi_agent.tools.files.journal import Journal, RecoveryReport
+from asi_agent.tools.registry import REGISTRY_KEY
+
+__all__ = [
+    "MODEL_SETTINGS", "Warn", "assemble_agent", "attach_servers", "config_flags", "drive", "session_settings",
+    "stderr_warning", "with_session",
+]  # fmt: skip
+
+Warn = Callable[[str], None]
+"""Where a problem goes that does not stop the run (a plugin manifest's, an MCP server's)."""
+CURSOR_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
+MODEL_SETTINGS = ("provider", "model", "base_url")
+"""Reused by `resume` together, or not at all: another provider's model name would be meaningless."""
+
+
+def stderr_warning(problem: str) -> None:
+    """The default `Warn`: an `asi-agent: warning:` line on standard error, as the command line shows them."""
+    print(f"asi-agent: warning: {problem}", file=sys.stderr)
+
+
+# -- settings ---------------------------------------------------------------------------------------
+
+
+def config_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The configuration the command-line options set (None where an option was not given), for `load_config`.
+
+    UserError for `--yes` with an `--approval` other than yolo."""
+    if args.yes and args.approval not in (None, "yolo"):
+        raise UserError(
+            f"--yes means --approval yolo and conflicts with --approval {args.approval}: give one of them"
+        )
+    return {
+        "policy": args.policy,
+        "provider": args.provider,
+        "model": args.model,
+        "base_url": args.base_url,
+        "tool_mode": args.tool_mode,
+        "call_format": args.call_format,
+        "approval": "yolo" if args.yes else args.approval,
+        "max_turns": args.max_turns,
+        "auto_commit": True if getattr(args, "auto_commit", False) else None,
+        "timeout": args.timeout,
+    }
+
+
+def with_session(flags: dict[str, Any], resumed: Session | None) -> dict[str, Any]:
+    """The flags, completed with the resumed session's settings where no flag overrides them."""
+    if resumed is None:
+        return flags
+    settings = resumed.settings()
+    if any(flags.get(key) is not None for key in MODEL_SETTINGS):
+        settings = {k: v for k, v in settings.items() if k not in MODEL_SETTINGS}
+    given = {k: v for k, v in flags.items() if v is not None}
+    return {**settings, **given}
+
+
+def session_settings(config: AsiConfig, backend: Any) -> dict[str, Any]:
+    """What a resumed session reuses: the provider actually used, its model, tool mode and policy."""
+    provider = config.provider or provider_of(backend)
+    model = config.model
+    if provider in ("scripted", "local") and model and Path(model).is_file():
+        model = str(Path(model).resolve())  # a script or GGUF file, resumed from any folder
+    elif provider in ("openai", "ollama"):
+        model = backend.model_name  # the model auto-detection chose
+    return {
+        "provider": provider,
+        "model": model,
+        "base_url": config.base_url,
+        "tool_mode": config.tool_mode,
+        "policy": config.policy,
+    }
+
+
+# -- the agent --------------------------------------------------------------------------------------
+
+
+def assemble_agent(
+    root: Path,
+    config: AsiConfig,
+    backend: Any,
+    *,
+    interactive: bool,
+    session: Session | None = None,
+    cursor: str | None = None,
+    warn: Warn = stderr_warning,
+) -> Agent:
+    """The agent of one run in `root`: the one every front end (`run`, the chats, `eval`) builds.
+
+    `interactive`: whether somebody can answer a question (False makes every ask a refusal); `session`
+    None starts a new one; `cursor` is `PATH:LINE[:COL]`; `warn` gets the plugin manifests' problems.
+    """
+    state = root / ".asi"
+    policy = load_policy(config.policy, root)
+    registry, problems = build_registry(root, user_config_dir(), locale=config.tool_locale)
+    for problem in problems:
+        warn(str(problem))
+    journal = Journal(state)
+    recovered = journal.recover()  # settle what a killed run left half-done before anything reads the project
+    if session is None:
+        session = SessionStore(state).create(cwd=str(root), settings=session_settings(config, backend))
+    ctx = ToolContext(
+        root,
+        journal,
+        session_id=session.id,
+        read_max_bytes=config.read_max_bytes,
+        allowed_dirs=tuple(folder.resolve() for folder in policy.allowed_folders()),
+        edit_guard=config.edit_guard,
+    )
+    if cursor:
+        ctx.cursor = _cursor(root, cursor)
+    ctx.model = BackendModel(backend)
+    ctx.state[REGISTRY_KEY] = registry  # moss_register_plugin_tool makes new tools callable at once
+    if config.local.grounding and provider_of(backend) == "local":
+        from asi_agent.grounding import attach_grounding  # noqa: PLC0415 - only the local model's turns
+
+        attach_grounding(backend, ctx, registry)
+    approval = config.approval or policy.mode or "ask"
+    gate = GateConfig(approval=approval, policy=policy, interactive=interactive)
+    agent_config = AgentConfig(
+        max_turns=config.max_turns,
+        tool_mode=config.tool_mode,
+        call_format=config.call_format,
+        gate=gate,
+        locale=config.tool_locale,
+        offered=offered_tools(config, backend),
+        context=ContextConfig(window=config.context_window),
+    )
+    instructions, system = _prompt(root, settled=recovered == RecoveryReport())
+    session.append("instructions", files=[item.name for item in instructions])
+    return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+
+
+def _prompt(root: Path, *, settled: bool) -> ProjectPrompt:
+    """The system prompt; in `run`, the one made at start-up for the request sent ahead (made again when
+    the journal's recovery changed the project since, `settled` False), which the recording cuts out."""
+    first = prefetch.current()
+    made = first.prompt_for(root, user_config_dir(), again=not settled) if first is not None else None
+    return made or project_prompt(root, user_config_dir())
+
+
+def _cursor(root: Path, value: str) -> Cursor:
+    match = CURSOR_RE.match(value)
+    if not match:
+        raise UserError(f"--cursor {value}: expected PATH:LINE or PATH:LINE:COL")
+    return Cursor((root / match["path"]).resolve(), int(match["line"]), int(match["col"] or 1))
+
+
+# -- the run ----------------------------------------------------------------------------------------
+
+
+async def attach_servers(agent: Agent) -> list[str]:
+    """Start the MCP servers of the plugin manifests and add their tools; returns the problems found."""
+    found = await attach_mcp_servers(agent.runner.registry, agent.runner.ctx, user_dir=user_config_dir())
+    return [str(problem) for problem in found]
+
+
+async def drive(
+    agent: Agent,
+    task: str,
+    handle: EventHandler,
+    *,
+    watch: RunWatch | None = None,
+    timeout: float | None = None,
+    close: bool = True,
+    warn: Warn = stderr_warning,
+    ended: Callable[[], None] | None = None,
+) -> RunFinished:
+    """Run the agent to its end: the MCP servers attached, every event to `handle` (which answers the
+    approvals), TIMEOUT after `timeout` seconds; returns the run's `RunFinished`.
+
+    The session's tools (and, if `close`, the backend) are closed however it ends, after `ended` is told.
+    `watch` (new when None) is the front end's to report a partial result for an end decided outside
+    the loop (an interrupt).
+    """
+    watch = watch or RunWatch(agent)
+    abandon_threads_at_exit()
+    try:
+        for problem in await attach_servers(agent):
+            warn(problem)
+        return await watch.drive(task, handle, timeout=timeout)
+    finally:
+        if ended is not None:
+            ended()
+        await agent.runner.ctx.aclose()
+        if close:
+            await agent.backend.aclose()
