@@ -80,21 +80,68 @@ def _grep_units(output: str) -> list[Unit]:
 
 
 def answer_options(
-    output: str, tool: str | None, task_words: Sequence[str], quoted: Sequence[str], limit: int
+    output: str,
+    tool: str | None,
+    task_words: Sequence[str],
+    quoted: Sequence[str],
+    limit: int,
+    *,
+    whole: bool = False,
 ) -> list[str]:
-    """At most `limit` units of `output` that fit the question best; the whole output if none does."""
+    """At most `limit` units of `output` that fit the question best; the whole output if none does.
+
+    `whole`: only units that hold every word of the question that could be in them (generic words aside,
+    a definition's name counting for the lines of its body) — anything less answers another question — and
+    none when no unit does.
+    """
     units = result_units(output, tool)
     fits = _fits(units, _terms(task_words), quoted)
+    if whole:
+        needed = {t for t in _terms(task_words) if t not in _GENERIC}
+        if not needed:
+            return []
+        keep = [needed <= fit.keys() or any(k.startswith("quote:") for k in fit) for fit in fits]
+        units = [unit for unit, kept in zip(units, keep, strict=True) if kept]
+        fits = [fit for fit, kept in zip(fits, keep, strict=True) if kept]
+        if not units:
+            return []
     scores = [sum(fit.values()) for fit in fits]
     best = max(scores, default=0.0)
     if best <= 0:
-        whole = quote_lines(output) if tool == "read_file" else output
-        return [whole.strip()[:3000]] if whole.strip() else []
+        everything = quote_lines(output) if tool == "read_file" else output
+        return [everything.strip()[:3000]] if everything.strip() else []
     order = sorted(range(len(units)), key=lambda i: (-scores[i], i))
     kept = [i for i in order if 2 * scores[i] > best]
     # A line that fits only some of what another offered line fits, and nothing else, is not an answer.
     kept = [i for i in kept if not any(fits[i].keys() < fits[j].keys() for j in kept)]
     return list(dict.fromkeys(units[i].text[:_OPTION_CHARS] for i in kept))[:limit]
+
+
+_GENERIC = frozenset(
+    {
+        "project",
+        "file",
+        "code",
+        "value",
+        "function",
+        "class",
+        "method",
+        "setting",
+        "default",
+        "use",
+        "defined",
+        "define",
+        "does",
+        "set",
+        "line",
+        "lines",
+        "name",
+        "thing",
+        "current",
+        "currently",
+        "now",
+    }
+)
 
 
 def fitting_texts(texts: Sequence[tuple[str, str]], task_words: Sequence[str]) -> list[str]:

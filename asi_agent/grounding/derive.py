@@ -24,7 +24,7 @@ from asi_agent.grounding.request import Edit, key_words, name_words
 
 __all__ = ["PlannedCall", "plan_calls"]
 
-_MAX_FILES = 300  # files whose text is looked at; a bigger project is planned on its first ones
+_MAX_FILES = 2000  # files whose text is looked at; a bigger project is planned on its first ones
 _MAX_BYTES = 200_000
 _CODE = (".py", ".js", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".rb", ".php", ".c", ".h", ".cpp")
 _DATA = (".toml", ".json", ".yaml", ".yml", ".cfg", ".ini", ".env")
@@ -60,6 +60,7 @@ class _Files:
     """The project's text files as the plan leaves them (edits are worked out one after the other)."""
 
     view: ProjectView
+    task: str = ""
     texts: dict[str, str | None] = field(default_factory=dict)
     original: dict[str, str | None] = field(default_factory=dict)
 
@@ -76,7 +77,7 @@ class _Files:
 
 def plan_calls(edits: Sequence[Edit], view: ProjectView, task: str) -> list[PlannedCall]:
     """The calls that make `edits` in the project, in order; empty when no file fits any of them."""
-    files = _Files(view)
+    files = _Files(view, task)
     named = view.mentioned_files(task)
     touched: list[str] = []
     values: list[tuple[str, str]] = []  # (old, new) of the values changed so far, for "… too"
@@ -152,10 +153,17 @@ def _targets(edit: Edit, files: _Files, named: list[str]) -> list[str]:
     if edit.kind == "rename":  # every file that uses the name, named or not (and settings keyed by it)
         word = re.compile(rf"(?<![\w]){re.escape(edit.old)}(?!\w)")
         key = re.compile(rf"""^\s*["']?{re.escape(edit.old)}["']?\s*[=:]""", re.MULTILINE)
+        told = (
+            set(named)
+            | set(files.view.mentioned_files(edit.context))
+            | set(_loosely_named(files.view, files.task))
+        )
         return [
             rel
             for rel, text in files.all()
-            if (rel.endswith(_CODE) and word.search(text)) or (rel.endswith(_DATA) and key.search(text))
+            if (rel.endswith(_CODE) and word.search(text))
+            or (rel.endswith(_DATA) and key.search(text))
+            or (rel in told and word.search(text))
         ]
     if named:
         return named[:3]
@@ -173,7 +181,24 @@ def _targets(edit: Edit, files: _Files, named: list[str]) -> list[str]:
     if len(holders) > 1:  # "get rid of the "round" easing": the file whose path the request's words name
         hinted = [rel for rel in holders if set(_hint_words(edit)) & set(name_words(rel))]
         holders = hinted if len(hinted) == 1 else holders
+    if len(holders) > 1 and edit.kind in ("set", "assign", "remove"):  # a setting lives in settings, not docs
+        for kind in (_DATA, _CODE):
+            ranked = [rel for rel in holders if rel.endswith(kind)]
+            if ranked:
+                holders = ranked
+                break
     return holders if len(holders) == 1 else []
+
+
+def _loosely_named(view: ProjectView, text: str) -> list[str]:
+    """Files the text names by their stem alone ("the README", "test.js 和 README")."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}", text)}
+    return [rel for rel in view.files if PurePosixPath(rel).stem.lower() in words]
+
+
+def _bare(old: str) -> bool:
+    """A number or a token of two characters: replacing it wherever it occurs would change other things."""
+    return bool(re.fullmatch(r"-?\d+(?:\.\d+)?|\S{1,2}", old))
 
 
 def _named_body(edit: Edit, text: str) -> tuple[int, int] | None:
@@ -254,7 +279,33 @@ def _named_setting(edit: Edit, rel: str, text: str) -> str | None:
         return _set(Edit("set", new=edit.new, target=names[-1]), rel, text)
     if re.search(r"[=:]", edit.old) or not key_words(edit.old):
         return None  # text to replace, not a setting's name
-    return _set(Edit("set", new=edit.new, target=edit.old), rel, text)
+    setting = _set(Edit("set", new=edit.new, target=edit.old), rel, text)
+    return setting if setting is not None else _described_literal(edit, rel, text)
+
+
+_LITERAL_TEXT = re.compile(r"""(?P<q>["'])(?P<body>[^"'\n]*\s[^"'\n]*)(?P=q)""")
+_VAGUE_WORDS = frozenset({"text", "message", "string", "page", "label", "title", "the", "shown", "says"})
+
+
+def _described_literal(edit: Edit, rel: str, text: str) -> str | None:
+    """ "the welcome text on the home page should say "Happy planting!"": the one string literal of a code
+    file whose line holds most of the description's words (its variable, its key, its own words)."""
+    if not rel.endswith(_CODE) or " " not in edit.old.strip():
+        return None
+    wanted = set(key_words(edit.old)) - _VAGUE_WORDS
+    spans: list[tuple[int, int, int]] = []  # (score, start, end) of each literal's text
+    offset = 0
+    for line in text.split("\n"):
+        for literal in _LITERAL_TEXT.finditer(line):
+            if score := len(wanted & set(name_words(line))):
+                spans.append((score, offset + literal.start("body"), offset + literal.end("body")))
+        offset += len(line) + 1
+    best = max((score for score, _, _ in spans), default=0)
+    top = [(start, end) for score, start, end in spans if score == best]
+    if len(top) != 1:
+        return None
+    start, end = top[0]
+    return text[:start] + edit.new + text[end:]
 
 
 def _replace_where_meant(edit: Edit, text: str) -> str:
@@ -264,6 +315,8 @@ def _replace_where_meant(edit: Edit, text: str) -> str:
     edge = r"(?<!\w)" if re.match(r"\w", edit.old) else ""
     end = r"(?!\w)" if re.search(r"\w$", edit.old) else ""
     pattern = re.compile(edge + re.escape(edit.old) + end)
+    if _bare(edit.old) and " " in edit.new.strip():
+        return text  # "every 14 days now instead of 7": a number is replaced by a number, not by a phrase
     if len(pattern.findall(text)) <= 1:
         return pattern.sub(lambda _: edit.new, text)
     lines = text.split("\n")
@@ -274,7 +327,7 @@ def _replace_where_meant(edit: Edit, text: str) -> str:
         hints = set(_hint_words(edit))
         marked = [i for i, line in enumerate(lines) if pattern.search(line) and hints & set(name_words(line))]
         if not marked:
-            return pattern.sub(lambda _: edit.new, text)
+            return text if _bare(edit.old) else pattern.sub(lambda _: edit.new, text)
     for i in marked:
         lines[i] = pattern.sub(lambda _: edit.new, lines[i])
     return "\n".join(lines)
@@ -294,25 +347,45 @@ def _assign(edit: Edit, rel: str, text: str) -> str | None:
     return None
 
 
+DECLARED = r"(?:(?:export\s+)?(?:const|let|var|final|static|readonly)\s+)?"
+"""A declaration keyword before a setting's name (`const MAX = 3`, `export let name = …`)."""
 _KEY_LINE = (
-    r"""^(?P<lead>\s*(?P<q>["']?){key}(?P=q)\s*(?P<sep>=|:)\s*)(?P<value>.*?)(?P<tail>\s*,?\s*(?:#.*)?)$"""
+    r"""^(?P<lead>\s*"""
+    + DECLARED
+    + r"""(?P<q>["']?){key}(?P=q)\s*(?::\s*[\w\[\]., |]+?\s*)?(?P<sep>=|:)\s*)"""
+    r"""(?P<value>"[^"\n]*"|'[^'\n]*'|.*?)(?P<tail>\s*[,;]?(?:\s+#.*|\s*//.*)?)$"""
 )
 
 
 def _set(edit: Edit, rel: str, text: str) -> str | None:
     """The setting's line with the new value: the key as the request names it, or the one key whose words
     hold the request's words ("work length" → WORK_MINUTES), or a keyword default (`description="…"`)."""
-    match = _key_line(edit.target, text)
+    match = _flag_default(edit.target, text) if edit.target.startswith("-") else _key_line(edit.target, text)
     if match is None:
         return None
     value = _typed(edit.new, match["value"], rel)
     return text[: match.start("value")] + value + text[match.end("value") :]
 
 
-_ANY_KEY = re.compile(r"""^\s*["']?([A-Za-z_][\w.-]*)["']?\s*(?:=|:(?!:))\s*\S""", re.MULTILINE)
+_ANY_KEY = re.compile(
+    r"""^\s*"""
+    + DECLARED
+    + r"""["']?([A-Za-z_][\w.-]*)["']?\s*(?::\s*[\w\[\]., |]+?\s*)?(?:=|:(?!:))\s*\S""",
+    re.MULTILINE,
+)
 _DEFAULT = (
     r"""(?<![\w.])(?P<key>{key})\s*(?::\s*[\w\[\], |.]+)?\s*=\s*(?P<value>"[^"\n]*"|'[^'\n]*'|[\w.+-]+)"""
 )
+
+
+def _flag_default(flag: str, text: str) -> re.Match[str] | None:
+    """`--level`'s default: the `default=` of the line (or call) that declares the option."""
+    declared = re.search(rf"""["']{re.escape(flag)}["'][^\n]*""", text)
+    if declared is None:
+        return None
+    return re.compile(r"""\bdefault\s*=\s*(?P<value>"[^"\n]*"|'[^'\n]*'|[\w.+-]+)""").search(
+        text, declared.start(), declared.end() + 200
+    )
 
 
 def _key_line(key: str, text: str, *, fuzzy: bool = True) -> re.Match[str] | None:

@@ -297,12 +297,21 @@ class Grounder:
             return {"enum": [latest.splitlines()[0] if intent != "test" else latest[-1500:]]}
         if intent in ("show", "list"):  # answered by the whole result
             return {"enum": [quote_lines(latest)[:3000] or latest[:3000]]}
-        # A question is answered by the few lines of the result that fit it best, not the whole file.
+        return {"enum": self._quoted_answer(task, latest, call)}
+
+    def _quoted_answer(self, task: str, latest: str, call: ToolCall | None) -> list[str]:
+        """The lines of the result that answer the question whole, or the one honest "no exact answer"."""
         if (reason := unquotable(task)) is not None:
-            return {"enum": [f"{UNSURE} {reason}."]}
+            return [f"{UNSURE} {reason}."]
         tool = call.name if call else None
-        options = answer_options(latest, tool, question_words(task), quoted(task), self.config.max_answers)
-        return {"enum": options or [latest[:3000]]}
+        words, quotes, limit = question_words(task), quoted(task), self.config.max_answers
+        # Only a line that holds the whole question is an answer; anything less would be a guess.
+        exact = answer_options(latest, tool, words, quotes, limit, whole=True)
+        if not exact:
+            options = answer_options(latest, tool, words, quotes, 1)
+            closest = f" The closest line: {options[0][:200]}" if options else ""
+            return [f"{UNSURE} no line of the result holds everything the question asks.{closest}"]
+        return exact
 
     def _orientation(self, task: str, lang: str) -> str:
         parts: list[str] = [_ROLE] if self.config.quote_answers else []

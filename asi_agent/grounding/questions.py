@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from asi_agent.grounding.derive import PlannedCall
+from asi_agent.grounding.derive import DECLARED, PlannedCall
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.request import key_words, name_words
 
@@ -32,6 +32,8 @@ _COUNT = re.compile(
 _VALUE = re.compile(
     r"^(?:what(?:'s| is| are)|which|tell me) (?:the )?(?P<key>[\w ]+?)"
     r"(?: (?:set to|is set to|set|used|value|configured))?(?: in [\w./-]+| according to .+)?\s*\??$"
+    r"|^(?:which|what) (?P<used>[\w]+) (?:does|do|is|will) (?:the )?(?P<owner>[\w ]+?) "
+    r"(?:use|have|run on|listen on|listen to|connect to|read)\b"
     r"|^(?P<zh>[\w\u4e00-\u9fff ]+?)(?:设置的?是|默认是|默认值是|是)(?:多少|什么)",
     re.IGNORECASE,
 )
@@ -214,8 +216,9 @@ def _returns(task: str, view: ProjectView) -> Answered | None:
 # -- where something is defined ----------------------------------------------------------------
 
 _WHERE = re.compile(
-    r"(?:where(?:'s| is| are| do| does)?|which (?:file|module)(?: defines| has| holds| contains| declares)?|"
-    r"in which file is|find the definition of|locate)\s+(?:the )?"
+    r"(?:where(?:'s| is| are| do| does)?|"
+    r"which (?:file|module)(?: is| defines| has| holds| contains| declares)?|"
+    r"in which file is|which file is|find the definition of|locate)\s+(?:the )?"
     r"(?:(?P<kind1>function|class|method|constant|variable) )?"
     r"`?(?P<name>[A-Za-z_]\w*)`?(?:\(\))?(?: (?P<kind2>function|class|method|constant))?"
     r"|`?(?P<zh>[A-Za-z_]\w*)`?(?:\(\))?\s*(?P<kindzh>类|函数|方法|常量)?\s*(?:在哪个文件|在哪里?|定义在哪|是在哪)",
@@ -257,7 +260,10 @@ def _one_not_test(hits: list[tuple[str, int, str]]) -> tuple[str, int, str] | No
 # -- a setting's value --------------------------------------------------------------------------
 
 _KEY = re.compile(
-    r"""^\s*["']?(?P<key>[A-Za-z_][\w.-]*)["']?\s*(?:[=:](?!:)|:\s*\w+\s*=)\s*(?P<value>\S.*)$"""
+    r"""^\s*"""
+    + DECLARED
+    + r"""["']?(?P<key>[A-Za-z_][\w.-]*)["']?\s*(?:[=:](?!:)|:\s*[\w\[\]., |]+\s*=)\s*"""
+    r"""(?P<value>\S.*)$"""
 )
 _ALIKE = {
     "length": ("minutes", "duration", "seconds", "mins", "secs", "time", "len"),
@@ -273,7 +279,8 @@ def _value(task: str, view: ProjectView) -> Answered | None:
     match = _VALUE.search(task.strip())
     if match is None:
         return None
-    phrase = match["key"] or match["zh"] or ""
+    phrase = match["key"] or match["used"] or match["zh"] or ""
+    owner = set(key_words(match["owner"] or ""))  # "which port does the server use": the [server] section's
     wanted = [w for w in key_words(phrase) if w not in _NOT_KEYS]
     if not wanted:
         return None
@@ -281,12 +288,16 @@ def _value(task: str, view: ProjectView) -> Answered | None:
     default = "default" in phrase.lower() or "默认" in phrase
     hits: list[tuple[float, str, int, str]] = []
     for rel, text in _texts(view, task):
+        section: set[str] = set()
         for number, line in enumerate(text.split("\n"), start=1):
+            if header := re.match(r"\s*\[+([\w.-]+)\]+\s*$", line):
+                section = set(name_words(header[1]))
             found = _KEY.match(line)
             if found is None or len(line) > 300:
                 continue
             have = set(name_words(found["key"]))
             score = len(set(wanted) & have) + 0.75 * len((alike - set(wanted)) & have)
+            score += 0.5 * len(owner & (section | have)) if score else 0
             score += 0.5 if default and "default" in have else 0
             if score >= 1:
                 hits.append((score, rel, number, line.strip()))

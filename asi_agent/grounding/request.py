@@ -53,7 +53,8 @@ _CHANGE_VERBS = (
     "add append prepend insert put write create make set bump raise increase decrease lower update "
     "change replace rename fix correct edit modify remove delete drop strip get rid use switch turn "
     "enable disable move implement refactor convert define declare import document comment uncomment "
-    "swap bump reset default rewrite clean tidy improve generate new"
+    "swap bump reset default rewrite clean tidy improve generate new start begin introduce link mention give "
+    "drop take"
 )
 _VERBS = "|".join(sorted(set(_CHANGE_VERBS.split()), key=len, reverse=True))
 _CHANGE_START = re.compile(rf"^(?:{_VERBS})\b", re.I)
@@ -66,7 +67,8 @@ _QUESTION_START = re.compile(
 )
 _CHANGE_ANYWHERE = re.compile(
     r"\binstead of\b|\bshould (?:say|be|read|return|use|print)\b|\brename\b|->|→|=>|"
-    r"\bconstant (?:called|named)\b|\bpull (?:\w+ )?out\b",
+    r"\bconstant (?:called|named)\b|\bpull (?:\w+ )?out\b|\bshould\b|\bneeds? (?:an? |the )?[`\"']|"
+    r"\bneeds? to be\b",
     re.I,
 )
 _CJK_CHANGE = re.compile(
@@ -168,7 +170,11 @@ def key_words(phrase: str) -> list[str]:
 
 def clauses(request: str) -> list[Clause]:
     """The request's clauses, in order, each read as a change or not."""
-    parts = [p.strip(" ,") for p in _SPLIT.split(_AND_VERB.sub("\n", request.strip()))]
+    text = _AND_VERB.sub("\n", request.strip())
+    text = re.sub(
+        r",\s+(?=[^,]*\b(?:too|as well|also|both)\b)", "\n", text
+    )  # "…, the readme mentions it too"
+    parts = [p.strip(" ,") for p in _SPLIT.split(text)]
     return [Clause(text, _is_change(text)) for part in parts if (text := _plain(part))]
 
 
@@ -206,7 +212,10 @@ def _is_change(text: str) -> bool:
 
 # -- the edit a clause states -----------------------------------------------------------------
 
-_END = r"(?=\s*(?:[,.;!?，。；！？]|\s(?:and|in|on|from|everywhere|throughout|too)\b|$))"
+_END = (
+    r"(?=\s*(?:[,.;!?，。；！？]|\s(?:and|in|on|from|everywhere|throughout|too|please|pls|plz|instead|now)\b"
+    r"|\s*吧|$))"
+)
 """Where a value the request states ends: punctuation, "and …", "in <file>", or the end."""
 _ZH_IN = r"(?:[\w./-]+\.\w+\s*(?:里|中|里面)(?:的|那行|那一行)?\s*)?"
 """A Chinese request's "in <file>" before what it names: `把 settings.json 里的 locale …`."""
@@ -221,11 +230,16 @@ _RENAME = (
     re.compile(rf"\brename {_KIND_WORDS}{_ID.format('old')} (?:to|into|as|->) {_ID.format('new')}", re.I),
     re.compile(rf"{_ID.format('old')} should be (?:renamed|called) {_ID.format('new')}", re.I),
     re.compile(
+        rf"^{_ID.format('old')}\s*(?:->|→|=>)\s*{_ID.format('new')}(?:\s+(?:please|pls|plz))?\s*[.!]?$", re.I
+    ),
+    re.compile(
         rf"把\s*{_ZH_IN}{_ID.format('old')}\s*(?:重命名为|重命名成|改名为|改名成|改名叫|改叫|重命名|改名)\s*{_ID.format('new')}"
     ),
 )
 _BUMP = (
-    re.compile(rf"\b(?:bump|set|change|update|raise|make)\b.*?\bversion\b.*?\bto {_VERSION}", re.I),
+    re.compile(
+        rf"\b(?:bump|set|change|update|raise|make)\b.*?(?:\b|_)version(?:\b|_).*?\bto {_VERSION}", re.I
+    ),
     re.compile(rf"\bversion\b\s*(?:to|->|=|should be|is now)\s*{_VERSION}", re.I),
     re.compile(rf"版本.*?(?:改成|改为|升级到|升到|设为|设成|更新到|到)\s*{_VERSION}"),
 )
@@ -297,6 +311,15 @@ _SET = (
         rf"把\s*{_ZH_IN}(?P<key>[^\s把]{{1,12}}?)\s*(?:设为|设成|设置为|改成|改为|调成|调到|调整为)\s*{_either('new')}"
     ),
 )
+_ZH_SET = re.compile(
+    rf"(?:^|[\s，的])(?P<key>--[\w-]+|[A-Za-z_][\w.]*)\s*(?:的)?(?P<dflt>默认值?)?\s*(?:改成|改为|设为|设成|调成|调到|换成)\s*"
+    rf"{_either('new')}{_END}"
+)
+_ZH_TOGGLE = re.compile(rf"把?\s*{_ID.format('key')}\s*(?P<verb>关掉|关闭|关了|禁用|打开|开启|启用|开了)")
+_FLAG_DEFAULT = re.compile(
+    rf"(?P<key>--[\w-]+)(?:'s| option's| flag's)?\s+default\s+(?:to|should be|=)\s+{_either('new')}{_END}",
+    re.I,
+)
 _TOGGLE = re.compile(
     rf"\b(?P<verb>enable|disable|turn on|turn off|switch on|switch off)\s+{_KIND_WORDS}{_ID.format('key')}",
     re.I,
@@ -312,6 +335,7 @@ _IMPORT = (
 )
 _DOCSTRING = (
     re.compile(rf"\bdocstring (?:to|for|on) {_KIND_WORDS}{_ID.format('target')}", re.I),
+    re.compile(rf"\bgive {_KIND_WORDS}{_ID.format('target')} an? docstring", re.I),
     re.compile(rf"\bdocument {_KIND_WORDS}{_ID.format('target')}", re.I),
     re.compile(
         rf"给\s*(?:(?P<owner>[A-Za-z_]\w*)\s*的\s*)?{_ID.format('target')}\s*(?:加|添加|加上|写)(?:一个|个)?\s*"
@@ -320,7 +344,7 @@ _DOCSTRING = (
     ),
 )
 _DOC_TEXT = re.compile(
-    r"(?:就写|写成|内容是|saying|that says|reading|with the text)\s*[:：]?\s*"
+    r"(?:(?:就写|写成|内容是|saying|that says|reading|with the text)\s*[:：]?|docstring\s*[:：])\s*"
     rf"(?:{_QUOTED.format('text')}|(?P<bare>[^`\"'].*?))\s*$",
     re.I,
 )
@@ -359,7 +383,7 @@ def read_edit(clause: str) -> Edit | None:
             return Edit("rename", found["old"], found["new"])
     if (version := _version(clause)) is not None:
         return version
-    if found := _DOCSTRING[0].search(clause) or _DOCSTRING[1].search(clause) or _DOCSTRING[2].search(clause):
+    if found := next((m for pattern in _DOCSTRING if (m := pattern.search(clause))), None):
         owner = found.groupdict().get("owner")
         said = _DOC_TEXT.search(clause)
         text = (_value(said, "text") or (said["bare"] or "")).strip() if said else ""
@@ -402,6 +426,19 @@ _ARTICLES = re.compile(
 )
 
 
+def _toggle(clause: str) -> Edit | None:
+    """A setting switched, or set without "set … to": 把 DEBUG 关掉, enable debug, X 改成 V, a default."""
+    if found := _ZH_SET.search(clause) or _FLAG_DEFAULT.search(clause):
+        return Edit("set", new=_value(found, "new"), target=found["key"])
+    if found := _ZH_TOGGLE.search(clause):
+        off = found["verb"] in ("关掉", "关闭", "关了", "禁用")
+        return Edit("set", new="false" if off else "true", target=found["key"])
+    if found := _TOGGLE.search(clause):
+        on = found["verb"].lower() in ("enable", "turn on", "switch on")
+        return Edit("set", new="true" if on else "false", target=found["key"])
+    return None
+
+
 def _replace_or_set(clause: str) -> Edit | None:
     for pattern in _RETURNS:
         if found := pattern.search(clause.rstrip(" .!。")):
@@ -421,9 +458,8 @@ def _replace_or_set(clause: str) -> Edit | None:
                 or "加" in clause
             )
             return Edit("assign" if adds else "set", new=_value(found, "new"), target=found["key"])
-    if found := _TOGGLE.search(clause):
-        on = found["verb"].lower() in ("enable", "turn on", "switch on")
-        return Edit("set", new="true" if on else "false", target=found["key"])
+    if (toggled := _toggle(clause)) is not None:
+        return toggled
     for pattern in _REMOVE:
         if found := pattern.search(clause):
             return Edit(
@@ -476,7 +512,7 @@ def edits(request: str) -> list[Edit]:
             edit = replace(edit, new=version[1])  # "we're releasing 0.5.0, update the version everywhere"
         if clause.change and (edit is None or edit.kind in ("set", "assign")):
             edit = new_file(clause.text, edit) or edit
-        if edit is None and clause.change and found and _ALSO.search(clause.text):
+        if edit is None and found and _ALSO.search(clause.text):
             edit = Edit("also", target=clause.text)  # "README 里的也一起改", "update the readme too"
         if edit is not None:
             found.append(replace(edit, context=clause.text))

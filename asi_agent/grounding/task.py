@@ -45,9 +45,10 @@ def classify(task: str) -> Intent:
     if asks_for_change(task):
         made = any(edit.kind == "create" for edit in edits(task))
         return "create" if made or re.search(_RULES[0][1], text) else "edit"
-    asks = re.search(r"多少|几个|几处|什么|哪个|哪些|哪里|在哪|吗|是否", task)
+    asks_zh = re.search(r"多少|几个|几处|什么|哪个|哪些|哪里|在哪|吗|是否", task)
+    asks_en = re.match(r"\s*(?:how|what|which|where|who|why|when|is|are|does|do)\b", text)
     for intent, pattern in _RULES[2:]:
-        if asks and intent in ("show", "list"):
+        if (asks_zh and intent in ("show", "list")) or (asks_en and intent == "show"):
             continue  # "… 会显示多少秒" asks a question; it does not ask to be shown a file
         if re.search(pattern, text):
             return intent

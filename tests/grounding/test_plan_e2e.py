@@ -128,3 +128,21 @@ async def test_a_count_the_files_do_not_hold_is_not_guessed(project: Path) -> No
 async def test_what_code_returns_for_an_input_is_not_guessed(project: Path) -> None:
     end, _ = await run(project, "what does area(2) return?")
     assert end.status == "STOP" and "result of running code" in end.result
+
+
+async def test_a_text_described_in_words_is_found_by_them(project: Path) -> None:
+    (project / "app.py").write_text('WELCOME_MESSAGE = "Welcome to the shop"\nprint(WELCOME_MESSAGE)\n')
+    end, _ = await run(project, 'the welcome text should say "Happy shopping!" instead')
+    assert end.status == "DONE" and end.verified
+    assert (project / "app.py").read_text().startswith('WELCOME_MESSAGE = "Happy shopping!"')
+
+
+async def test_a_guess_at_a_question_ends_stop_with_the_closest_line(project: Path) -> None:
+    end, _ = await run(project, "what colour is the banner in app.py?")
+    assert end.status == "STOP" and "No exact answer" in end.result
+
+
+async def test_a_number_found_in_several_places_is_not_replaced_blindly(project: Path) -> None:
+    end, _ = await run(project, "make it 5 instead of 3")
+    assert end.status == "STOP"
+    assert (project / "shop" / "util.py").read_text() == UTIL

@@ -103,3 +103,29 @@ def test_key_words_split_identifiers_and_read_chinese_terms() -> None:
     assert key_words("BREAK_MINUTES") == ["break", "minutes"]
     assert key_words("休息时长") == ["break", "minutes"]
     assert key_words("the user agent") == ["user", "agent"]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("make_key -> citation_key please", Edit("rename", "make_key", "citation_key")),
+        ("bump __version__ to 2.21.1", Edit("version", new="2.21.1")),
+        ("nord 主题的 background_color 改成 #2b303b", Edit("set", new="#2b303b", target="background_color")),
+        ("把 DEBUG 关掉", Edit("set", new="false", target="DEBUG")),
+        ("--level 的默认值改成 WARNING 吧", Edit("set", new="WARNING", target="--level")),
+        ("process.py needs `import statistics` up top", Edit("import", target="statistics")),
+        (
+            'give make_key a docstring: "Build a key."',
+            Edit("docstring", new="Build a key.", target="make_key"),
+        ),
+        ("we're releasing 0.5.0, update the version everywhere", Edit("version", new="0.5.0")),
+        ("shapes.py has 3.14159 hardcoded, use math.pi instead", Edit("replace", "3.14159", "math.pi")),
+    ],
+)
+def test_more_ways_people_state_an_edit(request_text: str, expected: Edit) -> None:
+    assert edits(request_text)[0] == expected
+
+
+def test_a_clause_that_only_says_too_repeats_the_change() -> None:
+    found = edits("change the default port to 8000, the readme mentions it too")
+    assert [e.kind for e in found] == ["replace", "also"]
