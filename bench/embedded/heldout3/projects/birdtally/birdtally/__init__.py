@@ -1,0 +1,3 @@
+"""birdtally - a tiny bird sighting counter."""
+
+__version__ = "0.4.1"

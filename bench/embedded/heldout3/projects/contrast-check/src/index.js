@@ -1,0 +1,1 @@
+export { contrastRatio, hexToRgb, meetsAA, relativeLuminance } from "./contrast.js";
