@@ -183,7 +183,7 @@ def main() -> None:
     parser.add_argument("--summarise", nargs="*", type=Path, help="only summarise these partial files")
     parser.add_argument(
         "--set",
-        choices=("original", "ordinary", "heldout", "heldout2"),
+        choices=("original", "ordinary", "heldout", "heldout2", "heldout3"),
         default="original",
         help="original: tasks.json; ordinary: requests as people type them (tuning); heldout: the sealed set",
     )

@@ -41,6 +41,7 @@ SETS = {
     "ordinary": HERE / "embedded" / "ordinary",
     "heldout": HERE / "embedded" / "heldout",
     "heldout2": HERE / "embedded" / "heldout2",
+    "heldout3": HERE / "embedded" / "heldout3",
 }
 MAX_TURNS = 8
 GROUPS = ("tiny", "package", "two-step")
