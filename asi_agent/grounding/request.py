@@ -53,8 +53,7 @@ _CHANGE_VERBS = (
     "add append prepend insert put write create make set bump raise increase decrease lower update "
     "change replace rename fix correct edit modify remove delete drop strip get rid use switch turn "
     "enable disable move implement refactor convert define declare import document comment uncomment "
-    "swap bump reset default rewrite clean tidy improve generate new start begin introduce link mention give "
-    "drop take"
+    "swap bump reset default rewrite clean tidy improve generate new introduce link mention drop"
 )
 _VERBS = "|".join(sorted(set(_CHANGE_VERBS.split()), key=len, reverse=True))
 _CHANGE_START = re.compile(rf"^(?:{_VERBS})\b", re.I)
@@ -68,6 +67,7 @@ _QUESTION_START = re.compile(
 _CHANGE_ANYWHERE = re.compile(
     r"\binstead of\b|\bshould (?:say|be|read|return|use|print)\b|\brename\b|->|→|=>|"
     r"\bconstant (?:called|named)\b|\bpull (?:\w+ )?out\b|\bshould\b|\bneeds? (?:an? |the )?[`\"']|"
+    r"^give \S+ an? (?:docstring|comment|default|type)\b|"
     r"\bneeds? to be\b",
     re.I,
 )

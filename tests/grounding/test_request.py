@@ -129,3 +129,11 @@ def test_more_ways_people_state_an_edit(request_text: str, expected: Edit) -> No
 def test_a_clause_that_only_says_too_repeats_the_change() -> None:
     found = edits("change the default port to 8000, the readme mentions it too")
     assert [e.kind for e in found] == ["replace", "also"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Where is the class Invoice defined? Give the file and line.", "start the dev server", "take a look at app.py"],
+)
+def test_asking_for_an_answer_or_an_action_is_not_a_change(request_text: str) -> None:
+    assert not asks_for_change(request_text)
