@@ -133,7 +133,11 @@ def test_a_clause_that_only_says_too_repeats_the_change() -> None:
 
 @pytest.mark.parametrize(
     "request_text",
-    ["Where is the class Invoice defined? Give the file and line.", "start the dev server", "take a look at app.py"],
+    [
+        "Where is the class Invoice defined? Give the file and line.",
+        "start the dev server",
+        "take a look at app.py",
+    ],
 )
 def test_asking_for_an_answer_or_an_action_is_not_a_change(request_text: str) -> None:
     assert not asks_for_change(request_text)
