@@ -1,8 +1,10 @@
 """Runs always end reasonably: the loop breaker, and the wall-clock deadline with its partial result.
 
 `LoopBreaker` sits in the agent loop: a model that makes the same call (same tool, same arguments)
-again after that call gave the same result the previous times in a row is stuck, and the run ends
-with STOP and a result saying so. `RunWatch` drives a run for a UI: it ends the run with TIMEOUT
+again after that call gave the same result the previous times in a row is stuck, and so is one that
+cycles between a few calls with the same results (read A, write B refused, read A, write B refused, …)
+or retries a call the policy refused twice; the run ends with STOP and a result saying so.
+`RunWatch` drives a run for a UI: it ends the run with TIMEOUT
 when `--timeout` is reached, and reports what the run had achieved so far (its partial result) for
 ends decided outside the loop (a deadline, an interrupt).
 """
@@ -23,7 +25,12 @@ from asi_agent.toolrun import Outcome, Prepared, signature
 __all__ = ["DEFAULT_REPEAT_LIMIT", "LoopBreaker", "RunWatch", "Runnable"]
 
 DEFAULT_REPEAT_LIMIT = 3
-"""The same call with the same result this many times in a row ends the run."""
+"""The same call with the same result this many times in a row ends the run (a cycle of calls: this many
+rounds)."""
+REFUSED_RETRIES = 2
+"""A call the policy refused this many times is not run again."""
+_CYCLES = (1, 2, 3)
+"""The lengths of call cycles looked for: the same call, two alternating calls, three in turn."""
 
 
 class LoopBreaker:
@@ -33,30 +40,58 @@ class LoopBreaker:
         self.limit = limit
         self.reason: str | None = None
         """Why the run must stop, once a loop was found."""
-        self._last: tuple[str, bool, str] | None = None
-        self._count = 0
+        self._history: list[tuple[str, bool, str]] = []
+        self._refused: dict[str, int] = {}
 
     def observe(self, event: AgentEvent) -> None:
-        """Count how often in a row the latest call gave the same result."""
+        """Keep each finished call with its result, and count the policy's refusals of each call."""
         if isinstance(event, ToolFinished):
-            key = (signature(event.call), event.ok, event.output)
-            self._count = self._count + 1 if key == self._last else 1
-            self._last = key
+            key = signature(event.call)
+            self._history.append((key, event.ok, event.output))
+            if not event.ok and event.output.startswith("permission denied"):
+                self._refused[key] = self._refused.get(key, 0) + 1
 
     def screen(self, items: Sequence[Prepared | Outcome]) -> list[Prepared | Outcome]:
         """A reply's calls as they are, or, when they would go on a loop, all of them refused (not run)."""
-        last, items = self._last, list(items)
-        if not items or last is None or self._count < self.limit - 1 or signature(items[0].call) != last[0]:
+        items = list(items)
+        if not items:
             return items
         call = items[0].call
         arguments = json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)
         if len(arguments) > 200:
             arguments = arguments[:199] + "…"
-        self.reason = (
-            f"stopped a loop: the model made the same call {self.limit} times in a row ({call.name} "
-            f"{arguments}), and it had given the same result each time"
-        )
+        if self._refused.get(signature(call), 0) >= REFUSED_RETRIES:
+            self.reason = (
+                f"stopped a loop: the model tried a call the policy had refused {REFUSED_RETRIES} times "
+                f"again ({call.name} {arguments})"
+            )
+        elif (cycle := self._cycle(signature(call))) is not None:
+            self.reason = (
+                f"stopped a loop: the model made the same call {self.limit} times in a row ({call.name} "
+                f"{arguments}), and it had given the same result each time"
+                if cycle == 1
+                else f"stopped a loop: the model went round the same {cycle} calls {self.limit} times "
+                f"({', '.join(self._names(cycle))}), with the same results each round"
+            )
+        else:
+            return items
         return [Outcome(item.call, False, f"not run: {self.reason}") for item in items]
+
+    def _cycle(self, following: str) -> int | None:
+        """The length of the cycle the history has gone round `limit - 1` times, which a call of
+        `following` would start again; None when there is none."""
+        seen = self._history
+        for length in _CYCLES:
+            span = length * (self.limit - 1)
+            if len(seen) < span or seen[-length][0] != following:
+                continue
+            recent = seen[-span:]
+            if all(recent[i] == recent[i + length] for i in range(span - length)):
+                return length
+        return None
+
+    def _names(self, length: int) -> list[str]:
+        return [key.split("{", 1)[0] for key, _, _ in self._history[-length:]]
 
 
 class Runnable(Protocol):

@@ -40,3 +40,46 @@ def test_limit_is_configurable():
     breaker = LoopBreaker(limit=2)
     breaker.observe(ToolFinished(_call(1), False, "ERROR"))
     assert not _screen(breaker, _call(2))[0].ok
+
+
+def _finished(call: ToolCall, output: str, *, ok: bool = True) -> ToolFinished:
+    return ToolFinished(call, ok, output)
+
+
+def test_two_calls_taking_turns_with_the_same_results_are_a_loop():
+    breaker = LoopBreaker()
+    read = ToolCall("r", "read_file", {"path": "a.py"})
+    write = ToolCall("w", "replace_text", {"path": "a.py", "oldText": "a", "newText": "b"})
+    for _ in range(2):
+        assert _screen(breaker, read)[0].ok
+        breaker.observe(_finished(read, "a.py (1 lines)"))
+        assert _screen(breaker, write)[0].ok
+        breaker.observe(_finished(write, "ERROR: oldText was not found", ok=False))
+    refused = _screen(breaker, read)
+    assert not refused[0].ok
+    assert breaker.reason == (
+        "stopped a loop: the model went round the same 2 calls 3 times (read_file, replace_text), "
+        "with the same results each round"
+    )
+
+
+def test_a_cycle_that_makes_progress_is_not_a_loop():
+    breaker = LoopBreaker()
+    read = ToolCall("r", "read_file", {"path": "a.py"})
+    write = ToolCall("w", "replace_lines", {"path": "a.py", "startLine": 1, "endLine": 1, "newText": "x"})
+    for n in range(4):
+        breaker.observe(_finished(read, f"a.py, version {n}"))
+        breaker.observe(_finished(write, f"Replaced, version {n + 1}"))
+    assert _screen(breaker, read)[0].ok and breaker.reason is None
+
+
+def test_a_call_the_policy_refused_twice_is_not_run_a_third_time():
+    breaker = LoopBreaker()
+    write = ToolCall("w", "create_file", {"path": "x.txt", "content": "hi"})
+    for n in range(2):
+        assert _screen(breaker, write)[0].ok
+        breaker.observe(_finished(write, "permission denied: nobody can answer", ok=False))
+        breaker.observe(_finished(ToolCall(f"r{n}", "read_file", {"path": f"{n}.py"}), "text"))
+    refused = _screen(breaker, write)
+    assert not refused[0].ok and breaker.reason is not None
+    assert "a call the policy had refused 2 times again (create_file" in breaker.reason

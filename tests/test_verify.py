@@ -169,3 +169,15 @@ async def test_the_transcript_keeps_the_checks_of_the_ending(project):
     record = next(r for r in session.records() if r.get("type") == "finished")
     assert record["verified"] is False
     assert {c["name"] for c in record["checks"]} == {"reply_complete", "tool_evidence"}
+
+
+async def test_a_refused_write_is_not_retried_to_the_turn_limit(project):
+    read = call("read_file", path="calc.py")
+    write = call("replace_text", path="calc.py", oldText="a - b", newText="a + b")
+    backend = ScriptedBackend([reply("", read), reply("", write)] * 15)
+    agent = make_agent(project, backend, approval="ask", interactive=False, max_turns=30)
+    events = await collect(agent, "make add return a + b")
+    end = finished(events)
+    assert end.status == "STOP" and end.turns <= 5
+    assert "refused 2 times" in end.result or "went round the same 2 calls" in end.result
+    assert (project / "calc.py").read_text() == CALC
