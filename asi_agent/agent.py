@@ -142,7 +142,8 @@ class Agent:
                     return
                 continue
             status = parse_status(message.content) or "DONE"
-            if status == "DONE" and (unearned := self._unearned(verifier, last_text, turn)):
+            checks = verifier.checks() if status == "DONE" else None
+            if checks and (unearned := self._unearned(verifier, checks, last_text, turn)):
                 yield unearned
                 if isinstance(unearned, RunFinished):
                     return
@@ -150,7 +151,7 @@ class Agent:
             self.session.append("status", status=status, turn=turn)
             yield StatusDecided(status, turn)
             if status != "CONTINUE":
-                yield self._finish(status, last_text, turn)
+                yield self._finish(status, last_text, turn, checks=checks)
                 return
             self._add(Message("user", CONTINUE_PROMPT))
         yield self._finish("MAX_TURNS", last_text, self.config.max_turns)
@@ -185,9 +186,11 @@ class Agent:
         self._add(Message("user", self.style.retry_prompt(reason)))
         return RetryRequested(reason, retries + 1)
 
-    def _unearned(self, verifier: Verifier, last_text: str, turn: int) -> RetryRequested | RunFinished | None:
+    def _unearned(
+        self, verifier: Verifier, checks: tuple[Check, ...], last_text: str, turn: int
+    ) -> RetryRequested | RunFinished | None:
         """A DONE the checks do not back: the model is told once per failed check, then the run ends STOP."""
-        failed = verifier.failing()
+        failed = [check for check in checks if check.required and not check.ok]
         if not failed:
             return None
         if {check.name for check in failed} - verifier.nagged:
@@ -197,7 +200,7 @@ class Agent:
             self._add(Message("user", note))
             return RetryRequested(note, 1)
         reasons = "; ".join(f"{check.name}: {check.detail}" for check in failed)
-        return self._finish("STOP", f"Not verified ({reasons}). {last_text}".strip(), turn)
+        return self._finish("STOP", f"Not verified ({reasons}). {last_text}".strip(), turn, checks=checks)
 
     async def _tool_turn(
         self, prepared: Sequence[Prepared | Outcome], problems: Sequence[str]
@@ -347,8 +350,18 @@ class Agent:
             self.gate.changed_files()
         return outcome
 
-    def _finish(self, status: Ending, result: str, turns: int, error: str | None = None) -> RunFinished:
-        checks: tuple[Check, ...] = self.verifier.checks() if self.verifier is not None else ()
+    def _finish(
+        self,
+        status: Ending,
+        result: str,
+        turns: int,
+        error: str | None = None,
+        *,
+        checks: tuple[Check, ...] | None = None,
+    ) -> RunFinished:
+        """End the run; `checks` are the ending's, when they were just worked out."""
+        if checks is None:
+            checks = self.verifier.checks() if self.verifier is not None else ()
         verified = status == "DONE" and bool(checks) and all(check.ok for check in checks)
         guarded = self.runner.ctx.guarded_edits - self._guarded_before
         self.session.append(

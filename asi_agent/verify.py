@@ -9,7 +9,8 @@ A `Verifier` watches one run's events and, when the model ends, checks what it c
   files, and git's own, are stamped before the run's first command and compared);
 - `tests_pass`: in a run that edited files, the agent's last test run did not fail, and a failed run was
   repeated after the last edit;
-- `reply_complete`: the answer the run ends on was not cut off (by the token limit or for repetition);
+- `reply_complete`: the answer the run ends on does not continue a reply cut for repeating itself (one
+  continued after the token limit is whole);
 - `tool_evidence`: something backs the ending — at least one tool call succeeded (not required: a plain
   answer stays DONE, unverified).
 
@@ -104,7 +105,7 @@ class Verifier:
     before_commands: Stamps | None = None
     """The project's files as they were before the run's first command (None: no command ran)."""
     answer_cut: bool = False
-    """The reply the run would end on continued a cut-off one."""
+    """The reply the run would end on continues one cut for repeating itself."""
     nagged: set[str] = field(default_factory=set)
     """Checks the model was already told about."""
 
@@ -147,7 +148,7 @@ class Verifier:
             Check(
                 "reply_complete",
                 not self.answer_cut,
-                "the answer was cut off (token limit or repetition)"
+                "the answer continues a reply cut for repeating itself"
                 if self.answer_cut
                 else "no reply cut off",
             )
@@ -208,10 +209,6 @@ class Verifier:
             return Check("tests_pass", False, "the tests failed and were not run again after the last edit")
         after = "" if step > self._last_edit else " (before the last edit)"
         return Check("tests_pass", True, f"the last test run passed{after}")
-
-    def failing(self) -> list[Check]:
-        """The required checks that fail now."""
-        return [check for check in self.checks() if check.required and not check.ok]
 
 
 def nag_text(failed: list[Check]) -> str:

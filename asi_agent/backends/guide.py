@@ -23,6 +23,7 @@ __all__ = [
     "cut_off_text",
     "is_followup",
     "is_value",
+    "latest_task_index",
     "only_value",
     "result_ok",
     "run_results",
@@ -67,10 +68,7 @@ class Guide(Protocol):
 
 def run_results(messages: Sequence[Message]) -> list[tuple[Message, ToolCall | None]]:
     """The tool results since the latest task, each with the call that asked for it."""
-    start = 0
-    for index, message in enumerate(messages):
-        if message.role == "user" and not is_followup(message.content):
-            start = index
+    start = max(latest_task_index(messages), 0)
     pairs: list[tuple[Message, ToolCall | None]] = []
     calls: dict[str | None, ToolCall] = {}
     for message in messages[start:]:
@@ -79,6 +77,15 @@ def run_results(messages: Sequence[Message]) -> list[tuple[Message, ToolCall | N
         elif message.role == "tool":
             pairs.append((message, calls.get(message.tool_call_id)))
     return pairs
+
+
+def latest_task_index(messages: Sequence[Message]) -> int:
+    """Where the task being worked on was given: the latest user turn the runtime did not write (-1: none)."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if message.role == "user" and not is_followup(message.content):
+            return index
+    return -1
 
 
 def is_followup(text: str) -> bool:

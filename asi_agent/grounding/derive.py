@@ -22,7 +22,7 @@ from typing import Any
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.request import Edit, key_words, name_words
 
-__all__ = ["PlannedCall", "plan_calls"]
+__all__ = ["DECLARED", "PlannedCall", "block_end", "plan_calls"]
 
 _MAX_FILES = 2000  # files whose text is looked at; a bigger project is planned on its first ones
 _MAX_BYTES = 200_000
@@ -209,17 +209,18 @@ def _named_body(edit: Edit, text: str) -> tuple[int, int] | None:
             continue
         for index, line in enumerate(lines):
             if re.match(rf"\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b", line):
-                indent = len(line) - len(line.lstrip())
-                end = next(
-                    (
-                        i
-                        for i in range(index + 1, len(lines))
-                        if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) <= indent
-                    ),
-                    len(lines),
-                )
-                return index, end
+                return index, block_end(lines, index)
     return None
+
+
+def block_end(lines: list[str], opener: int) -> int:
+    """The index of the first line after the block `lines[opener]` opens (by indentation), or the end."""
+    indent = len(lines[opener]) - len(lines[opener].lstrip())
+    for index in range(opener + 1, len(lines)):
+        line = lines[index]
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            return index
+    return len(lines)
 
 
 def _hint_words(edit: Edit) -> list[str]:
@@ -530,12 +531,7 @@ def _class_body(lines: list[str], owner: str) -> tuple[int, int]:
     """The lines of `class owner`'s body (nothing when there is no such class)."""
     for index, line in enumerate(lines):
         if re.match(rf"(\s*)class\s+{re.escape(owner)}\b", line):
-            indent = len(line) - len(line.lstrip())
-            for end in range(index + 1, len(lines)):
-                body = lines[end]
-                if body.strip() and len(body) - len(body.lstrip()) <= indent:
-                    return index + 1, end
-            return index + 1, len(lines)
+            return index + 1, block_end(lines, index)
     return 0, 0
 
 
@@ -556,12 +552,8 @@ def _returns(edit: Edit, rel: str, text: str) -> str | None:
     for index, line in enumerate(lines):
         if not re.match(rf"\s*(?:async\s+)?def\s+{name}\s*\(", line):
             continue
-        indent = len(line) - len(line.lstrip())
-        for at in range(index + 1, len(lines)):
-            body = lines[at]
-            if body.strip() and len(body) - len(body.lstrip()) <= indent:
-                return None
-            if match := re.match(r"(\s*return\s+)(.*?)(\s*(?:#.*)?)$", body):
+        for at in range(index + 1, block_end(lines, index)):
+            if match := re.match(r"(\s*return\s+)(.*?)(\s*(?:#.*)?)$", lines[at]):
                 lines[at] = match[1] + edit.new + match[3]
                 return "\n".join(lines)
     return None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from asi_agent.backends.guide import TurnPlan, is_followup, result_ok, run_results, unfounded_answer
+from asi_agent.backends.guide import TurnPlan, latest_task_index, result_ok, run_results, unfounded_answer
 from asi_agent.grounding.answers import answer_options, fitting_texts, question_words
 from asi_agent.grounding.choices import close_parameter, exclude_repeat, quote_lines, ranked_lines
 from asi_agent.grounding.examples import worked_example
@@ -65,15 +65,6 @@ def latest_task(messages: Sequence[Message]) -> str:
     """The text of the task being worked on: the latest user turn the runtime did not write."""
     index = latest_task_index(messages)
     return messages[index].content if index >= 0 else ""
-
-
-def latest_task_index(messages: Sequence[Message]) -> int:
-    """Where the task being worked on was given (-1 when no user turn is a task)."""
-    for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if message.role == "user" and not is_followup(message.content):
-            return index
-    return -1
 
 
 class Grounder:

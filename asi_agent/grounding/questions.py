@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from asi_agent.grounding.derive import DECLARED, PlannedCall
+from asi_agent.grounding.derive import DECLARED, PlannedCall, block_end
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.request import key_words, name_words
 
@@ -194,22 +194,16 @@ def _returns(task: str, view: ProjectView) -> Answered | None:
     if match is None or _EVALUATES.search(task):
         return None
     name = match["name"] or match["zh"]
-    define = re.compile(rf"^(?P<indent>[ \t]*)(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.MULTILINE)
+    define = re.compile(rf"^[ \t]*(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.MULTILINE)
     for rel, text in _texts(view, task):
         if not rel.endswith(".py") or (found := define.search(text)) is None:
             continue
-        lines = text[found.start() :].split("\n")
-        indent = len(found["indent"])
-        returns: list[str] = []
-        for count, line in enumerate(lines[1:], start=1):
-            if line.strip() and len(line) - len(line.lstrip()) <= indent:
-                lines = lines[:count]
-                break
-            if re.match(r"\s*return\b", line):
-                returns.append(line.strip())
+        lines = text.split("\n")
+        opener = text.count("\n", 0, found.start())
+        end = block_end(lines, opener)
+        returns = [line.strip() for line in lines[opener + 1 : end] if re.match(r"\s*return\b", line)]
         if returns:
-            first = text.count("\n", 0, found.start()) + 1
-            return Answered(_read(rel, first, first + len(lines)), "\n".join(dict.fromkeys(returns)))
+            return Answered(_read(rel, opener + 1, end + 1), "\n".join(dict.fromkeys(returns)))
     return None
 
 
