@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from asi_agent.exceptions import ModelFixableError, UserError
-from asi_agent.tools.files.journal import Journal, move_to_trash
+from asi_agent.tools.files.journal import Journal, StaleFileError, move_to_trash
 from asi_agent.tools.files.textio import write_atomic
 from asi_agent.tools.paths import resolve_in_project
 from asi_agent.vcs.repo import AGENT_IDENTITY, GitRepo
@@ -144,19 +144,29 @@ def _restore_file(
         return None
     wanted = repo.blob(commit, path)
     before = target.read_bytes() if target.is_file() else None
-    if wanted is None:
-        if before is None:
+    try:
+        if wanted is None:
+            if before is None:
+                return None
+            with journal.change(
+                target, rel, before, None, tool="checkpoint-restore", session_id=RESTORES, mode=_mode(target)
+            ):
+                move_to_trash(root, target)
+            return "deleted", rel
+        data, mode = wanted
+        if mode == _SYMLINK:
             return None
-        move_to_trash(root, target)
-        journal.record(rel, before, None, tool="checkpoint-restore", session_id=RESTORES)
-        return "deleted", rel
-    data, mode = wanted
-    if mode == _SYMLINK:
-        return None
-    target.parent.mkdir(parents=True, exist_ok=True)
-    file_mode = 0o755 if mode == _EXECUTABLE else (0o644 if before is None else None)
-    write_atomic(target, data, file_mode)
-    journal.record(rel, before, data, tool="checkpoint-restore", session_id=RESTORES, mode=_mode(target))
+        file_mode = 0o755 if mode == _EXECUTABLE else (0o644 if before is None else None)
+        with journal.change(
+            target, rel, before, data, tool="checkpoint-restore", session_id=RESTORES, mode=file_mode
+        ):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, data, file_mode)
+    except StaleFileError as exc:
+        raise UserError(
+            f"{exc.path} changed while the checkpoint was being restored (another process wrote it); "
+            "run the restore again"
+        ) from exc
     return "written", rel
 
 

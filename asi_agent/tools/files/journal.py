@@ -4,7 +4,16 @@ Layout under the project's state folder (`.asi/`)::
 
     journal/entries.jsonl     one JSON object per change, append-only, `seq` increasing
     journal/blobs/<sha256>    file contents, stored once each, so big files are never inlined
-    journal/lock              taken (fcntl) while appending or undoing, by any process
+    journal/lock              taken (fcntl) while a change is checked and made, or undone, by any process
+
+Every write of every asi-agent process in the project goes through `change()`, which holds the lock
+while it checks that the file still holds what the caller read (`before`) and replaces it. Two
+processes (two agents, a chat and a headless run, `eval --jobs`) can therefore never both write on the
+same base: the second one gets `StaleFileError` (what changed, nothing written, no entry) instead of
+silently overwriting the first one's edit. Sequence numbers are taken under the same lock, so the
+journal is one ordered history across processes, and `undo` of any interleaving is exact. A lock that
+another process holds for longer than `LOCK_WAIT` seconds is reported (`JournalBusyError`), never waited
+on forever.
 
 An undo is itself a journal entry (tool "undo", `reverts` = the seq it reverted), so the history stays
 complete and an undone change is never undone twice.
@@ -23,12 +32,13 @@ import fcntl
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from asi_agent.exceptions import ModelFixableError, UserError
+from asi_agent.exceptions import ModelFixableError, ToolError, UserError
 from asi_agent.state import ensure_state_dir
 from asi_agent.tools.files.journal_format import (
     ABORTED,
@@ -40,13 +50,40 @@ from asi_agent.tools.files.journal_format import (
     parse_marker,
     read_or_none,
 )
-from asi_agent.tools.files.textio import remove_write_temps, write_atomic
+from asi_agent.tools.files.textio import decode, is_binary, remove_write_temps, unified_diff, write_atomic
 from asi_agent.tools.paths import resolve_in_project
 
 USER_PROMPT = ".asi/USER_PROMPT.md"
 """The project's user prompt, edited by `moss_update_asi_user_prompt`."""
 
-__all__ = ["ChangeInProgress", "Journal", "JournalEntry", "RecoveryReport", "move_to_trash"]
+__all__ = [
+    "LOCK_WAIT",
+    "ChangeInProgress",
+    "Journal",
+    "JournalBusyError",
+    "JournalEntry",
+    "RecoveryReport",
+    "StaleFileError",
+    "move_to_trash",
+]
+
+LOCK_WAIT = 30.0
+"""Seconds a process waits for the journal's lock before it gives up and says who holds it."""
+
+_STALE_DIFF_LINES = 40
+
+
+class StaleFileError(ToolError):
+    """The file is no longer what the change was computed from: another process wrote it in between."""
+
+    def __init__(self, path: str, expected: bytes | None, found: bytes | None) -> None:
+        self.path, self.expected, self.found = path, expected, found
+        super().__init__(_stale_message(path, expected, found))
+
+
+class JournalBusyError(UserError):
+    """Another process held the journal's lock for longer than `LOCK_WAIT`."""
+
 
 @dataclass(slots=True)
 class ChangeInProgress:
@@ -89,12 +126,20 @@ class Journal:
     ) -> Iterator[ChangeInProgress]:
         """Journal a change write-ahead around the block that makes it (writing or trashing `target`).
 
-        The pending entry is durable before the block runs; afterwards the disk decides: holding
-        `after`, the change is committed (with the file's final mode); else it is aborted.
+        Under the lock, `target` must still hold `before` (what the caller read and computed the change
+        from); when another process or person wrote it since, StaleFileError says what changed and
+        nothing is written or journaled. The pending entry is durable before the block runs; afterwards
+        the disk decides: holding `after`, the change is committed (with the file's final mode); else
+        it is aborted.
         """
-        change = self._change(target, path, before, after, tool=tool, session_id=session_id, mode=mode)
-        with self._locked(), change as cip:
-            yield cip
+        with self._locked():
+            found = read_or_none(target)
+            if found != before:
+                raise StaleFileError(path, before, found)
+            with self._change(
+                target, path, before, after, tool=tool, session_id=session_id, mode=mode
+            ) as cip:
+                yield cip
 
     def recover(self) -> RecoveryReport:
         """Settle the changes a killed process left pending and delete their temporary files."""
@@ -323,13 +368,34 @@ class Journal:
         self._ensure_dirs()
         fd = os.open(self._dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._acquire(fd)
             if not self._recovered:
                 self._last_recovery = self._recover_locked()
                 self._recovered = True
             yield
         finally:
             os.close(fd)
+
+    def _acquire(self, fd: int) -> None:
+        """Take the lock on `fd`, waiting at most `LOCK_WAIT` seconds; the holder's pid is written in it."""
+        deadline = time.monotonic() + LOCK_WAIT
+        delay = 0.001
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+                    raise JournalBusyError(
+                        f"another asi-agent process (pid {holder}) has held the change journal "
+                        f"({self._dir / 'lock'}) for more than {LOCK_WAIT:.0f} s; nothing was written. "
+                        "Wait for it to finish, or stop it if it hangs, and try again"
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.005)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
 
     def _append_marker(self, marker: dict[str, int | None]) -> None:
         """Append a commit or abort line for a pending entry."""
@@ -400,11 +466,32 @@ class Journal:
         return _Scan(committed, unsettled)
 
 
+def _stale_message(path: str, expected: bytes | None, found: bytes | None) -> str:
+    """What changed under a write: the file appeared, vanished, or differs (with the diff)."""
+    who = "another asi-agent run, an editor or a command"
+    if expected is None:
+        return (
+            f"{path} was created by someone else ({who}) while this call was working; nothing was written. "
+            "Call read_file to see it, then decide whether to change or overwrite it"
+        )
+    if found is None:
+        return (
+            f"{path} was deleted by someone else ({who}) after it was read; nothing was written. "
+            "Call list_directory or file_search to see what is there now"
+        )
+    if is_binary(expected) or is_binary(found):
+        what = f"(binary content: {len(expected)} bytes then, {len(found)} bytes now)"
+    else:
+        then, now = decode(expected)[0], decode(found)[0]
+        what = unified_diff(then, now, path, max_lines=_STALE_DIFF_LINES)
+    return (
+        f"{path} changed on disk after it was read ({who} wrote it in between); nothing was written. "
+        f"What changed since it was read:\n{what}\n"
+        "Call read_file again and redo the edit on the current text"
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class _Scan:
     committed: list[JournalEntry]
     unsettled: list[JournalEntry]
-
-

@@ -17,7 +17,7 @@ from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import FileStamp, ToolContext
 from asi_agent.tools.files.guard import guard_change, nothing_changed
-from asi_agent.tools.files.journal import JournalEntry, move_to_trash
+from asi_agent.tools.files.journal import JournalBusyError, JournalEntry, move_to_trash
 from asi_agent.tools.files.textio import TextFile, encode, read_text, split_lines, write_atomic
 from asi_agent.tools.paths import display_path, expand_home
 
@@ -60,7 +60,11 @@ def commit_change(
     mode: int | None = None,
     permanent: bool = False,
 ) -> Committed:
-    """Write `after` to `path` (None: delete it, to the trash unless `permanent`), journal it, stamp it."""
+    """Write `after` to `path` (None: delete it, to the trash unless `permanent`), journal it, stamp it.
+
+    `before` is what the caller read and computed `after` from: if the file no longer holds it when
+    the journal's lock is taken (another process wrote it), StaleFileError and nothing is written.
+    """
     shown = display_path(ctx.root, path)
     if ctx.dry_run:
         raise ChangePlanned(shown, before, after)
@@ -83,6 +87,8 @@ def commit_change(
         raise ToolError(
             f"cannot write {shown}: a parent of it is a file, not a folder ({exc.strerror})"
         ) from exc
+    except JournalBusyError as exc:
+        raise ToolError(f"cannot write {shown}: {exc}") from exc
     except OSError as exc:
         raise ToolError(f"cannot write {shown}: {exc.strerror or exc}") from exc
     entry = change.entry
