@@ -50,6 +50,7 @@ NO_KEY = "not-needed"
 """The API key sent when none is configured (local servers accept anything)."""
 _FORMAT = 2
 _KEPT = 16  # entries kept (one per set of key inputs), newest last
+_LOCK_WAIT = 2.0  # seconds a finishing run waits for the cache's lock before it leaves its entry out
 _SECRET_WORDS = ("auth", "key", "token", "secret", "cookie", "session", "password")
 _KEY_FILES = ("config.toml", "moss-tools.json")
 _PROJECT_FILES = (".asi/config.toml", "moss-tools.json")
@@ -314,7 +315,41 @@ def _read_entry(path: str, key: str) -> dict[str, Any] | None:
 
 
 def _write_entry(path: str, key: str, entry: dict[str, Any] | None) -> None:
-    """Store `entry` under `key` (None removes it); the file is replaced atomically."""
+    """Store `entry` under `key` (None removes it); the file is replaced atomically.
+
+    Runs that end at once each update their own entry: the read, change and replace happen under an
+    exclusive lock (`<file>.lock`), so one run's entry never replaces another's. A lock still held
+    after `_LOCK_WAIT` seconds means this run's entry is not kept (a cache: the next run sends
+    nothing ahead); it never waits longer.
+    """
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        if _lock(fd):
+            _update_entries(path, key, entry)
+    finally:
+        os.close(fd)
+
+
+def _lock(fd: int) -> bool:
+    """Take an exclusive lock on `fd` within `_LOCK_WAIT` seconds; False when another process holds it."""
+    import fcntl  # noqa: PLC0415 - only when a run ends, never on the way to the first request
+    import time  # noqa: PLC0415
+
+    deadline = time.monotonic() + _LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+
+
+def _update_entries(path: str, key: str, entry: dict[str, Any] | None) -> None:
+    """The read-change-replace of `_write_entry`; the caller holds the lock."""
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -328,9 +363,7 @@ def _write_entry(path: str, key: str, entry: dict[str, Any] | None) -> None:
     if entry is not None:
         entries[key] = entry
     kept = dict(list(entries.items())[-_KEPT:])
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    temporary = os.path.join(folder, f".first-request.{os.getpid()}.tmp")
+    temporary = os.path.join(os.path.dirname(path), f".first-request.{os.getpid()}.tmp")
     with open(temporary, "w", encoding="utf-8") as handle:
         json.dump({"format": _FORMAT, "entries": kept}, handle)
     os.replace(temporary, path)

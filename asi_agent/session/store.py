@@ -12,7 +12,7 @@ from typing import Any
 
 from asi_agent.exceptions import UserError
 from asi_agent.messages import Message
-from asi_agent.state import ensure_state_dir
+from asi_agent.state import append_line, ensure_state_dir
 
 __all__ = ["Session", "SessionInfo", "SessionStore"]
 
@@ -35,10 +35,10 @@ class Session:
         self.id = path.stem
 
     def append(self, kind: str, **fields: Any) -> None:
-        """Append one record and flush it, so a crash loses at most the step in progress."""
+        """Append one record in one write, so a crash loses at most the step in progress and two
+        processes continuing the same session never mix their lines."""
         record = {"type": kind, "time": datetime.now(UTC).isoformat(timespec="milliseconds"), **fields}
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        append_line(self.path, json.dumps(record, ensure_ascii=False))
 
     def add_message(self, message: Message) -> None:
         """Append a chat message."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from asi_agent.state import ensure_state_dir
+from asi_agent.state import append_line, ensure_state_dir
 
 __all__ = ["InputHistory"]
 
@@ -26,8 +26,7 @@ class InputHistory:
         if text.strip() and (not self.entries or self.entries[-1] != text):
             self.entries.append(text)
             ensure_state_dir(self.root / ".asi")
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps(text, ensure_ascii=False) + "\n")
+            append_line(self.path, json.dumps(text, ensure_ascii=False))  # two chats: whole lines
         self._at = len(self.entries)
 
     def previous(self) -> str | None:

@@ -35,6 +35,7 @@ RESTORES = "restores"
 """The session name of the checkpoints saved before a restore."""
 
 _SYMLINK, _EXECUTABLE = 0o120000, 0o100755
+_CLAIM_ATTEMPTS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +76,24 @@ def create_checkpoint(repo: GitRepo, session_id: str, label: str) -> Checkpoint:
     """Save the working tree as a commit on `refs/asi/checkpoints/<session_id>/<n>`."""
     tree = repo.snapshot()
     parent = repo.head()
-    taken = [c.number for c in list_checkpoints(repo) if c.session == session_id]
-    number = max(taken, default=0) + 1
     message = f"asi-agent checkpoint: {label}\n\nSession: {session_id}"
     commit = repo.run(
         "commit-tree", tree, *(["-p", parent] if parent else []), "-m", message, env=AGENT_IDENTITY
     )
-    ident = f"{session_id}/{number}"
-    repo.run("update-ref", f"{REF_PREFIX}{ident}", commit)
-    found = find_checkpoint(repo, ident)
-    return found
+    attempts = 0
+    while True:
+        taken = [c.number for c in list_checkpoints(repo) if c.session == session_id]
+        ident = f"{session_id}/{max(taken, default=0) + 1}"
+        try:
+            # Compare-and-swap: the empty old value makes git refuse a ref that exists already, so
+            # two processes saving checkpoints of one session never overwrite each other's.
+            repo.run("update-ref", f"{REF_PREFIX}{ident}", commit, "")
+        except UserError:
+            attempts += 1
+            if attempts == _CLAIM_ATTEMPTS:
+                raise
+            continue
+        return find_checkpoint(repo, ident)
 
 
 def list_checkpoints(repo: GitRepo) -> list[Checkpoint]:

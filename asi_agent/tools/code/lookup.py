@@ -11,11 +11,12 @@ whole project is rescanned when the last scan is older than `RESCAN_SECONDS`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import re
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -28,7 +29,7 @@ from asi_agent.tools.code.index import query as q
 from asi_agent.tools.code.index.chunks import query_terms
 from asi_agent.tools.code.index.cursor import number_lines, resolve_cursor
 from asi_agent.tools.code.index.embed import EMBEDDER_KEY, Embedder, reciprocal_rank_fusion, vector_ranking
-from asi_agent.tools.code.index.store import CodeIndex
+from asi_agent.tools.code.index.store import BUSY_TIMEOUT_MS, CodeIndex
 from asi_agent.tools.code.index.watch import ChangeFeed
 from asi_agent.tools.files.textio import read_text
 from asi_agent.tools.paths import display_path
@@ -73,10 +74,25 @@ class _Session:
         assert index is not None, "open_index() first"
 
         def locked() -> _T:
-            with index.lock:
+            with index.lock, _busy_is_an_error(index):
                 return function(index.conn)
 
         return await asyncio.to_thread(locked)
+
+
+@contextlib.contextmanager
+def _busy_is_an_error(index: CodeIndex | Path) -> Iterator[None]:
+    """SQLite's "database is locked" after the busy timeout, said as what it is and what to do."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise
+        where = index.db_path if isinstance(index, CodeIndex) else index
+        raise ToolError(
+            f"the code index ({where.name} in {where.parent}) stayed locked by another asi-agent process "
+            f"for {BUSY_TIMEOUT_MS // 1000} s; try again when it has finished, or use grep_search meanwhile"
+        ) from exc
 
 
 async def open_index(ctx: ToolContext) -> CodeIndex:
@@ -84,20 +100,23 @@ async def open_index(ctx: ToolContext) -> CodeIndex:
     session = ctx.state.setdefault(__name__, _Session())
     async with session.lock:
         if session.index is None:
-            folder = ensure_state_dir(ctx.state_dir, "index")
-            session.index = await asyncio.to_thread(CodeIndex, ctx.root, folder / "code.db")
+            db_path = ensure_state_dir(ctx.state_dir, "index") / "code.db"
+            with _busy_is_an_error(db_path):
+                session.index = await asyncio.to_thread(CodeIndex, ctx.root, db_path)
             session.feed = ChangeFeed.start(session.index.root)
             ctx.cleanups.append(functools.partial(asyncio.to_thread, _close, session))
         index: CodeIndex = session.index
         changed = session.feed.drain() if session.feed is not None else None
         never_scanned = session.scanned_at == float("-inf")
-        if never_scanned or (changed is None and time.monotonic() - session.scanned_at > RESCAN_SECONDS):
-            await asyncio.to_thread(index.update)
-            session.scanned_at = time.monotonic()
-        else:
-            touched = {*(changed or ()), *ctx.stamps, *([ctx.last_location[0]] if ctx.last_location else [])}
-            if touched:
-                await asyncio.to_thread(index.update, touched)
+        with _busy_is_an_error(index):
+            if never_scanned or (changed is None and time.monotonic() - session.scanned_at > RESCAN_SECONDS):
+                await asyncio.to_thread(index.update)
+                session.scanned_at = time.monotonic()
+            else:
+                cursor = [ctx.last_location[0]] if ctx.last_location else []
+                touched = {*(changed or ()), *ctx.stamps, *cursor}
+                if touched:
+                    await asyncio.to_thread(index.update, touched)
     return index
 
 

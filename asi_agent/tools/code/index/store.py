@@ -24,7 +24,7 @@ from asi_agent.tools.code.index import parse
 from asi_agent.tools.code.index.parse import Job, Parsed, Result
 from asi_agent.tools.ignore import is_ignored, iter_project_entries
 
-__all__ = ["SCHEMA_VERSION", "CodeIndex", "UpdateStats"]
+__all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_VERSION", "CodeIndex", "UpdateStats"]
 
 SCHEMA_VERSION = "1"
 """Stored in the `meta` table; a database of another version is rebuilt from scratch."""
@@ -52,7 +52,7 @@ CREATE INDEX chunks_file ON chunks (file_id);
 CREATE VIRTUAL TABLE chunks_fts USING fts5 (text, path, symbols, parts, tokenize = 'porter unicode61');
 CREATE TABLE vectors (chunk_id INTEGER PRIMARY KEY, embedder TEXT NOT NULL, data BLOB NOT NULL);
 """
-_BUSY_TIMEOUT_MS = 30_000
+BUSY_TIMEOUT_MS = 30_000
 _BATCH_FILES = 64
 """Files written per transaction: large enough to be fast, small enough to let another writer in."""
 _POOL_THRESHOLD = 150
@@ -138,9 +138,7 @@ class CodeIndex:
                 continue  # vanished between listing and stat
             yield str(entry.path), entry.rel, info.st_mtime_ns, info.st_size
 
-    def _stat(
-        self, paths: Iterable[Path]
-    ) -> tuple[list[tuple[str, str, int, int]], list[str], list[str]]:
+    def _stat(self, paths: Iterable[Path]) -> tuple[list[tuple[str, str, int, int]], list[str], list[str]]:
         """`_walk`'s rows for the given paths that exist and are not ignored (a folder: everything in
         it), the paths themselves, and which of them are folders or gone (their indexed files below
         must be checked too: a folder that was moved or deleted takes its files with it)."""
@@ -264,10 +262,10 @@ def _delete_contents(conn: sqlite3.Connection, file_id: int) -> None:
 def _connect(db_path: Path) -> sqlite3.Connection:
     """A connection in autocommit mode (transactions are explicit) with WAL and a busy timeout."""
     conn = sqlite3.connect(
-        db_path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        db_path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )
-    conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-    deadline = time.monotonic() + _BUSY_TIMEOUT_MS / 1000
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     while True:
         try:
             conn.execute("PRAGMA journal_mode = WAL")
