@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from asi_agent.exceptions import UserError
@@ -21,6 +23,8 @@ TRAILER = "Generated-by: asi-agent"
 _SUBJECT_CHARS = 72
 _BODY_LINES = 15
 _SHOWN_DIRTY = 10
+_INDEX_WAIT = 10.0
+"""Seconds a commit waits while another git process (another run's commit, a person's) holds the index."""
 
 
 def commit_message(task: str, result: str, *, model: str, session_id: str) -> str:
@@ -108,6 +112,20 @@ class GitSession:
             return None
         message = commit_message(self.task, result, model=model, session_id=self.session_id)
         env = None if repo.has_identity() else AGENT_IDENTITY
-        repo.run("add", "--all", "--", *paths)
-        repo.run("commit", "--quiet", "-m", message, "--", *paths, env=env)
+        _while_index_locked(lambda: repo.run("add", "--all", "--", *paths))
+        _while_index_locked(lambda: repo.run("commit", "--quiet", "-m", message, "--", *paths, env=env))
         return repo.head()
+
+
+def _while_index_locked(action: Callable[[], object]) -> None:
+    """Run a git command that takes the index lock, again while another process holds it (bounded);
+    after `_INDEX_WAIT` seconds git's own message ("index.lock: File exists") is the error."""
+    deadline = time.monotonic() + _INDEX_WAIT
+    while True:
+        try:
+            action()
+            return
+        except UserError as exc:
+            if "index.lock" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from conftest import call, cli, git, script
@@ -91,3 +92,18 @@ def test_the_message_subject_is_cut_and_the_trailer_always_last() -> None:
     subject, _, rest = text.partition("\n\n")
     assert len(subject) == 72 and subject.endswith("…")
     assert rest == f"{TRAILER} (model m, session s)\n"
+
+
+def test_a_commit_waits_while_another_git_process_holds_the_index(repo: Path) -> None:
+    start = git(repo, "rev-parse", "HEAD").strip()
+    lock = repo / ".git" / "index.lock"
+    lock.write_text("", encoding="utf-8")  # another run's commit, or a person's, is in progress
+    release = threading.Timer(2.0, lock.unlink)
+    release.start()
+    try:
+        done = run(repo, "--auto-commit")
+    finally:
+        release.join()
+    assert done.returncode == 0, done.stderr
+    assert "committed" in done.stderr
+    assert git(repo, "rev-parse", "HEAD~1").strip() == start
