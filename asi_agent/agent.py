@@ -100,6 +100,11 @@ class Agent:
         self._continuing = False  # the next reply continues one cut for repetition
         self._guarded_before = 0
 
+    @property
+    def sandbox_kind(self) -> str | None:
+        """What contains the commands the run starts ("bubblewrap"), None when nothing does."""
+        return self.runner.ctx.sandbox_kind
+
     async def run(self, task: str) -> AsyncIterator[AgentEvent]:
         """Run the loop, yielding events; the last event is always `RunFinished`."""
         started = await self._start(task)
@@ -373,8 +378,11 @@ class Agent:
             verified=verified,
             checks=[check.to_dict() for check in checks],
             guarded_edits=guarded,
+            sandbox=self.sandbox_kind,
         )
-        return RunFinished(status, result, turns, self.usage, error, verified, checks, guarded)
+        return RunFinished(
+            status, result, turns, self.usage, error, verified, checks, guarded, self.sandbox_kind
+        )
 
 
 def _runs_commands(item: Prepared | Outcome) -> bool:

@@ -24,15 +24,17 @@ from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
 from asi_agent.plugins import attach_mcp_servers, build_registry
-from asi_agent.policy import load_policy
+from asi_agent.policy import Policy, load_policy
 from asi_agent.prompts import ProjectPrompt, project_prompt
 from asi_agent.providers import offered_tools, provider_of
+from asi_agent.sandbox import Sandbox, find_bwrap, sandbox_for, unavailable_cached
 from asi_agent.session import Session, SessionStore
 from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY
+from asi_agent.userdirs import user_cache_dir
 
 __all__ = [
     "MODEL_SETTINGS", "Warn", "assemble_agent", "attach_servers", "config_flags", "drive", "session_settings",
@@ -73,7 +75,18 @@ def config_flags(args: argparse.Namespace) -> dict[str, Any]:
         "max_turns": args.max_turns,
         "auto_commit": True if getattr(args, "auto_commit", False) else None,
         "timeout": args.timeout,
+        "sandbox": _sandbox_flags(args),
     }
+
+
+def _sandbox_flags(args: argparse.Namespace) -> dict[str, bool] | None:
+    """`--no-sandbox` and `--allow-network` as the `[sandbox]` settings they override."""
+    flags = {}
+    if getattr(args, "no_sandbox", False):
+        flags["enabled"] = False
+    if getattr(args, "allow_network", False):
+        flags["network"] = True
+    return flags or None
 
 
 def with_session(flags: dict[str, Any], resumed: Session | None) -> dict[str, Any]:
@@ -116,14 +129,20 @@ def assemble_agent(
     session: Session | None = None,
     cursor: str | None = None,
     warn: Warn = stderr_warning,
+    announce: Callable[[str], None] | None = None,
 ) -> Agent:
     """The agent of one run in `root`: the one every front end (`run`, the chats, `eval`) builds.
 
     `interactive`: whether somebody can answer a question (False makes every ask a refusal); `session`
-    None starts a new one; `cursor` is `PATH:LINE[:COL]`; `warn` gets the plugin manifests' problems.
+    None starts a new one; `cursor` is `PATH:LINE[:COL]`; `warn` gets the plugin manifests' problems;
+    `announce` gets the line saying which sandbox the commands run in, before anything else is said.
     """
     state = root / ".asi"
     policy = load_policy(config.policy, root)
+    approval = config.approval or policy.mode or "ask"
+    sandbox, sandbox_note = contain(root, config, policy, approval)
+    if announce is not None:
+        announce(sandbox_note)
     registry, problems = build_registry(root, user_config_dir(), locale=config.tool_locale)
     for problem in problems:
         warn(str(problem))
@@ -147,7 +166,7 @@ def assemble_agent(
         from asi_agent.grounding import attach_grounding  # noqa: PLC0415 - only the local model's turns
 
         attach_grounding(backend, ctx, registry)
-    approval = config.approval or policy.mode or "ask"
+    ctx.sandbox, ctx.sandbox_note = sandbox, sandbox_note
     gate = GateConfig(approval=approval, policy=policy, interactive=interactive)
     agent_config = AgentConfig(
         max_turns=config.max_turns,
@@ -161,6 +180,37 @@ def assemble_agent(
     instructions, system = _prompt(root, settled=recovered == RecoveryReport())
     session.append("instructions", files=[item.name for item in instructions])
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+
+
+def contain(root: Path, config: AsiConfig, policy: Policy, approval: str) -> tuple[Sandbox | None, str]:
+    """The sandbox of the run's commands, and the line that says which one is in force (or why none).
+
+    Where none can start, yolo refuses to start (it runs commands without asking only because they are
+    contained) unless the person turned the sandbox off explicitly.
+    """
+    section = config.sandbox
+    if not section.enabled:
+        return None, "no sandbox (--no-sandbox): commands run as you, gated by the policy only"
+    binary = find_bwrap()
+    reason = unavailable_cached(binary, user_cache_dir() / "sandbox-probe.json")
+    if reason is not None:
+        if approval == "yolo":
+            raise UserError(
+                "yolo runs commands without asking only inside the sandbox, and none can start here: "
+                f"{reason}. Pass --no-sandbox to run yolo without it (explicitly), or use --approval "
+                "auto-edit"
+            )
+        return None, f"no sandbox: {reason}; commands run as you, and ask first"
+    assert binary is not None
+    sandbox = sandbox_for(
+        root,
+        binary=binary,
+        network=section.network or bool(policy.network),
+        writable=section.writable,
+        caches=section.caches,
+        hidden=section.hidden,
+    )
+    return sandbox, sandbox.describe()
 
 
 def _prompt(root: Path, *, settled: bool) -> ProjectPrompt:

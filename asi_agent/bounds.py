@@ -100,6 +100,11 @@ class Runnable(Protocol):
     session: Session
     usage: Usage
 
+    @property
+    def sandbox_kind(self) -> str | None:
+        """What contains the run's commands ("bubblewrap"), None when nothing does."""
+        ...
+
     def run(self, task: str) -> AsyncIterator[AgentEvent]:
         """The run's events, ending with `RunFinished`."""
         ...
@@ -151,4 +156,5 @@ class RunWatch:
         self.agent.session.append(
             "finished", status=status, result=self.partial, turns=self.turns, error=error
         )
-        return RunFinished(status, self.partial, self.turns, self.agent.usage, error)
+        kind = self.agent.sandbox_kind
+        return RunFinished(status, self.partial, self.turns, self.agent.usage, error, sandbox=kind)

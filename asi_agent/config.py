@@ -14,6 +14,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from asi_agent.exceptions import ConfigError
+from asi_agent.sandbox import DEFAULT_CACHES as _DEFAULT_CACHES
+from asi_agent.sandbox import DEFAULT_HIDDEN as _DEFAULT_HIDDEN
 from asi_agent.userdirs import user_config_dir
 
 Provider = Literal["openai", "ollama", "local", "scripted"]
@@ -41,6 +43,24 @@ class OllamaSection(BaseModel):
 
     num_ctx: int = Field(8192, ge=512)
     """Context window requested from Ollama with every request (`options.num_ctx`)."""
+
+
+class SandboxSection(BaseModel):
+    """How the processes the agent starts are contained (see `asi_agent.sandbox`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    """Run every command, test run, linter and plugin process in the OS sandbox; false (or `--no-sandbox`)
+    runs them as the user, gated by the policy only."""
+    network: bool = False
+    """Let sandboxed commands use the network (`--allow-network`); else a command that wants it asks."""
+    writable: list[str] = Field(default_factory=list)
+    """Folders commands may write besides the project, the temp folder and the caches."""
+    caches: list[str] = Field(default_factory=lambda: list(_DEFAULT_CACHES))
+    """Build and package caches commands may write (those that exist)."""
+    hidden: list[str] = Field(default_factory=lambda: list(_DEFAULT_HIDDEN))
+    """Files and folders commands cannot read (the user's secrets)."""
 
 
 class LocalSection(BaseModel):
@@ -126,6 +146,7 @@ class AsiConfig(BaseModel):
     false: never."""
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
+    sandbox: SandboxSection = Field(default_factory=SandboxSection)
 
 
 def load_config(

@@ -184,6 +184,8 @@ class RunFinished:
     checks: tuple[Check, ...] = ()
     guarded_edits: int = 0
     """Changes the edit guard refused because they would have left a file that no longer parses."""
+    sandbox: str | None = None
+    """The containment the run's commands ran in ("bubblewrap"), None when there was none."""
 
 
 AgentEvent = (

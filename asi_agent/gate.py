@@ -16,6 +16,7 @@ from asi_agent.config import Approval
 from asi_agent.events import AgentEvent, ApprovalRequested, DecisionMade
 from asi_agent.exceptions import ModelFixableError
 from asi_agent.policy import Policy, decide
+from asi_agent.sandbox.hints import wants_network
 from asi_agent.session import Session
 from asi_agent.toolrun import Outcome, Prepared, refused, rejected, signature
 from asi_agent.tools.base import ToolContext
@@ -84,8 +85,38 @@ class Gate:
             action, by = ("deny" if answer == "no" else "allow"), "person"
             reason = f"the person answered {answer} ({reason})"
             reason += f"; they said: {request.note}" if request.note else ""
+        rule = decision.rule
+        if action == "allow" and (network := self._network_question(item)) is not None:
+            rule = "sandbox network"
+            if not config.interactive:
+                action, by = "deny", "sandbox"
+                reason = (
+                    f"{network}, and nobody can allow it (no terminal); the person can rerun with "
+                    "--allow-network, or set network = true in the policy"
+                )
+            else:
+                ask = f"{network}; allowing opens it for this command"
+                request = ApprovalRequested(item.call, item.spec.risk, ask, "", rule)
+                yield request
+                answer = await request.answer
+                command = str(item.call.arguments.get("command", ""))
+                if answer == "always" and self.ctx.sandbox is not None:
+                    self.ctx.sandbox = self.ctx.sandbox.with_network()
+                elif answer != "no":
+                    self.ctx.network_for.add(command)
+                action, by = ("deny" if answer == "no" else "allow"), "person"
+                reason = f"the person answered {answer} ({network})"
         self.session.append(
-            "decision", call=item.call.to_dict(), action=action, reason=reason, by=by, rule=decision.rule
+            "decision", call=item.call.to_dict(), action=action, reason=reason, by=by, rule=rule
         )
-        yield DecisionMade(item.call, action, reason, by, decision.rule)  # type: ignore[arg-type]
-        yield item if action == "allow" else refused(item.call, f"{reason} [{decision.rule}]")
+        yield DecisionMade(item.call, action, reason, by, rule)  # type: ignore[arg-type]
+        yield item if action == "allow" else refused(item.call, f"{reason} [{rule}]")
+
+    def _network_question(self, item: Prepared) -> str | None:
+        """Why to ask before a command that wants the network the sandbox closes; None: no need."""
+        sandbox, command = self.ctx.sandbox, item.call.arguments.get("command")
+        if item.spec.name != "run_terminal_cmd" or sandbox is None or sandbox.network:
+            return None
+        if not isinstance(command, str) or command in self.ctx.network_for or not wants_network(command):
+            return None
+        return "this command wants the network, which the sandbox closes"

@@ -150,7 +150,7 @@ async def attach_mcp_servers(
     if not servers:
         return []
     report_progress("starting MCP servers", ", ".join(servers))
-    hub = McpHub(servers, ctx.root)
+    hub = McpHub(servers, ctx.root, ctx.sandbox)
     ctx.cleanups.append(hub.aclose)
     ctx.state[MCP_KEY] = hub
     specs, problems = await hub.start(set(registry.names()))

@@ -58,6 +58,11 @@ class CommandRun(_Strict):
     """Seconds before the whole process group is killed."""
     env: dict[str, str] = Field(default_factory=dict)
     """Extra environment variables."""
+    network: bool = False
+    """Whether it needs the network: the sandbox its process runs in closes it otherwise."""
+    writable: list[str] = Field(default_factory=list)
+    """Folders outside the project it writes (`~` allowed); the sandbox lets only these, the project, the
+    temp folder and build caches be written."""
 
 
 class PythonRun(_Strict):
@@ -115,6 +120,11 @@ class McpServerDef(_Strict):
     """The permission class of all of this server's tools."""
     timeout: float = Field(60.0, gt=0)
     """Seconds to start the server, and for each call."""
+    network: bool = False
+    """Whether it needs the network: the sandbox its process runs in closes it otherwise."""
+    writable: list[str] = Field(default_factory=list)
+    """Folders outside the project it writes (`~` allowed); the sandbox lets only these, the project, the
+    temp folder and build caches be written."""
 
 
 class Manifest(_Strict):

@@ -25,6 +25,7 @@ from asi_agent.exceptions import ToolError
 from asi_agent.plugins.problems import PluginProblem
 from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, command_argv, install_hint
 from asi_agent.plugins.schemas import inline_refs
+from asi_agent.sandbox import Sandbox
 from asi_agent.tools.base import PluginArgs, ToolArgs, ToolContext, ToolSpec
 
 if TYPE_CHECKING:
@@ -58,8 +59,8 @@ class McpServerEntry:
 class McpConnection:
     """One running MCP server; `start` lists its tools, `call` runs one, `aclose` stops it."""
 
-    def __init__(self, entry: McpServerEntry, cwd: Path) -> None:
-        self.entry, self.cwd = entry, cwd
+    def __init__(self, entry: McpServerEntry, cwd: Path, sandbox: Sandbox | None = None) -> None:
+        self.entry, self.cwd, self.sandbox = entry, cwd, sandbox
         self._session: ClientSession | None = None
         self._owner: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
@@ -125,6 +126,9 @@ class McpConnection:
         argv = command_argv(
             [definition.command, *definition.args], root=self.cwd, plugin_dir=self.entry.plugin_dir
         )
+        if self.sandbox is not None:  # contained like every command, with what the manifest says it needs
+            network = True if definition.network else None
+            argv = self.sandbox.wrap(argv, cwd=self.cwd, network=network, writable=definition.writable)
         params = StdioServerParameters(
             command=argv[0], args=argv[1:], env=definition.env or None, cwd=self.cwd
         )
@@ -156,13 +160,15 @@ class McpConnection:
 class McpHub:
     """The MCP servers of one session: started together, listed as ToolSpecs, stopped together."""
 
-    def __init__(self, entries: Mapping[str, McpServerEntry], cwd: Path) -> None:
-        self.entries, self.cwd = dict(entries), cwd
+    def __init__(
+        self, entries: Mapping[str, McpServerEntry], cwd: Path, sandbox: Sandbox | None = None
+    ) -> None:
+        self.entries, self.cwd, self.sandbox = dict(entries), cwd, sandbox
         self.connections: dict[str, McpConnection] = {}
 
     async def start(self, taken: set[str]) -> tuple[list[ToolSpec], list[PluginProblem]]:
         """Start every server (concurrently) and turn their tools into specs; `taken` names are refused."""
-        connections = {name: McpConnection(entry, self.cwd) for name, entry in self.entries.items()}
+        connections = {name: McpConnection(e, self.cwd, self.sandbox) for name, e in self.entries.items()}
         listings = await asyncio.gather(*(c.start() for c in connections.values()), return_exceptions=True)
         specs: list[ToolSpec] = []
         problems: list[PluginProblem] = []

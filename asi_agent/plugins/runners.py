@@ -86,6 +86,9 @@ def command_runner(name: str, run: CommandRun, plugin_dir: Path) -> ToolFunction
 
     async def call(args: ToolArgs, ctx: ToolContext) -> str:
         argv = command_argv(run.command, root=ctx.root, plugin_dir=plugin_dir)
+        if ctx.sandbox is not None:  # contained like every command, with what the manifest says it needs
+            network = True if run.network else None
+            argv = ctx.sandbox.wrap(argv, cwd=ctx.root, network=network, writable=run.writable)
         env = {**os.environ, "ASI_PROJECT_ROOT": str(ctx.root), "ASI_PLUGIN_DIR": str(plugin_dir), **run.env}
         try:
             proc = await asyncio.create_subprocess_exec(

@@ -122,6 +122,8 @@ class Policy(BaseModel):
     """Folders outside the project that tools may read and write."""
     secrets: list[str] = Field(default_factory=lambda: list(DEFAULT_SECRETS))
     """File-name globs whose reading asks first."""
+    network: bool | None = None
+    """Whether sandboxed commands may use the network (true opens it, as `--allow-network` does)."""
     rules: list[Rule] = Field(default_factory=list)
     """Evaluated all together: deny > ask > allow."""
 
@@ -191,6 +193,7 @@ def _combine(base: Policy, child: Policy) -> Policy:
         mode=child.mode or base.mode,
         allow_dirs=[*base.allow_dirs, *child.allow_dirs],
         secrets=child.secrets if "secrets" in fields else base.secrets,
+        network=child.network if child.network is not None else base.network,
         rules=[*base.rules, *child.rules],
     )
 

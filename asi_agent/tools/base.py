@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from asi_agent.sandbox import KIND, Sandbox
 from asi_agent.tools.paths import resolve_in_project
 
 if TYPE_CHECKING:
@@ -98,6 +99,17 @@ class ToolContext:
     """Refuse an edit that turns a file which parsed into one that does not (config `edit_guard`)."""
     guarded_edits: int = 0
     """How many changes the edit guard refused this session."""
+    sandbox: Sandbox | None = None
+    """The OS sandbox every process a tool starts runs in; None runs them as the user (`--no-sandbox`)."""
+    network_for: set[str] = field(default_factory=set)
+    """Commands the person let use the network this session, though the sandbox closes it."""
+    sandbox_note: str = ""
+    """One line saying which sandbox is in force, or why there is none (the status bar, `run`'s stderr)."""
+
+    @property
+    def sandbox_kind(self) -> str | None:
+        """What contains the commands: "bubblewrap", or None."""
+        return None if self.sandbox is None else KIND
 
     def resolve(self, raw: str, *, write: bool) -> Path:
         """A path the model wrote, resolved inside the project (or an allowed folder), or refused."""

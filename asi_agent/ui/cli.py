@@ -191,6 +191,12 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--auto-commit", action="store_true", help="commit each completed task to git (config: auto_commit)")
     add("--allow-dirty", action="store_true", help="with --auto-commit, start even on uncommitted changes")
     add(
+        "--no-sandbox",
+        action="store_true",
+        help="run commands without the OS sandbox, as you (explicit; shown in the status and the result)",
+    )
+    add("--allow-network", action="store_true", help="let sandboxed commands use the network")
+    add(
         "--timeout",
         type=_seconds,
         metavar="SECONDS",

@@ -73,7 +73,13 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
     session = resumed or store.create(cwd=str(root), settings=session_settings(config, backend))
     interactive = sys.stdin.isatty() and sys.stderr.isatty()  # whoever is at the terminal can answer
     agent = assemble_agent(
-        root, config, backend, session=session, cursor=args.cursor, interactive=interactive
+        root,
+        config,
+        backend,
+        session=session,
+        cursor=args.cursor,
+        interactive=interactive,
+        announce=_announce,
     )
     allow_dirty = bool(getattr(args, "allow_dirty", False))
     git = attach_git(agent, root, task, auto_commit=config.auto_commit, allow_dirty=allow_dirty)
@@ -87,6 +93,11 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
         return leave(EXIT_INTERRUPTED)
     finish_git(git, end, auto_commit=config.auto_commit, model=backend.model_name)
     return leave(EXIT_CODES[end.status]) if end.status == "TIMEOUT" else EXIT_CODES[end.status]
+
+
+def _announce(line: str) -> None:
+    """`run`'s first line on standard error: which sandbox the commands run in."""
+    print(f"asi-agent: {line}", file=sys.stderr)
 
 
 def _task(args: argparse.Namespace) -> str:

@@ -70,7 +70,7 @@ class RunSummary:
             "verified": end.verified,
             "checks": [check.to_dict() for check in end.checks],
             "guarded_edits": end.guarded_edits,
-            "sandbox": None,  # no containment yet: commands run as the user, gated by the policy
+            "sandbox": end.sandbox,
         }
 
 

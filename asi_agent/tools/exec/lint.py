@@ -225,7 +225,11 @@ async def _ruff(ctx: ToolContext, target: Path, notes: list[str]) -> list[LintPr
         out, log = Path(work) / "ruff.json", Path(work) / "ruff.log"
         argv = [exe, "check", "--output-format", "json", "--output-file", str(out), "--no-cache"]
         result = await run_command(
-            [*argv, "--force-exclude", rel], cwd=ctx.root, timeout=ctx.command_timeout, log=log
+            [*argv, "--force-exclude", rel],
+            cwd=ctx.root,
+            timeout=ctx.command_timeout,
+            log=log,
+            sandbox=ctx.sandbox,
         )
         try:
             found = json.loads(out.read_text(encoding="utf-8"))
@@ -268,7 +272,9 @@ async def _eslint(ctx: ToolContext, target: Path, notes: list[str]) -> list[Lint
     with tempfile.TemporaryDirectory(prefix="asi-lint-") as work:
         out, log = Path(work) / "eslint.json", Path(work) / "eslint.log"
         argv = [str(exe), "-f", "json", "-o", str(out), display_path(ctx.root, target)]
-        result = await run_command(argv, cwd=ctx.root, timeout=ctx.command_timeout, log=log)
+        result = await run_command(
+            argv, cwd=ctx.root, timeout=ctx.command_timeout, log=log, sandbox=ctx.sandbox
+        )
         try:
             reports = json.loads(out.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):

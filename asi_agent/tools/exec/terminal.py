@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from asi_agent.exceptions import ToolError
+from asi_agent.sandbox import Sandbox
+from asi_agent.sandbox.hints import sandbox_hints
 from asi_agent.state import ensure_state_dir
 from asi_agent.tools.args import RunTerminalCmdArgs
 from asi_agent.tools.base import ToolContext
@@ -102,10 +104,20 @@ class CommandResult:
 
 
 async def run_command(
-    argv: Sequence[str], *, cwd: Path, timeout: float, log: Path, env: dict[str, str] | None = None
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    timeout: float,
+    log: Path,
+    env: dict[str, str] | None = None,
+    sandbox: Sandbox | None = None,
+    network: bool | None = None,
 ) -> CommandResult:
-    """Run `argv` in its own process group, output to `log`; on timeout stop the whole group."""
+    """Run `argv` in its own process group (inside `sandbox` when there is one, `network` overriding its
+    default), output to `log`; on timeout stop the whole group."""
     start = time.monotonic()
+    if sandbox is not None:
+        argv = sandbox.wrap(argv, cwd=cwd, network=network)
     with log.open("wb") as out:
         try:
             proc = await asyncio.create_subprocess_exec(
@@ -269,9 +281,12 @@ class ProcessTable:
         pid_name = f"bg{self._counter}"
         log = new_log_path(ctx, f"{pid_name}-{uuid.uuid4().hex[:6]}")  # sessions may share a second
         with log.open("wb") as out:
+            argv = shell_argv(command)
+            if ctx.sandbox is not None:
+                argv = ctx.sandbox.wrap(argv, cwd=cwd, network=_network(ctx, command))
             try:
                 popen = subprocess.Popen(
-                    shell_argv(command),
+                    argv,
                     cwd=cwd,
                     env=command_env(),
                     stdin=subprocess.DEVNULL,
@@ -323,9 +338,18 @@ async def run_terminal_cmd(args: RunTerminalCmdArgs, ctx: ToolContext) -> str:
     if args.is_background:
         return await _start_background(command, cwd, ctx)
     log = new_log_path(ctx, uuid.uuid4().hex[:8])
-    result = await run_command(shell_argv(command), cwd=cwd, timeout=ctx.command_timeout, log=log)
+    result = await run_command(
+        shell_argv(command),
+        cwd=cwd,
+        timeout=ctx.command_timeout,
+        log=log,
+        sandbox=ctx.sandbox,
+        network=_network(ctx, command),
+    )
     text, elided = read_capped(log, shown_as=display_path(ctx.root, log))
     lines = [text or "(no output)"]
+    if result.exit_code != 0 and ctx.sandbox is not None:
+        lines += sandbox_hints(text, ctx.sandbox)
     if not elided:
         log.unlink(missing_ok=True)
     if result.timed_out:
@@ -340,6 +364,11 @@ async def run_terminal_cmd(args: RunTerminalCmdArgs, ctx: ToolContext) -> str:
         )
     lines.append(f"exit code: {result.exit_code}")
     return "\n".join(lines)
+
+
+def _network(ctx: ToolContext, command: str) -> bool | None:
+    """The network for this command: open when the person let it use it, else the sandbox's default."""
+    return True if command in ctx.network_for else None
 
 
 def _working_dir(ctx: ToolContext, raw: str | None) -> Path:

@@ -347,7 +347,7 @@ async def run_test_suite(
         req = _Request(ctx.root, rel, pattern or None, coverage, Path(work))
         plan = _PLANNERS[framework](req)
         log = req.work / "console.log"
-        result = await run_command(plan.argv, cwd=ctx.root, timeout=timeout, log=log)
+        result = await run_command(plan.argv, cwd=ctx.root, timeout=timeout, log=log, sandbox=ctx.sandbox)
         console = _read_console(log, whole=plan.results is None)
         parsed = _parse(plan, console, ctx.root)
         report = TestReport(framework, plan.argv, exit_code=result.exit_code, duration=result.duration)

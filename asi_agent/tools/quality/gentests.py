@@ -247,7 +247,7 @@ async def _load_error(ctx: ToolContext, target: Path, framework: str) -> str | N
         ]
     with tempfile.TemporaryDirectory(prefix="asi-gentests-") as work:
         log = Path(work) / "collect.log"
-        result = await run_command(argv, cwd=ctx.root, timeout=_CHECK_TIMEOUT, log=log)
+        result = await run_command(argv, cwd=ctx.root, timeout=_CHECK_TIMEOUT, log=log, sandbox=ctx.sandbox)
         output = log.read_text(encoding="utf-8", errors="replace")
     # pytest exits 5 when the file loads but holds no tests: loading is all this checks.
     if result.exit_code in (0, 5) and not result.timed_out:
