@@ -14,8 +14,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from asi_agent.exceptions import ConfigError
-from asi_agent.sandbox import DEFAULT_CACHES as _DEFAULT_CACHES
-from asi_agent.sandbox import DEFAULT_HIDDEN as _DEFAULT_HIDDEN
 from asi_agent.userdirs import user_config_dir
 
 Provider = Literal["openai", "ollama", "local", "scripted"]
@@ -26,7 +24,10 @@ CallFormat = Literal[
     "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
 ]
 
-__all__ = ["Approval", "AsiConfig", "CallFormat", "Provider", "ToolMode", "load_config", "user_config_dir"]
+__all__ = [
+    "SANDBOX_CACHES", "SANDBOX_HIDDEN", "Approval", "AsiConfig", "CallFormat", "Provider", "ToolMode",
+    "load_config", "user_config_dir",
+]  # fmt: skip
 
 ENV_KEYS = {
     "ASI_PROVIDER": "provider",
@@ -45,6 +46,19 @@ class OllamaSection(BaseModel):
     """Context window requested from Ollama with every request (`options.num_ctx`)."""
 
 
+SANDBOX_HIDDEN = (
+    "~/.ssh", "~/.aws", "~/.azure", "~/.config/gcloud", "~/.netrc", "~/.docker", "~/.kube", "~/.gnupg",
+    "~/.local/share/keyrings", "~/.password-store", "~/.pypirc", "~/.npmrc", "~/.git-credentials",
+    "~/.config/gh",
+)  # fmt: skip
+"""Secrets no command may read."""
+SANDBOX_CACHES = (
+    "~/.cache", "~/.npm", "~/.cargo/registry", "~/.cargo/git", "~/.rustup", "~/.m2", "~/.gradle", "~/go/pkg",
+    "~/.local/share/uv", "~/.yarn", "~/.pnpm-store", "~/.bun/install/cache",
+)  # fmt: skip
+"""Build and package caches a command may write, besides the project and the temp folder."""
+
+
 class SandboxSection(BaseModel):
     """How the processes the agent starts are contained (see `asi_agent.sandbox`)."""
 
@@ -57,9 +71,9 @@ class SandboxSection(BaseModel):
     """Let sandboxed commands use the network (`--allow-network`); else a command that wants it asks."""
     writable: list[str] = Field(default_factory=list)
     """Folders commands may write besides the project, the temp folder and the caches."""
-    caches: list[str] = Field(default_factory=lambda: list(_DEFAULT_CACHES))
+    caches: list[str] = Field(default_factory=lambda: list(SANDBOX_CACHES))
     """Build and package caches commands may write (those that exist)."""
-    hidden: list[str] = Field(default_factory=lambda: list(_DEFAULT_HIDDEN))
+    hidden: list[str] = Field(default_factory=lambda: list(SANDBOX_HIDDEN))
     """Files and folders commands cannot read (the user's secrets)."""
 
 

@@ -27,22 +27,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 __all__ = [
-    "DEFAULT_CACHES", "DEFAULT_HIDDEN", "KIND", "Sandbox", "find_bwrap", "sandbox_for", "unavailable",
+    "KIND", "Sandbox", "find_bwrap", "sandbox_for", "unavailable",
     "unavailable_cached",
 ]  # fmt: skip
 
 KIND = "bubblewrap"
-DEFAULT_HIDDEN = (
-    "~/.ssh", "~/.aws", "~/.azure", "~/.config/gcloud", "~/.netrc", "~/.docker", "~/.kube", "~/.gnupg",
-    "~/.local/share/keyrings", "~/.password-store", "~/.pypirc", "~/.npmrc", "~/.git-credentials",
-    "~/.config/gh",
-)  # fmt: skip
-"""Secrets no command may read."""
-DEFAULT_CACHES = (
-    "~/.cache", "~/.npm", "~/.cargo/registry", "~/.cargo/git", "~/.rustup", "~/.m2", "~/.gradle", "~/go/pkg",
-    "~/.local/share/uv", "~/.yarn", "~/.pnpm-store", "~/.bun/install/cache",
-)  # fmt: skip
-"""Build and package caches a command may write, besides the project and the temp folder."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,6 +90,19 @@ class ChatSession:
         return self.agent.gate.config.approval
 
     @property
+    def sandbox(self) -> str:
+        """Short, for the status bar: "sandbox", "sandbox + network" or "NO SANDBOX"."""
+        sandbox = self.agent.runner.ctx.sandbox
+        if sandbox is None:
+            return "NO SANDBOX"
+        return "sandbox + network" if sandbox.network else "sandbox"
+
+    @property
+    def sandbox_note(self) -> str:
+        """The sandbox in force, in one line (or why there is none)."""
+        return self.agent.runner.ctx.sandbox_note
+
+    @property
     def model(self) -> str:
         """The model's name."""
         return self.agent.backend.model_name

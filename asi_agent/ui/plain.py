@@ -81,6 +81,7 @@ class PlainChat:
                 f"asi-agent in {self.chat.root} · {self.chat.provider}/{self.chat.model} · mode "
                 f"{self.chat.mode}. /help lists commands; Ctrl-C interrupts a turn; Ctrl-D quits."
             )
+            _print(self.chat.sandbox_note)
             if self.chat.agent.messages:  # --resume ID
                 _print("\n".join(replay_lines(self.chat.agent.messages)))
             while (line := await self._read()) is not None:

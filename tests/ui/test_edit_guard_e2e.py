@@ -59,7 +59,7 @@ def test_an_edit_that_would_break_a_python_file_is_refused_and_the_model_told_wh
     assert "greet.py is unchanged" in seen and "> 1| def greet(name: str)" in seen
     assert result["tool_calls"][0]["ok"] is False
     assert result["guarded_edits"] == 1
-    assert result["verified"] is False and result["sandbox"] is None
+    assert result["verified"] is False
     assert {"name": "tool_evidence", "ok": False, "detail": "no tool call succeeded", "required": False} in (
         result["checks"]
     )

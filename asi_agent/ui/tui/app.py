@@ -124,7 +124,7 @@ class ChatApp(App[int]):
     def _refresh_status(self) -> None:
         chat = self.chat
         if chat is not None:
-            self.status.set(model=f"{chat.provider}/{chat.model}", mode=f"mode {chat.mode}")
+            self.status.set(model=f"{chat.provider}/{chat.model}", mode=f"mode {chat.mode} · {chat.sandbox}")
 
     # -- input ------------------------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ async def test_mode_plan_refuses_the_next_write_without_asking(project):
         await send(pilot, "/mode plan")
         await pilot.pause()
         assert "mode: plan" in last_notice(app)
-        assert app.status.fields["mode"] == "mode plan"
+        assert app.status.fields["mode"].startswith("mode plan · ")
         await send(pilot, "/mode sideways")
         await pilot.pause()
         assert "unknown mode" in last_notice(app)
