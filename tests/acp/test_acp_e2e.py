@@ -1,0 +1,173 @@
+"""`asi-agent acp` driven as an editor drives it: the SDK's client side against a real subprocess and the
+scripted model."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from acp import text_block
+from acp.schema import FileEditToolCallContent, ResourceContentBlock
+from asi_cli import asi
+from editor import Editor, agent_process, call, script
+
+GREET = "def greet():\n    return 'hi'\n"
+TIMEOUT = 60
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "greet.py").write_text(GREET)
+    return root
+
+
+def _diffs(editor: Editor, call_id: str) -> list[FileEditToolCallContent]:
+    return [
+        c
+        for u in editor.tool_updates(call_id)
+        for c in (u.content or [])
+        if isinstance(c, FileEditToolCallContent)
+    ]
+
+
+def _finished(editor: Editor, call_id: str) -> str | None:
+    return next((u.status for u in reversed(editor.tool_updates(call_id)) if u.status), None)
+
+
+async def test_prompts_permissions_edit_cancel_undo_and_load(project: Path, tmp_path: Path) -> None:
+    """A read, an edit allowed with a diff, one rejected, a prompt cancelled at its question, /undo; then a
+    new process loads the session and goes on with it."""
+    model = script(
+        tmp_path / "first.json",
+        [
+            call("r1", "read_file", path="greet.py"),
+            call("e1", "replace_text", path="greet.py", oldText="'hi'", newText="'hello'"),
+            "Changed the greeting.\nAGENT_STATUS: DONE",
+            call("e2", "replace_text", path="greet.py", oldText="'hello'", newText="'hey'"),
+            "You said no, so I left it.\nAGENT_STATUS: DONE",
+            call("r2", "read_file", path="greet.py"),
+            call("c1", "create_file", path="new.py", content="x = 1\n"),
+            "never sent: the prompt is cancelled before",
+        ],
+    )
+    editor = Editor()
+    editor.answers = ["yes", "no", "cancel"]
+    async with agent_process(editor, model, project) as conn:
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        session_id = new.session_id
+        assert new.modes is not None
+        assert [m.id for m in new.modes.available_modes] == ["ask", "auto-edit", "plan", "yolo"]
+        assert new.modes.current_mode_id == "ask"
+
+        assert await editor.prompt(session_id, text_block("say hello")) == "end_turn"
+        assert (project / "greet.py").read_text() == "def greet():\n    return 'hello'\n"
+        read = next(u for u in editor.of_kind("tool_call") if u.tool_call_id == "r1")
+        assert read.kind == "read" and read.title == "read_file greet.py"
+        assert [loc.path for loc in read.locations] == [str(project / "greet.py")]
+        assert _finished(editor, "r1") == "completed"
+        asked, options = editor.permissions[0]
+        assert asked.tool_call_id == "e1" and asked.kind == "edit"
+        assert [(o.option_id, o.kind) for o in options] == [
+            ("yes", "allow_once"),
+            ("always", "allow_always"),
+            ("no", "reject_once"),
+        ]
+        planned = [c for c in asked.content if isinstance(c, FileEditToolCallContent)]
+        assert planned and planned[0].new_text.endswith("return 'hello'\n")
+        [diff] = _diffs(editor, "e1")[-1:]
+        assert diff.path == str(project / "greet.py")
+        assert (diff.old_text, diff.new_text) == (GREET, "def greet():\n    return 'hello'\n")
+        assert "Changed the greeting." in editor.message_text()
+        assert "AGENT_STATUS" not in editor.message_text()
+
+        assert await editor.prompt(session_id, text_block("now say hey")) == "end_turn"
+        assert _finished(editor, "e2") == "failed"
+        assert "return 'hello'" in (project / "greet.py").read_text()
+
+        assert await editor.prompt(session_id, text_block("make new.py")) == "cancelled"
+        assert not (project / "new.py").exists()
+        assert _finished(editor, "r2") == "completed"
+
+        assert await editor.prompt(session_id, text_block("/undo")) == "end_turn"
+        assert (project / "greet.py").read_text() == GREET
+        assert "reverted" in editor.message_text()
+        commands = editor.of_kind("available_commands_update")
+        assert {"undo", "diff", "compact"} <= {c.name for c in commands[-1].available_commands}
+
+    records = [json.loads(line) for line in (project / ".asi" / "sessions" / f"{session_id}.jsonl").open()]
+    assert any(r["type"] == "interrupted" for r in records)
+    assert any(r["type"] == "result" and r["call"]["id"] == "r2" for r in records)
+    assert session_id in asi("sessions", cwd=project).stdout
+
+    later = Editor()
+    model = script(tmp_path / "second.json", ["Still here.\nAGENT_STATUS: DONE"])
+    async with agent_process(later, model, project) as conn:
+        await asyncio.wait_for(
+            conn.load_session(cwd=str(project), session_id=session_id, mcp_servers=[]), TIMEOUT
+        )
+        said = [u.content.text for u in later.of_kind("user_message_chunk")]
+        assert said[:3] == ["say hello", "now say hey", "make new.py"]
+        assert "e1" in {u.tool_call_id for u in later.of_kind("tool_call")}
+        await later.settled()
+        assert await later.prompt(session_id, text_block("still there?")) == "end_turn"
+        assert "Still here." in later.message_text()
+
+
+async def test_reads_and_writes_go_through_the_editor_buffers(project: Path, tmp_path: Path) -> None:
+    """With file-system capabilities the agent reads the unsaved buffer, its edit lands in the buffer (and
+    is journaled: `asi-agent undo` brings the buffer's text back), and the cursor the editor sends is
+    the one get_cursor_context starts from."""
+    greet = str(project / "greet.py")
+    unsaved = "def greet():\n    return 'unsaved'\n"
+    model = script(
+        tmp_path / "buffers.json",
+        [
+            call("r1", "read_file", path="greet.py"),
+            call("e1", "replace_text", path="greet.py", oldText="'unsaved'", newText="'saved'"),
+            call("k1", "get_cursor_context"),
+            "Done.\nAGENT_STATUS: DONE",
+        ],
+    )
+    editor = Editor(buffers={greet: unsaved})
+    async with agent_process(editor, model, project, "--approval", "auto-edit") as conn:
+        session = await conn.new_session(cwd=str(project), mcp_servers=[])
+        link = ResourceContentBlock(type="resource_link", name="greet.py", uri=f"file://{greet}#L2")
+        assert await editor.prompt(session.session_id, text_block("fix"), link) == "end_turn"
+    output = "".join(
+        c.content.text for u in editor.tool_updates("r1") for c in (u.content or []) if c.type == "content"
+    )
+    assert "return 'unsaved'" in output
+    assert greet in editor.reads
+    assert editor.writes == [(greet, "def greet():\n    return 'saved'\n")]
+    assert editor.buffers is not None and "'saved'" in editor.buffers[greet]
+    [diff] = _diffs(editor, "e1")
+    assert diff.old_text == unsaved
+    cursor = "".join(
+        c.content.text for u in editor.tool_updates("k1") for c in (u.content or []) if c.type == "content"
+    )
+    assert "greet.py:2" in cursor and "return 'saved'" in cursor
+    assert (project / "greet.py").read_text() == "def greet():\n    return 'saved'\n"
+    assert asi("undo", cwd=project).returncode == 0
+    assert (project / "greet.py").read_text() == unsaved
+
+
+def test_bad_options_are_reported_before_serving(project: Path) -> None:
+    """A usage error exits 1 with a message, before any protocol is spoken."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "asi_agent", "acp", "--yes", "--approval", "plan"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 1
+    assert "--yes means --approval yolo" in proc.stderr
+    assert proc.stdout == ""
