@@ -149,7 +149,7 @@ class EditorSession:
         except asyncio.CancelledError:
             if not self._cancelled:
                 raise
-            reporter.cancelled()
+            await reporter.cancelled()
             self.agent.interrupted(reporter.partial)
             return "cancelled"
         finally:

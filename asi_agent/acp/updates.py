@@ -68,6 +68,8 @@ class TurnReporter:
         self._gap = False
         self._seq: dict[str, int] = {}
         self._pending: list[ApprovalRequested] = []
+        self._open: list[str] = []
+        """Calls announced and not finished yet."""
 
     @property
     def root(self) -> Path:
@@ -99,11 +101,15 @@ class TurnReporter:
         elif isinstance(event, RunFinished):
             await self._ended(event)
 
-    def cancelled(self) -> None:
-        """The prompt was cancelled: a question still open is answered no."""
+    async def cancelled(self) -> None:
+        """The prompt was cancelled: a question still open is answered no, and the calls that did not
+        finish are shown as failed (they did not run, or were stopped)."""
         for request in self._pending:
             if not request.answer.done():
                 request.answer.set_result("no")
+        for call_id in self._open:
+            await self.link.send(update_tool_call(call_id, status="failed", content=[_text("cancelled")]))
+        self._open.clear()
 
     async def _say(self, text: str) -> None:
         if text:
@@ -121,6 +127,7 @@ class TurnReporter:
         self.files.forget()
         ctx = self.agent.runner.ctx
         for call in event.message.tool_calls:
+            self._open.append(call.id)
             await self.files.fetch(call_paths(call, self.root, ctx.cursor))
             await self.link.send(
                 start_tool_call(
@@ -171,6 +178,8 @@ class TurnReporter:
         changed = [(self.root / path).resolve() for path in event.changed_files]
         await self.files.push(changed)
         status: ToolCallStatus = "completed" if event.ok else "failed"
+        if event.call.id in self._open:
+            self._open.remove(event.call.id)
         since = self._seq.pop(event.call.id, None)
         content = [_text(_cut(event.output)), *change_content(self.agent, since, event)]
         await self.link.send(update_tool_call(event.call.id, status=status, content=content))

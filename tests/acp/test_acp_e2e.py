@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from acp import text_block
+from acp import RequestError, text_block
 from acp.schema import FileEditToolCallContent, ResourceContentBlock
 from asi_cli import asi
 from editor import Editor, agent_process, call, script
@@ -93,6 +93,7 @@ async def test_prompts_permissions_edit_cancel_undo_and_load(project: Path, tmp_
         assert await editor.prompt(session_id, text_block("make new.py")) == "cancelled"
         assert not (project / "new.py").exists()
         assert _finished(editor, "r2") == "completed"
+        assert _finished(editor, "c1") == "failed"
 
         assert await editor.prompt(session_id, text_block("/undo")) == "end_turn"
         assert (project / "greet.py").read_text() == GREET
@@ -131,7 +132,7 @@ async def test_reads_and_writes_go_through_the_editor_buffers(project: Path, tmp
             call("r1", "read_file", path="greet.py"),
             call("e1", "replace_text", path="greet.py", oldText="'unsaved'", newText="'saved'"),
             call("k1", "get_cursor_context"),
-            "Done.\nAGENT_STATUS: DONE",
+            "<think>the cursor line says saved</think>Done.\nAGENT_STATUS: DONE",
         ],
     )
     editor = Editor(buffers={greet: unsaved})
@@ -152,9 +153,54 @@ async def test_reads_and_writes_go_through_the_editor_buffers(project: Path, tmp
         c.content.text for u in editor.tool_updates("k1") for c in (u.content or []) if c.type == "content"
     )
     assert "greet.py:2" in cursor and "return 'saved'" in cursor
+    assert "the cursor line says saved" in "".join(
+        u.content.text for u in editor.of_kind("agent_thought_chunk")
+    )
+    assert "think" not in editor.message_text() and "Done." in editor.message_text()
     assert (project / "greet.py").read_text() == "def greet():\n    return 'saved'\n"
     assert asi("undo", cwd=project).returncode == 0
     assert (project / "greet.py").read_text() == unsaved
+
+
+async def test_modes_commands_listing_and_errors(project: Path, tmp_path: Path) -> None:
+    """The approval modes are session modes (plan refuses a write without asking), `/mode` switches and
+    tells the editor, session/list lists the project's sessions, and bad requests get errors saying why."""
+    model = script(
+        tmp_path / "modes.json",
+        [
+            call("c1", "create_file", path="new.py", content="x = 1\n"),
+            "Plan mode: not written.\nAGENT_STATUS: STOP",
+            call("c2", "create_file", path="new.py", content="x = 1\n"),
+            "Written.\nAGENT_STATUS: DONE",
+        ],
+    )
+    editor = Editor()
+    async with agent_process(editor, model, project) as conn:
+        session = await conn.new_session(cwd=str(project), mcp_servers=[])
+        await conn.set_session_mode(session_id=session.session_id, mode_id="plan")
+        assert await editor.prompt(session.session_id, text_block("make new.py")) == "end_turn"
+        assert not (project / "new.py").exists() and not editor.permissions
+        assert _finished(editor, "c1") == "failed"
+        assert "[asi-agent: the agent stopped]" in editor.message_text()
+
+        assert await editor.prompt(session.session_id, text_block("/mode yolo")) == "end_turn"
+        assert editor.of_kind("current_mode_update")[-1].current_mode_id == "yolo"
+        assert await editor.prompt(session.session_id, text_block("now make it")) == "end_turn"
+        assert (project / "new.py").read_text() == "x = 1\n" and not editor.permissions
+        assert await editor.prompt(session.session_id, text_block("/diff")) == "end_turn"
+        assert "+x = 1" in editor.message_text()
+
+        listed = await conn.list_sessions(cwd=str(project))
+        assert session.session_id in [s.session_id for s in listed.sessions]
+        with pytest.raises(RequestError, match="Invalid params") as bad_mode:
+            await conn.set_session_mode(session_id=session.session_id, mode_id="reckless")
+        assert "ask, auto-edit, plan, yolo" in str(bad_mode.value.data)
+        with pytest.raises(RequestError) as unknown:
+            await conn.load_session(cwd=str(project), session_id="20200101-000000-000000", mcp_servers=[])
+        assert "asi-agent sessions" in str(unknown.value.data)
+        with pytest.raises(RequestError) as relative:
+            await conn.new_session(cwd="proj", mcp_servers=[])
+        assert "absolute path" in str(relative.value.data)
 
 
 def test_bad_options_are_reported_before_serving(project: Path) -> None:
