@@ -18,7 +18,7 @@ from acp.schema import (
 
 from asi_agent.events import Answer
 
-__all__ = ["Content", "Link", "diff_content", "permission_options"]
+__all__ = ["Content", "Link", "diff_content", "permission_options", "refused"]
 
 Content = ContentToolCallContent | FileEditToolCallContent
 """What a tool call shows in the editor: text, or the diff of a file."""
@@ -76,3 +76,9 @@ def permission_options(*, always: bool) -> list[PermissionOption]:
 def diff_content(path: str, old: str | None, new: str) -> FileEditToolCallContent:
     """A change as the protocol's diff: the file's absolute path, its text before (None: new) and after."""
     return FileEditToolCallContent(type="diff", path=path, old_text=old, new_text=new)
+
+
+def refused(problem: str, *, code: int = -32602) -> RequestError:
+    """A request the agent cannot do, the problem (what to fix) as the error's message, which editors show;
+    `code` is JSON-RPC's "invalid params" unless given."""
+    return RequestError(code, problem, {"message": problem})

@@ -12,7 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import IO, Any, cast
 
-from acp import PROTOCOL_VERSION, Agent, Client, RequestError, run_agent
+from acp import PROTOCOL_VERSION, Agent, Client, run_agent
 from acp.schema import (
     AgentCapabilities,
     ClientCapabilities,
@@ -29,6 +29,7 @@ from acp.schema import (
     SetSessionModeResponse,
 )
 
+from asi_agent.acp.link import refused
 from asi_agent.acp.session import EditorSession
 from asi_agent.exceptions import AsiError
 from asi_agent.session import SessionStore
@@ -95,9 +96,7 @@ class AcpServer:
 
     async def authenticate(self, method_id: str, **_: Any) -> None:
         """No login: the model's server and keys come from the configuration."""
-        raise RequestError.invalid_params(
-            {"message": f"asi-agent has no authentication method {method_id!r}"}
-        )
+        raise refused(f"asi-agent has no authentication method {method_id!r}")
 
     async def new_session(self, cwd: str, **_: Any) -> NewSessionResponse:
         """A new asi-agent session in the project folder `cwd`."""
@@ -158,7 +157,7 @@ class AcpServer:
             session = EditorSession.open(root, self.flags, self.client, self.capabilities, session_id)
             problems = await session.start()
         except AsiError as exc:
-            raise RequestError.invalid_params({"message": str(exc)}) from None
+            raise refused(str(exc)) from None
         for problem in problems:
             log.warning("%s", problem)
         self.sessions[session.id] = session
@@ -167,9 +166,7 @@ class AcpServer:
     def _session(self, session_id: str) -> EditorSession:
         session = self.sessions.get(session_id)
         if session is None:
-            raise RequestError.invalid_params(
-                {"message": f"no open session {session_id!r}: open one with session/new or session/load"}
-            )
+            raise refused(f"no open session {session_id!r}: open one with session/new or session/load")
         return session
 
 
@@ -177,7 +174,7 @@ def _project(cwd: str) -> Path:
     """The project folder the editor named; it must be an existing absolute folder."""
     path = Path(cwd)
     if not path.is_absolute() or not path.is_dir():
-        raise RequestError.invalid_params({"message": f"cwd {cwd!r} is not an absolute path of a folder"})
+        raise refused(f"cwd {cwd!r} is not an absolute path of a folder")
     return path.resolve()
 
 

@@ -12,13 +12,13 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from acp import Client, RequestError
+from acp import Client
 from acp.helpers import update_available_commands, update_current_mode
 from acp.schema import ClientCapabilities, SessionMode, SessionModeState, StopReason
 
 from asi_agent.acp.commands import available_commands, command_of, run_command
 from asi_agent.acp.files import EditorFiles
-from asi_agent.acp.link import Link
+from asi_agent.acp.link import Link, refused
 from asi_agent.acp.options import MODES
 from asi_agent.acp.prompt import Prompt
 from asi_agent.acp.replay import replay
@@ -109,9 +109,7 @@ class EditorSession:
     def set_mode(self, mode: str) -> None:
         """Gate the next calls with `mode`; an unknown mode is an invalid request."""
         if mode not in MODES:
-            raise RequestError.invalid_params(
-                {"message": f"unknown mode {mode!r}; the modes are {', '.join(MODES)}"}
-            )
+            raise refused(f"unknown mode {mode!r}; the modes are {', '.join(MODES)}")
         gate = self.agent.gate
         gate.config = dataclasses.replace(gate.config, approval=mode)  # type: ignore[arg-type]
 
@@ -128,8 +126,8 @@ class EditorSession:
     async def prompt(self, prompt: list[Any]) -> StopReason:
         """Run one prompt to its end (or its cancellation); a slash command runs instead of the model."""
         if self._running is not None:
-            raise RequestError.invalid_request(
-                {"message": "a prompt is already running in this session; cancel it or wait for its end"}
+            raise refused(
+                "a prompt is already running in this session; cancel it or wait for its end", code=-32600
             )
         ctx = self.agent.runner.ctx
         asked = Prompt.of(prompt, ctx.root)

@@ -192,7 +192,7 @@ async def test_modes_commands_listing_and_errors(project: Path, tmp_path: Path) 
 
         listed = await conn.list_sessions(cwd=str(project))
         assert session.session_id in [s.session_id for s in listed.sessions]
-        with pytest.raises(RequestError, match="Invalid params") as bad_mode:
+        with pytest.raises(RequestError, match="unknown mode") as bad_mode:
             await conn.set_session_mode(session_id=session.session_id, mode_id="reckless")
         assert "ask, auto-edit, plan, yolo" in str(bad_mode.value.data)
         with pytest.raises(RequestError) as unknown:
