@@ -16,9 +16,6 @@ from asi_agent.config import load_config
 
 __all__ = ["acp_command"]
 
-STREAM_LIMIT = 50 * 1024 * 1024
-"""Largest protocol message read (the SDK's own default): prompts may embed whole files."""
-
 
 def acp_command(args: argparse.Namespace) -> int:
     """Serve the Agent Client Protocol on stdin/stdout; 0 when the editor closed the connection.

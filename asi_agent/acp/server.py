@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import IO, Any, cast
@@ -38,12 +39,15 @@ __all__ = ["AcpServer", "serve"]
 
 log = logging.getLogger(__name__)
 
+STREAM_LIMIT = 50 * 1024 * 1024
+"""Largest protocol message read (the SDK's own default): prompts may embed whole files."""
+
 
 async def serve(flags: dict[str, Any], channel: IO[bytes]) -> None:
     """Answer the editor on stdin and `channel` until it closes the connection."""
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=50 * 1024 * 1024)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), _stdin())
+    reader = asyncio.StreamReader(limit=STREAM_LIMIT)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, channel)
     writer = asyncio.StreamWriter(transport, protocol, None, loop)
     server = AcpServer(flags)
@@ -53,12 +57,6 @@ async def serve(flags: dict[str, Any], channel: IO[bytes]) -> None:
         await run_agent(cast(Agent, server), writer, reader)
     finally:
         await server.close()
-
-
-def _stdin() -> Any:
-    import sys  # noqa: PLC0415
-
-    return sys.stdin
 
 
 class AcpServer:

@@ -145,10 +145,12 @@ class EditorSession:
         try:
             finished = await self._running
         except asyncio.CancelledError:
-            if not self._cancelled:
-                raise
+            # cancelled by the editor, or the connection closed under the prompt: either way the
+            # session keeps what was done, as after Esc in the chat
             await reporter.cancelled()
             self.agent.interrupted(reporter.partial)
+            if not self._cancelled:
+                raise
             return "cancelled"
         finally:
             self._running = None
@@ -162,10 +164,13 @@ class EditorSession:
             self._running.cancel()
 
     async def close(self) -> None:
-        """Stop a running prompt; end the session's tools and its backend."""
+        """Stop a running prompt (and wait for it to stop); end the session's tools and its backend."""
+        running = self._running
         self.cancel()
         for task in self._later:
             task.cancel()
+        if running is not None:
+            await asyncio.gather(running, return_exceptions=True)
         await self.agent.runner.ctx.aclose()
         await self.agent.backend.aclose()
 
