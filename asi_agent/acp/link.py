@@ -57,8 +57,13 @@ class Link:
             log.warning("no answer to the permission request (%s): refused", exc)
             return "no"
         outcome = response.outcome
-        if isinstance(outcome, AllowedOutcome) and outcome.option_id in ("yes", "always"):
-            return "always" if outcome.option_id == "always" and always else "yes"
+        chosen = outcome.option_id if isinstance(outcome, AllowedOutcome) else "no"
+        if chosen == "yes":
+            return "yes"
+        if chosen == "always" and always:
+            return "always"
+        if chosen != "no":  # an answer that was not offered allows nothing
+            log.warning("the editor answered %r, which was not offered: refused", chosen)
         return "no"
 
 

@@ -168,6 +168,8 @@ async def test_modes_commands_listing_and_errors(project: Path, tmp_path: Path) 
     model = script(
         tmp_path / "modes.json",
         [
+            call("x1", "run_terminal_cmd", command="git reset --hard"),
+            "Not run.\nAGENT_STATUS: STOP",
             call("c1", "create_file", path="new.py", content="x = 1\n"),
             "Plan mode: not written.\nAGENT_STATUS: STOP",
             call("c2", "create_file", path="new.py", content="x = 1\n"),
@@ -177,6 +179,13 @@ async def test_modes_commands_listing_and_errors(project: Path, tmp_path: Path) 
     editor = Editor()
     async with agent_process(editor, model, project) as conn:
         session = await conn.new_session(cwd=str(project), mcp_servers=[])
+        editor.answers = ["always"]  # not offered: taken as no
+        assert await editor.prompt(session.session_id, text_block("throw my changes away")) == "end_turn"
+        asked, options = editor.permissions.pop()
+        assert asked.kind == "execute" and asked.title == "run_terminal_cmd git reset --hard"
+        assert [o.option_id for o in options] == ["yes", "no"]  # a destructive command asks every time
+        assert _finished(editor, "x1") == "failed"
+
         await conn.set_session_mode(session_id=session.session_id, mode_id="plan")
         assert await editor.prompt(session.session_id, text_block("make new.py")) == "end_turn"
         assert not (project / "new.py").exists() and not editor.permissions
