@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 from acp import RequestError, text_block
-from acp.schema import FileEditToolCallContent, ResourceContentBlock
+from acp.schema import (
+    EmbeddedResourceContentBlock,
+    FileEditToolCallContent,
+    ResourceContentBlock,
+    TextResourceContents,
+)
 from asi_cli import asi
 from editor import Editor, agent_process, call, script
 
@@ -139,7 +144,11 @@ async def test_reads_and_writes_go_through_the_editor_buffers(project: Path, tmp
     async with agent_process(editor, model, project, "--approval", "auto-edit") as conn:
         session = await conn.new_session(cwd=str(project), mcp_servers=[])
         link = ResourceContentBlock(type="resource_link", name="greet.py", uri=f"file://{greet}#L2")
-        assert await editor.prompt(session.session_id, text_block("fix"), link) == "end_turn"
+        notes = EmbeddedResourceContentBlock(
+            type="resource", resource=TextResourceContents(uri=f"file://{project}/NOTES.md", text="be kind")
+        )
+        prompt = (text_block("fix"), link, text_block("as"), notes, text_block("says"))
+        assert await editor.prompt(session.session_id, *prompt) == "end_turn"
     output = "".join(
         c.content.text for u in editor.tool_updates("r1") for c in (u.content or []) if c.type == "content"
     )
@@ -158,6 +167,12 @@ async def test_reads_and_writes_go_through_the_editor_buffers(project: Path, tmp
     )
     assert "think" not in editor.message_text() and "Done." in editor.message_text()
     assert (project / "greet.py").read_text() == "def greet():\n    return 'saved'\n"
+    records = [
+        json.loads(line) for line in (project / ".asi" / "sessions" / f"{session.session_id}.jsonl").open()
+    ]
+    task = next(r["message"]["content"] for r in records if r["type"] == "message")
+    assert task.startswith("fix @greet.py:2 as @NOTES.md says\n\nNOTES.md (as open in the editor):")
+    assert "be kind" in task
     assert asi("undo", cwd=project).returncode == 0
     assert (project / "greet.py").read_text() == unsaved
 
