@@ -9,7 +9,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
 SHARED = {"messages", "events", "exceptions", "config", "userdirs"}  # userdirs: where config lives
 AGENT = {"agent"}
 ASSEMBLY = {"assembly"}  # configuration → backend, registry, policy, session → agent; the drive loop
-FRONT_ENDS = {"ui", "eval", "data", "__main__"}  # eval drives the agent; data reads transcripts for people
+# eval drives the agent; data reads transcripts for people; acp is the editor protocol's agent, beside ui/
+FRONT_ENDS = {"ui", "eval", "data", "acp", "__main__"}
 LAYERS = " → ".join(("shared types", "components", "agent", "assembly", "front ends"))
 ENTRY = {"__main__"}
 """`python -m asi_agent` only starts the command line: the one module outside ui/ that may import it."""
@@ -19,6 +20,7 @@ VENDOR_ONLY_IN = {
     "xllamacpp": "backends",
     "textual": "ui",
     "prompt_toolkit": "ui",
+    "acp": "acp",  # the Agent Client Protocol SDK: only the editor front end speaks it
 }
 
 

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-HEAVY = ("textual", "openai", "ollama", "tree_sitter", "xllamacpp", "mcp", "httpx", "pydantic")
+HEAVY = ("textual", "openai", "ollama", "tree_sitter", "xllamacpp", "mcp", "httpx", "pydantic", "acp")
 
 
 def _imported(*args: str) -> set[str]:
@@ -29,3 +29,8 @@ def test_help_imports_no_heavy_library():
 
 def test_run_help_imports_no_heavy_library():
     assert not set(HEAVY) & _imported("run", "--help")
+
+
+def test_acp_help_imports_no_heavy_library():
+    """`asi-agent acp --help` does not load the protocol's SDK."""
+    assert not set(HEAVY) & _imported("acp", "--help")

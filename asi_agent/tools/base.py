@@ -99,6 +99,9 @@ class ToolContext:
     """Refuse an edit that turns a file which parsed into one that does not (config `edit_guard`)."""
     guarded_edits: int = 0
     """How many changes the edit guard refused this session."""
+    buffers: dict[Path, str] = field(default_factory=dict)
+    """Text an editor holds for files (its unsaved buffers), read instead of the disk; the editor protocol
+    fills it before a call and empties it after the call changed the file."""
     sandbox: Sandbox | None = None
     """The OS sandbox every process a tool starts runs in; None runs them as the user (`--no-sandbox`)."""
     network_for: set[str] = field(default_factory=set)

@@ -127,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("--cwd", default=".", help="project root (default: .)")
     _git_commands(sub)
     _model_adaptation_parsers(sub)
+    from asi_agent.acp.options import add_acp_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_acp_parser(sub)
     return parser
 
 
@@ -311,6 +314,10 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         from asi_agent.eval.command import eval_command  # noqa: PLC0415
 
         return eval_command(args)
+    if command == "acp":
+        from asi_agent.acp.command import acp_command  # noqa: PLC0415
+
+        return acp_command(args)
     if command == "data":
         from asi_agent.data.command import data_command  # noqa: PLC0415
 

@@ -34,6 +34,7 @@ from asi_agent.events import (
 )
 from asi_agent.exceptions import AsiError
 from asi_agent.messages import Message
+from asi_agent.statusline import StatusFilter
 from asi_agent.threads import abandon_threads_at_exit, leave
 from asi_agent.ui.chatsession import ChatSession
 from asi_agent.ui.cli import project_root
@@ -42,7 +43,6 @@ from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
 from asi_agent.ui.slash import COMMANDS, run_slash
-from asi_agent.ui.statusline import StatusFilter
 
 __all__ = ["PlainChat", "replay_lines", "run_plain"]
 

@@ -348,7 +348,7 @@ async def get_cursor_context(args: GetCursorContextArgs, ctx: ToolContext) -> st
     """The lines around the cursor, its enclosing symbol, and optionally its callers and callees."""
     cursor = resolve_cursor(ctx)
     try:
-        lines = read_text(cursor.path, name=cursor.rel).lines
+        lines = read_text(cursor.path, name=cursor.rel, buffer=ctx.buffers.get(cursor.path)).lines
     except OSError as exc:
         raise ToolError(f"cannot read {cursor.rel} at the cursor: {exc}") from exc
     if not lines:

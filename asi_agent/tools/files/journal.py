@@ -123,6 +123,7 @@ class Journal:
         tool: str,
         session_id: str,
         mode: int | None = None,
+        checked: bool = True,
     ) -> Iterator[ChangeInProgress]:
         """Journal a change write-ahead around the block that makes it (writing or trashing `target`).
 
@@ -130,11 +131,12 @@ class Journal:
         from); when another process or person wrote it since, StaleFileError says what changed and
         nothing is written or journaled. The pending entry is durable before the block runs; afterwards
         the disk decides: holding `after`, the change is committed (with the file's final mode); else
-        it is aborted.
+        it is aborted. `checked` False skips the check, for a change computed from an editor's unsaved
+        buffer rather than from the disk (the editor holds that file's truth).
         """
         with self._locked():
             found = read_or_none(target)
-            if found != before:
+            if checked and found != before:
                 raise StaleFileError(path, before, found)
             with self._change(
                 target, path, before, after, tool=tool, session_id=session_id, mode=mode

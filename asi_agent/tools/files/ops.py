@@ -73,7 +73,14 @@ def commit_change(
         mode = _mode_of(path)
     try:
         with ctx.journal.change(
-            path, shown, before, after, tool=tool, session_id=ctx.session_id, mode=mode
+            path,
+            shown,
+            before,
+            after,
+            tool=tool,
+            session_id=ctx.session_id,
+            mode=mode,
+            checked=path not in ctx.buffers,
         ) as change:
             if after is None:
                 if permanent:
@@ -123,12 +130,13 @@ def missing_file_error(ctx: ToolContext, path: Path) -> ToolError:
 
 
 def read_existing(ctx: ToolContext, path: Path) -> TextFile:
-    """Read a text file the model named, turning every failure into a message it can act on."""
+    """Read a text file the model named (as the editor holds it, when it does: `ctx.buffers`), turning
+    every failure into a message it can act on."""
     shown = display_path(ctx.root, path)
     if path.is_dir():
         raise ToolError(f"{shown} is a directory; call list_directory with path={shown!r} to see its files")
     try:
-        return read_text(path, name=shown)
+        return read_text(path, name=shown, buffer=ctx.buffers.get(path))
     except FileNotFoundError as exc:
         raise missing_file_error(ctx, path) from exc
     except OSError as exc:

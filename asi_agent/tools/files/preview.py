@@ -9,7 +9,7 @@ from asi_agent.tools.base import ToolArgs, ToolContext, ToolSpec
 from asi_agent.tools.files.ops import ChangePlanned
 from asi_agent.tools.files.textio import decode, unified_diff
 
-__all__ = ["PREVIEWABLE", "preview_change"]
+__all__ = ["PREVIEWABLE", "plan_change", "preview_change"]
 
 PREVIEWABLE = frozenset(
     {"create_file", "replace_lines", "insert_line", "delete_lines", "replace_text", "delete_file", "reapply"}
@@ -21,14 +21,24 @@ async def preview_change(spec: ToolSpec, args: ToolArgs, ctx: ToolContext) -> st
     """The unified diff of the call's change, why it would fail, or "" when it cannot be previewed."""
     if spec.name not in PREVIEWABLE or spec.run is None:
         return ""
+    try:
+        plan = await plan_change(spec, args, ctx)
+    except ModelFixableError as exc:
+        return f"(this call would fail: {exc})"
+    return "(no change)" if plan is None else _diff(plan)
+
+
+async def plan_change(spec: ToolSpec, args: ToolArgs, ctx: ToolContext) -> ChangePlanned | None:
+    """The change a previewable call would make, from a dry run; None when it cannot be previewed or would
+    change nothing. ModelFixableError when the call would fail."""
+    if spec.name not in PREVIEWABLE or spec.run is None:
+        return None
     dry = dataclasses.replace(ctx, dry_run=True, stamps=dict(ctx.stamps), state={}, cleanups=[])
     try:
         await spec.run(args, dry)
     except ChangePlanned as plan:
-        return _diff(plan)
-    except ModelFixableError as exc:
-        return f"(this call would fail: {exc})"
-    return "(no change)"
+        return plan
+    return None
 
 
 def _diff(plan: ChangePlanned) -> str:

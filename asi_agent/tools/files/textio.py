@@ -112,16 +112,24 @@ def decode(data: bytes) -> tuple[str, str, bool]:
     return data.decode("latin-1"), "latin-1", False
 
 
-def read_text(path: Path, *, max_bytes: int = MAX_TEXT_BYTES, name: str | None = None) -> TextFile:
-    """Read and decode a text file. Raises ToolError for binary or oversized files, OSError as is."""
+def read_text(
+    path: Path, *, max_bytes: int = MAX_TEXT_BYTES, name: str | None = None, buffer: str | None = None
+) -> TextFile:
+    """Read and decode a text file. Raises ToolError for binary or oversized files, OSError as is.
+
+    `buffer`: the text an editor holds for the file (unsaved changes included), taken instead of the
+    file's bytes; the file on disk still gives the permission bits."""
     label = name or path.name
     st = path.stat()
-    if st.st_size > max_bytes:
+    data = buffer.encode("utf-8") if buffer is not None else b""
+    size = len(data) if buffer is not None else st.st_size
+    if size > max_bytes:
         raise ToolError(
-            f"{label} is {st.st_size} bytes, more than the {max_bytes}-byte limit of the text tools; "
+            f"{label} is {size} bytes, more than the {max_bytes}-byte limit of the text tools; "
             "use run_terminal_cmd (head, sed -n) to look at parts of it"
         )
-    data = path.read_bytes()
+    if buffer is None:
+        data = path.read_bytes()
     if is_binary(data):
         raise ToolError(
             f"{label} is a binary file ({len(data)} bytes); the file tools read and edit text files only"

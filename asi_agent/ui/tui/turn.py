@@ -21,7 +21,7 @@ from asi_agent.events import (
     ToolStarted,
 )
 from asi_agent.messages import Message, ToolCall
-from asi_agent.ui.statusline import StatusFilter
+from asi_agent.statusline import StatusFilter
 from asi_agent.ui.tui.widgets import Notice, ReplyView, StatusBar, ToolCard, UserLine
 
 __all__ = ["TurnView", "replay"]

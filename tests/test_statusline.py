@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from asi_agent.ui.statusline import StatusFilter
+from asi_agent.statusline import StatusFilter
 
 CASES = [
     ("Fixed add.\nAGENT_STATUS: DONE", "Fixed add."),

@@ -1,0 +1,56 @@
+"""The `acp` command line (argparse only, so that `asi-agent --help` stays instant)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_acp_parser"]
+
+MODES = ("ask", "auto-edit", "plan", "yolo")
+
+
+def add_acp_parser(sub: Any) -> None:
+    """The `acp` subcommand (called by the CLI parser)."""
+    acp = sub.add_parser(
+        "acp",
+        help="Agent Client Protocol agent over stdio, for editors (Zed, JetBrains, Neovim)",
+        description="Speak the Agent Client Protocol on standard input and output: an editor starts this "
+        "command and talks to it. The project folder is the one the editor names for each session; the "
+        "options below and the user and project configuration choose the model and the policy.",
+    )
+    add = acp.add_argument
+    add(
+        "--provider",
+        choices=["openai", "ollama", "local", "scripted"],
+        help="model provider (default: detect)",
+    )
+    add("--model", help="model name (scripted: script file; local: GGUF file)")
+    add("--base-url", help="model server address")
+    add("--tool-mode", choices=["auto", "native", "text"], help="native tool calls, text emulation, or auto")
+    add("--call-format", metavar="FORMAT", help="text mode's call dialect (see `asi-agent run --help`)")
+    add("--approval", choices=list(MODES), help="the sessions' first permission mode (default: ask)")
+    add("--yes", action="store_true", help="never ask (same as --approval yolo)")
+    add("--policy", help="policy preset name or TOML file")
+    add("--max-turns", type=_positive, metavar="N", help="upper bound on model requests per prompt")
+    add("--timeout", type=_seconds, metavar="SECONDS", help="end a prompt's run after this wall-clock time")
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+def _seconds(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {value!r}") from None
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {value}")
+    return number
