@@ -1,0 +1,63 @@
+"""Background processes run in the sandbox too, and nothing of them survives `bg:stop`."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from asi_agent.sandbox import Sandbox, find_bwrap, unavailable, unavailable_cached
+from asi_agent.tools.args import RunTerminalCmdArgs
+from asi_agent.tools.base import ToolContext
+from asi_agent.tools.exec.terminal import run_terminal_cmd
+from asi_agent.tools.files.journal import Journal
+
+BWRAP = find_bwrap()
+pytestmark = pytest.mark.skipif((why := unavailable(BWRAP)) is not None, reason=f"no sandbox here: {why}")
+
+
+def _sleeps(tag: str) -> list[int]:
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if cmdline.read_bytes().split(b"\0")[:2] == [b"sleep", tag.encode()]:
+                found.append(int(cmdline.parent.name))
+        except OSError:
+            continue
+    return found
+
+
+async def test_a_background_process_is_contained_and_stopped_with_all_it_started(tmp_path: Path) -> None:
+    root, outside = tmp_path / "project", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    assert BWRAP is not None
+    ctx = ToolContext(root, Journal(root / ".asi"), session_id="t")
+    ctx.sandbox = Sandbox(BWRAP, root.resolve(), writable=(), hidden=())  # the project alone is writable
+    tag = f"{int(time.time() * 1000) % 100000}.25"
+    command = f"echo x > {outside}/marker; setsid sleep {tag} & echo x > inside.txt; sleep {tag}"
+    started = await run_terminal_cmd(RunTerminalCmdArgs(command=command, is_background=True), ctx)
+    assert "started bg1" in started
+    deadline = time.monotonic() + 10
+    while len(_sleeps(tag)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(_sleeps(tag)) == 2
+    assert (root / "inside.txt").exists() and not (outside / "marker").exists()
+    stopped = await run_terminal_cmd(RunTerminalCmdArgs(command="bg:stop bg1"), ctx)
+    assert "stopped bg1" in stopped
+    deadline = time.monotonic() + 10
+    while _sleeps(tag) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _sleeps(tag) == []  # the detached one too: the sandbox's pid namespace went with it
+
+
+def test_the_probe_is_remembered_per_binary_and_kernel(tmp_path: Path) -> None:
+    cache = tmp_path / "probe.json"
+    assert BWRAP is not None
+    assert unavailable_cached(BWRAP, cache) is None
+    key = cache.read_text(encoding="utf-8")
+    assert str(BWRAP) in key
+    cache.write_text(cache.read_text().replace('"reason": null', '"reason": "remembered"'), encoding="utf-8")
+    assert unavailable_cached(BWRAP, cache) == "remembered"  # read back, not probed again
+    assert unavailable_cached(None, cache) is not None  # no binary: never taken from the cache
