@@ -124,7 +124,9 @@ def assemble_agent(
     """
     state = root / ".asi"
     policy = load_policy(config.policy, root)
-    registry, problems = build_registry(root, user_config_dir(), locale=config.tool_locale)
+    registry, problems = build_registry(
+        root, user_config_dir(), locale=config.tool_locale, disabled_plugins=config.disabled_plugins
+    )
     for problem in problems:
         warn(str(problem))
     journal = Journal(state)

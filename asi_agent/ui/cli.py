@@ -127,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("--cwd", default=".", help="project root (default: .)")
     _git_commands(sub)
     _model_adaptation_parsers(sub)
+    from asi_agent.ui.plugin_options import add_plugins_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_plugins_parser(sub)
     return parser
 
 
@@ -309,6 +312,10 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         from asi_agent.data.command import data_command  # noqa: PLC0415
 
         return data_command(args)
+    if command == "plugins":
+        from asi_agent.ui.plugin_commands import plugins_command  # noqa: PLC0415
+
+        return plugins_command(args)
     from asi_agent.ui import commands  # noqa: PLC0415
 
     handlers = {
