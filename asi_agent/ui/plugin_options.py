@@ -19,7 +19,9 @@ def add_plugins_parser(sub: Any) -> None:
     )
     plugins.add_argument("--json", action="store_true", help="list the plugin packages as JSON")
     plugins.add_argument("--cwd", default=".", help="project root, for its disabled_plugins (default: .)")
-    nested = plugins.add_subparsers(dest="plugins_command", metavar="ACTION")
+    nested = plugins.add_subparsers(
+        dest="plugins_command", metavar="ACTION", help="list (the default), install, new or add"
+    )
     listing = nested.add_parser(
         "list",
         help="the installed plugin packages and their tools (the default)",
