@@ -47,6 +47,9 @@ test = ["pytest>=8"]
 
 [tool.hatch.build.targets.wheel]
 packages = ["src/{module}"]
+
+[tool.hatch.build]
+dev-mode-dirs = ["src"]  # `pip install -e`: src/ on the path, no extra build requirement
 """
 
 INIT = '''\

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from asi_cli import model_free_env
 
-pytestmark = pytest.mark.slow  # builds and installs a package: ~10 s
+pytestmark = pytest.mark.slow  # each test builds and installs a package: ~5-8 s
 
 
 def child_environment(folder: Path) -> Path:
@@ -98,3 +98,22 @@ def test_scaffold_install_run_and_disable(tmp_path):
     gone = run(*argv, "--output-format", "stream-json", "How many words are in notes.txt?")
     (result,) = [json.loads(line) for line in gone.stdout.splitlines() if '"tool_result"' in line]
     assert not result["ok"] and "unknown tool 'word_stats'" in result["output"]
+
+
+def test_an_editable_install_follows_the_source(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    run = runner(child_environment(tmp_path / "venv"), project)
+    assert run("-m", "asi_agent", "plugins", "new", "live-words", "--dir", str(tmp_path)).returncode == 0
+    installed = run(
+        "-m", "asi_agent", "plugins", "install", "-e", str(tmp_path / "live-words"), "--no-index",
+        "--no-build-isolation",
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert "--editable" in installed.stderr
+    rows = [line.split() for line in run("-m", "asi_agent", "tools").stdout.splitlines()]
+    assert ["live_words", "read", "live-words", "0.1.0"] in rows
+    tools = tmp_path / "live-words" / "src" / "live_words" / "tools.py"
+    tools.write_text(tools.read_text().replace('risk="read"', 'risk="write"'))
+    rows = [line.split() for line in run("-m", "asi_agent", "tools").stdout.splitlines()]
+    assert ["live_words", "write", "live-words", "0.1.0"] in rows
