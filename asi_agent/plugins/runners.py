@@ -1,7 +1,8 @@
 """How a manifest tool runs: a program (`command`), an SDK function (`python`) or a URL (`http`).
 
-Each maker returns a `ToolFunction`. Failures the model should hear about (non-zero exit, timeout,
-HTTP error, a plugin raising `ToolError`) become `ToolError`s carrying the plugin's own words.
+Each maker returns a `ToolFunction`; `sdk_runner` wraps an SDK tool already imported (an installed
+plugin package's) the same way as a `python` run. Failures the model should hear about (non-zero exit,
+timeout, HTTP error, a plugin raising `ToolError`) become `ToolError`s carrying the plugin's own words.
 
 Python plugins: `"entry": "module:function"` is looked up as a file, first in the manifest folder's
 `plugins/`, then in the manifest folder itself (`todo_finder` → `plugins/todo_finder.py`). The module
