@@ -30,7 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from asi_agent.exceptions import ToolError
+from asi_agent.exceptions import ModelFixableError, ToolError
 from asi_agent.sdk import PluginContext, SdkTool
 from asi_agent.tools.base import ToolArgs, ToolContext, ToolFunction
 
@@ -151,6 +151,10 @@ async def _invoke(name: str, target: SdkTool, args: ToolArgs, ctx: ToolContext, 
         return await asyncio.wait_for(target.invoke(_arguments(args), plugin_ctx), timeout)
     except TimeoutError:
         raise ToolError(f"{name}: no result after {timeout:g} s; the call was cancelled") from None
+    except ModelFixableError:
+        raise
+    except Exception as exc:  # the plugin's own bug: the model hears of it, the run goes on
+        raise ToolError(f"{name} failed inside the plugin: {type(exc).__name__}: {exc}") from exc
 
 
 def http_runner(name: str, run: HttpRun) -> ToolFunction:

@@ -240,3 +240,27 @@ def test_plugins_json_describes_each_package(project, site):
     assert row["package"] == "demo-shout" and row["version"] == "1.2.0" and row["status"] == "enabled"
     assert {tool["name"]: tool["risk"] for tool in row["tools"]} == {"shout": "read", "write_note": "write"}
     assert all(tool["loaded"] for tool in row["tools"])
+
+
+def test_a_bug_inside_an_installed_tool_is_told_to_the_model_and_the_run_goes_on(project, site):
+    source = """
+    from asi_agent.sdk import BaseModel, PluginContext, tool
+
+    class A(BaseModel):
+        n: int
+
+    @tool(description="Divide one by n")
+    def invert(args: A, ctx: PluginContext) -> str:
+        return str(1 / args.n)
+    """
+    install_fake(site, "demo-buggy", "demo_buggy", {"demo_buggy.py": source})
+    events = run_calling(
+        project,
+        site,
+        {"name": "invert", "arguments": {"n": 0}},
+        {"name": "invert", "arguments": {"n": 4}},
+    )
+    failed, worked = results(events)
+    assert not failed["ok"]
+    assert failed["output"] == "invert failed inside the plugin: ZeroDivisionError: division by zero"
+    assert worked["ok"] and worked["output"] == "0.25"
