@@ -43,7 +43,7 @@ test = ["pytest>=8"]
 
 # asi-agent finds the plugin through this entry point: a module of @tool functions.
 [project.entry-points."asi_agent.plugins"]
-{package} = "{module}.tools"
+"{package}" = "{module}.tools"
 
 [tool.hatch.build.targets.wheel]
 packages = ["src/{module}"]
@@ -101,8 +101,9 @@ def test_counts_words_and_lines():
 
 
 def test_the_summary_comes_from_the_model():
-    out = call_tool({tool}, {{"path": "a.txt", "summary": True}}, files={{"a.txt": "hi"}}, model="Hi.")
-    assert out == "a.txt: 1 words, 1 lines\\nsummary: Hi."
+    files = {{"a.txt": "hi there\\nyou\\n"}}
+    out = call_tool({tool}, {{"path": "a.txt", "summary": True}}, files=files, model="A greeting.")
+    assert out == "a.txt: 3 words, 2 lines\\nsummary: A greeting."
 
 
 def test_what_the_model_is_told_when_it_errs():
@@ -115,14 +116,14 @@ def test_what_the_model_is_told_when_it_errs():
 README = """\
 # {package}
 
-An asi-agent plugin. Its tool `{tool}` counts the words and
-lines of a text file in the project and can ask the session's model for a one-line summary.
+An asi-agent plugin. Its tool `{tool}` counts the words and lines of a text file in the project and
+can ask the session's model for a one-line summary.
 
 ## Use it
 
 ```sh
-asi-agent plugins install ./{package}   # or: pip install -e ./{package} in asi-agent's environment
-asi-agent plugins                       # lists {package} and its tools
+asi-agent plugins install -e ./{package}   # pip, in the environment asi-agent runs in
+asi-agent plugins                          # lists {package} and its tools
 asi-agent run "How many words are in README.md? Use {tool}."
 ```
 

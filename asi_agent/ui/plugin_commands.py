@@ -130,10 +130,11 @@ def new(args: argparse.Namespace) -> int:
     for path in written:
         print(f"created {path.relative_to(parent)}")
     print(
-        f"\nthe plugin {names.package} offers the tool {names.tool} (src/{names.module}/tools.py). Next:\n"
-        f"  asi-agent plugins install -e {shlex.quote(str(folder))}   # into asi-agent's environment\n"
-        f"  asi-agent plugins                                          # lists it and its tool\n"
-        f"  python -m pytest {shlex.quote(str(folder / 'tests'))}     # its test"
+        f"\nthe plugin {names.package} offers the tool {names.tool} (src/{names.module}/tools.py). Next, "
+        "install it into asi-agent's environment, see it listed, and run its test:\n"
+        f"  asi-agent plugins install -e {shlex.quote(str(folder))}\n"
+        "  asi-agent plugins\n"
+        f"  python -m pytest {shlex.quote(str(folder / 'tests'))}"
     )
     return 0
 

@@ -59,6 +59,14 @@ def test_new_writes_an_installable_project_whose_test_passes(tmp_path):
     assert "3 passed" in tested.stdout
 
 
+def test_a_dotted_name_is_one_entry_point(tmp_path):
+    assert asi("plugins", "new", "acme.word-stats", cwd=tmp_path).returncode == 0
+    project = tomllib.loads((tmp_path / "acme.word-stats" / "pyproject.toml").read_text())
+    entry_points = project["project"]["entry-points"]["asi_agent.plugins"]
+    assert entry_points == {"acme.word-stats": "acme_word_stats.tools"}
+    assert (tmp_path / "acme.word-stats" / "src" / "acme_word_stats" / "tools.py").is_file()
+
+
 def test_new_refuses_bad_names_and_existing_folders(tmp_path):
     for name, reason in [
         ("2fast", "starting with a letter"),

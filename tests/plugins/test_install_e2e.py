@@ -52,7 +52,7 @@ def runner(python: Path, project: Path):
 def test_scaffold_install_run_and_disable(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
-    (project / "notes.txt").write_text("one two three\n")
+    (project / "notes.txt").write_text("one two\nthree\n")
     python = child_environment(tmp_path / "venv")
     run = runner(python, project)
 
@@ -90,7 +90,7 @@ def test_scaffold_install_run_and_disable(tmp_path):
     events = [json.loads(line) for line in done.stdout.splitlines()]
     (result,) = [event for event in events if event["type"] == "tool_result"]
     assert result["ok"], result
-    assert result["output"] == "notes.txt: 3 words, 1 lines\nsummary: A short list of numbers."
+    assert result["output"] == "notes.txt: 3 words, 2 lines\nsummary: A short list of numbers."
 
     (project / ".asi" / "config.toml").write_text('disabled_plugins = ["word-stats"]\n')
     assert "word_stats" not in run("-m", "asi_agent", "tools").stdout.split()
