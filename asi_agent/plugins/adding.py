@@ -64,9 +64,8 @@ def add_tool(root: Path, target: str, *, builtin: set[str]) -> str:
         for index, item in enumerate(tools)
         if isinstance(item, dict) and (item.get("name") == tool.name or _entry(item) == entry)
     ]
-    taken = builtin | {str(item.get("name")) for i, item in enumerate(tools) if isinstance(item, dict)} - {
-        str(tools[i].get("name")) for i in same
-    }
+    others = [item for index, item in enumerate(tools) if isinstance(item, dict) and index not in same]
+    taken = builtin | {str(item.get("name")) for item in others}
     checked = check_tool(tool.manifest_entry(entry), manifest=MANIFEST_NAME, taken=taken)
     if isinstance(checked, list):
         problems = "\n".join(f"  {problem}" for problem in checked)
