@@ -143,7 +143,9 @@ def assemble_agent(
     sandbox, sandbox_note = contain(root, config, policy, approval)
     if announce is not None:
         announce(sandbox_note)
-    registry, problems = build_registry(root, user_config_dir(), locale=config.tool_locale)
+    registry, problems = build_registry(
+        root, user_config_dir(), locale=config.tool_locale, disabled_plugins=config.disabled_plugins
+    )
     for problem in problems:
         warn(str(problem))
     journal = Journal(state)

@@ -123,6 +123,9 @@ class AsiConfig(BaseModel):
     offered_tools: list[str] | None = None
     """Tools described to the model each turn (a small model copes better with few); empty means all.
     A registered tool the model names anyway still runs."""
+    disabled_plugins: list[str] = Field(default_factory=list)
+    """Installed plugin packages not to load, by package or entry-point name (`asi-agent plugins` lists
+    them): e.g. `disabled_plugins = ["word-stats"]` in the project's `.asi/config.toml`."""
     tool_locale: Literal["zh", "en"] = "zh"
     """Language of the tool descriptions sent to the model."""
     request_timeout: float = Field(600.0, gt=0)

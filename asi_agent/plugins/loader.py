@@ -1,7 +1,9 @@
-"""Loading plugin tools: the project's and the user's `moss-tools.json`, then their MCP servers.
+"""Loading plugin tools: the project's and the user's `moss-tools.json`, installed plugin packages, then
+the manifests' MCP servers.
 
-The project manifest is read first, so on a clash between the two the project's tool is kept and the
-user's is reported. Manifest tools are registered without running any plugin code; MCP servers start
+The project manifest is read first, then the user's, then the installed packages (`installed.py`): on
+a name clash the earlier tool is kept and the later one reported. Manifest tools are registered without
+running any plugin code; MCP servers start
 when their tools are listed (`attach_mcp_servers`, at session start) and stop with the session.
 """
 
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from asi_agent.events import report_progress
+from asi_agent.plugins.installed import installed_specs
 from asi_agent.plugins.mcp import MCP_KEY, McpHub, McpServerEntry
 from asi_agent.plugins.problems import MANIFEST_NAME, PluginProblem
 from asi_agent.plugins.runners import command_runner, find_module, http_runner, python_runner
@@ -124,22 +127,30 @@ def _load(
     return specs, servers, problems
 
 
-def load_plugin_tools(root: Path, user_dir: Path) -> tuple[list[ToolSpec], list[PluginProblem]]:
-    """The tools of both manifests (MCP servers excluded: see `attach_mcp_servers`) and the problems."""
+def load_plugin_tools(
+    root: Path, user_dir: Path, *, disabled_plugins: Collection[str] = ()
+) -> tuple[list[ToolSpec], list[PluginProblem]]:
+    """The tools of both manifests and of the installed plugin packages (MCP servers excluded: see
+    `attach_mcp_servers`), and the problems; `disabled_plugins` names packages left out."""
     builtin = default_registry().names()
     specs, _, problems = _load(root, user_dir, builtin)
-    return specs, problems
+    installed, more = installed_specs({*builtin, *(spec.name for spec in specs)}, disabled_plugins)
+    return [*specs, *installed], [*problems, *more]
 
 
 def build_registry(
-    root: Path, user_dir: Path, *, locale: str = DEFAULT_LOCALE
+    root: Path, user_dir: Path, *, locale: str = DEFAULT_LOCALE, disabled_plugins: Collection[str] = ()
 ) -> tuple[ToolRegistry, list[PluginProblem]]:
-    """The built-in tools plus the manifests' tools; problems are returned, never raised."""
+    """The built-in tools plus the manifests' and the installed packages' tools; problems are returned,
+    never raised. `disabled_plugins` names plugin packages not to load (the configuration's)."""
     registry = default_registry(locale=locale)
     specs, _, problems = _load(root, user_dir, registry.names())
     for spec in specs:
         registry.register(spec)
-    return registry, problems
+    installed, more = installed_specs(registry.names(), disabled_plugins)
+    for spec in installed:
+        registry.register(spec)
+    return registry, [*problems, *more]
 
 
 async def attach_mcp_servers(
@@ -160,10 +171,10 @@ async def attach_mcp_servers(
 
 
 async def check_plugins(
-    root: Path, user_dir: Path, *, locale: str = DEFAULT_LOCALE
+    root: Path, user_dir: Path, *, locale: str = DEFAULT_LOCALE, disabled_plugins: Collection[str] = ()
 ) -> tuple[ToolRegistry, list[PluginProblem]]:
     """Everything `asi-agent tools [--check]` shows: all tools (MCP servers started, then stopped)."""
-    registry, problems = build_registry(root, user_dir, locale=locale)
+    registry, problems = build_registry(root, user_dir, locale=locale, disabled_plugins=disabled_plugins)
     ctx = ToolContext(root, Journal(root / ".asi"))
     try:
         problems += await attach_mcp_servers(registry, ctx, user_dir=user_dir)

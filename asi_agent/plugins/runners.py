@@ -1,7 +1,8 @@
 """How a manifest tool runs: a program (`command`), an SDK function (`python`) or a URL (`http`).
 
-Each maker returns a `ToolFunction`. Failures the model should hear about (non-zero exit, timeout,
-HTTP error, a plugin raising `ToolError`) become `ToolError`s carrying the plugin's own words.
+Each maker returns a `ToolFunction`; `sdk_runner` wraps an SDK tool already imported (an installed
+plugin package's) the same way as a `python` run. Failures the model should hear about (non-zero exit,
+timeout, HTTP error, a plugin raising `ToolError`) become `ToolError`s carrying the plugin's own words.
 
 Python plugins: `"entry": "module:function"` is looked up as a file, first in the manifest folder's
 `plugins/`, then in the manifest folder itself (`todo_finder` → `plugins/todo_finder.py`). The module
@@ -29,7 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from asi_agent.exceptions import ToolError
+from asi_agent.exceptions import ModelFixableError, ToolError
 from asi_agent.sdk import PluginContext, SdkTool
 from asi_agent.tools.base import ToolArgs, ToolContext, ToolFunction
 
@@ -44,7 +45,9 @@ __all__ = [
     "find_module",
     "http_runner",
     "install_hint",
+    "load_entry",
     "python_runner",
+    "sdk_runner",
 ]
 
 PACKAGE_NAMES = {
@@ -127,16 +130,34 @@ def python_runner(name: str, run: PythonRun, plugin_dir: Path) -> ToolFunction:
     module_name, function_name = run.entry.split(":", 1)
 
     async def call(args: ToolArgs, ctx: ToolContext) -> str:
-        target = _load_entry(name, module_name, function_name, plugin_dir)
-        plugin_ctx = PluginContext(
-            root=ctx.root, logger=logging.getLogger(f"asi_agent.plugins.{name}"), model=ctx.model
-        )
-        try:
-            return await asyncio.wait_for(target.invoke(_arguments(args), plugin_ctx), run.timeout)
-        except TimeoutError:
-            raise ToolError(f"{name}: no result after {run.timeout:g} s; the call was cancelled") from None
+        target = load_entry(name, module_name, function_name, plugin_dir)
+        return await _invoke(name, target, args, ctx, run.timeout)
 
     return _named(call, name)
+
+
+def sdk_runner(name: str, target: SdkTool, *, timeout: float = 60.0) -> ToolFunction:
+    """Call an SDK tool that is already imported (an installed plugin package's)."""
+
+    async def call(args: ToolArgs, ctx: ToolContext) -> str:
+        return await _invoke(name, target, args, ctx, timeout)
+
+    return _named(call, name)
+
+
+async def _invoke(name: str, target: SdkTool, args: ToolArgs, ctx: ToolContext, timeout: float) -> str:
+    """Run an SDK tool with its `PluginContext`, cancelled after `timeout` seconds."""
+    plugin_ctx = PluginContext(
+        root=ctx.root, logger=logging.getLogger(f"asi_agent.plugins.{name}"), model=ctx.model
+    )
+    try:
+        return await asyncio.wait_for(target.invoke(_arguments(args), plugin_ctx), timeout)
+    except TimeoutError:
+        raise ToolError(f"{name}: no result after {timeout:g} s; the call was cancelled") from None
+    except ModelFixableError:
+        raise
+    except Exception as exc:  # the plugin's own bug: the model hears of it, the run goes on
+        raise ToolError(f"{name} failed inside the plugin: {type(exc).__name__}: {exc}") from exc
 
 
 def http_runner(name: str, run: HttpRun) -> ToolFunction:
@@ -181,7 +202,7 @@ def find_module(module: str, plugin_dir: Path) -> Path | None:
     return None
 
 
-def _load_entry(tool: str, module: str, function: str, plugin_dir: Path) -> SdkTool:
+def load_entry(tool: str, module: str, function: str, plugin_dir: Path) -> SdkTool:
     """The SDK tool behind an entry, (re)importing its module when the file changed."""
     path = find_module(module, plugin_dir)
     if path is None:

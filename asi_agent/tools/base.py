@@ -142,7 +142,8 @@ class ToolSpec:
     risk: Risk
     aliases: Mapping[str, str] = field(default_factory=dict)
     source: str = "builtin"
-    """Where the tool comes from: "builtin", "moss-tools.json", "user:moss-tools.json", "mcp:<server>"."""
+    """Where the tool comes from: "builtin", "moss-tools.json", "user:moss-tools.json", "mcp:<server>",
+    or an installed plugin package's "<package> <version>"."""
     description: str = ""
     """A plugin's own description (built-ins take theirs from the locale files)."""
     parameters: Mapping[str, Any] | None = None

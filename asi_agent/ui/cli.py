@@ -130,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     from asi_agent.acp.options import add_acp_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_acp_parser(sub)
+    from asi_agent.ui.plugin_options import add_plugins_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_plugins_parser(sub)
     return parser
 
 
@@ -322,6 +325,10 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         from asi_agent.data.command import data_command  # noqa: PLC0415
 
         return data_command(args)
+    if command == "plugins":
+        from asi_agent.ui.plugin_commands import plugins_command  # noqa: PLC0415
+
+        return plugins_command(args)
     from asi_agent.ui import commands  # noqa: PLC0415
 
     handlers = {

@@ -17,11 +17,13 @@ def tools(args: argparse.Namespace) -> int:
     """List every tool with its source and class (or as JSON); report manifest problems (`--check`)."""
     import asyncio  # noqa: PLC0415 - the subcommands stay cheap to import
 
-    from asi_agent.config import user_config_dir  # noqa: PLC0415
+    from asi_agent.config import load_config, user_config_dir  # noqa: PLC0415
     from asi_agent.plugins import check_plugins, describe_tools  # noqa: PLC0415
     from asi_agent.tools.schema import tool_schema  # noqa: PLC0415
 
-    registry, problems = asyncio.run(check_plugins(project_root(args), user_config_dir()))
+    root = project_root(args)
+    disabled = load_config(root).disabled_plugins
+    registry, problems = asyncio.run(check_plugins(root, user_config_dir(), disabled_plugins=disabled))
     rows = describe_tools(registry)
     if args.json:
         for row in rows:

@@ -12,8 +12,10 @@
             raise ToolError(f"{args.path} does not exist; give a file path relative to the project root")
         return str(len(file.read_text().splitlines()))
 
-Register it in `moss-tools.json` with `"run": {"type": "python", "entry": "module:count_lines"}` and the
-`parameters` printed by `count_lines.parameters` (or the whole entry: `count_lines.manifest_entry(...)`).
+Ship it in a plugin package (`asi-agent plugins new NAME` starts one: an entry point in the
+`asi_agent.plugins` group naming the module), or register it in the project's `moss-tools.json` with
+`asi-agent plugins add plugins/count.py:count_lines` (the entry is `count_lines.manifest_entry(...)`).
+`asi_agent.sdk.testing.call_tool` runs it in a test as a session would.
 A tool may be sync or async and return a `str` or a `ToolResult`; raising `ToolError` sends its message
 to the model so it can correct itself. `BaseModel` and `Field` are pydantic's, re-exported so that this
 is the only import a plugin needs. This module stays cheap to import.
