@@ -9,6 +9,8 @@ restore, and it first saves the current state as another checkpoint (session `re
 from __future__ import annotations
 
 import os
+import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +37,8 @@ RESTORES = "restores"
 """The session name of the checkpoints saved before a restore."""
 
 _SYMLINK, _EXECUTABLE = 0o120000, 0o100755
-_CLAIM_ATTEMPTS = 5
+_CLAIM_WAIT = 10.0
+"""Seconds a checkpoint keeps claiming the next number while other processes take them first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +83,7 @@ def create_checkpoint(repo: GitRepo, session_id: str, label: str) -> Checkpoint:
     commit = repo.run(
         "commit-tree", tree, *(["-p", parent] if parent else []), "-m", message, env=AGENT_IDENTITY
     )
-    attempts = 0
+    deadline = time.monotonic() + _CLAIM_WAIT
     while True:
         taken = [c.number for c in list_checkpoints(repo) if c.session == session_id]
         ident = f"{session_id}/{max(taken, default=0) + 1}"
@@ -89,9 +92,10 @@ def create_checkpoint(repo: GitRepo, session_id: str, label: str) -> Checkpoint:
             # two processes saving checkpoints of one session never overwrite each other's.
             repo.run("update-ref", f"{REF_PREFIX}{ident}", commit, "")
         except UserError:
-            attempts += 1
-            if attempts == _CLAIM_ATTEMPTS:
+            # Another process took that number first: take the next free one, a little apart in time.
+            if time.monotonic() >= deadline:
                 raise
+            time.sleep(random.uniform(0, 0.02))
             continue
         return find_checkpoint(repo, ident)
 
