@@ -6,7 +6,7 @@ the page is typed by hand. A marker is `{{ bench.NAME.FIGURE }}`: NAME is a sour
 `concurrent`, ...), FIGURE one of the names its renderer returns (`table`, `summary` for the verdicts,
 `note` for what else a report should say, and figures for the prose such as `cold_ratio`). A result
 file that is not there yet renders as "not measured yet"; a marker naming an unknown source or figure is
-an error, so a typo cannot pass unseen.
+an error, so a typo cannot pass unseen. Inside code (inline or fenced) a marker is shown as written.
 
     from tables import fill, render
     fill(page_text, bench_dir)            # the page with every marker replaced
@@ -29,6 +29,7 @@ __all__ = ["MARKER", "SOURCES", "Source", "fill", "not_measured", "render", "sec
 
 TOTAL_TARGET_MIN = 15.0  # a full `bench/run`
 MARKER = re.compile(r"\{\{\s*bench\.(.*?)\s*\}\}")
+CODE = re.compile(r"(^```.*?^```|`[^`\n]*`)", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,9 @@ def fill(markdown: str, bench: Path) -> str:
             )
         return figures[figure]
 
-    return MARKER.sub(one, markdown)
+    # Code is shown as written: a page can show the marker syntax itself.
+    pieces = CODE.split(markdown)
+    return "".join(piece if i % 2 else MARKER.sub(one, piece) for i, piece in enumerate(pieces))
 
 
 def section(name: str, bench: Path) -> str:
