@@ -52,7 +52,7 @@ BENCHES: tuple[Bench, ...] = (
     Bench("crash", "SIGKILL during edits: journal consistency",
           ("bench/crash_bench.py", "--kills", "200"), 300, ("--kills", "40")),
     Bench("concurrent", "Several agents, one project: runs started at once editing the same files",
-          ("bench/concurrent_bench.py", "--runs", "8", "--rounds", "16"), 600, ("--rounds", "4")),
+          ("bench/concurrent_bench.py", "--runs", "8", "--rounds", "32"), 600, ("--rounds", "4")),
     Bench("fuzz", "Fuzzing: 10^6 inputs per target, two targets at a time",
           ("bench/fuzz.py", "--runs", "1000000", "--jobs", "2"), 720,
           ("--runs", "20000", "--guided", "2000")),
