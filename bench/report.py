@@ -2,8 +2,10 @@
 
 Each benchmark runs as its own process with its own time limit; the report gives the machine, the
 load average before each benchmark, the command that produced each table, how long it took, and the
-table itself. A benchmark that fails or runs out of time is reported as such, never left out.
-`bench/run` installs what the benchmarks need and calls this.
+table itself. A benchmark that writes its figures to `bench/results/` gets the table `bench/tables`
+renders from that file — the same table the documentation's Benchmarks page shows; the others (and one
+that failed) get what they printed. A benchmark that fails or runs out of time is reported as such,
+never left out. `bench/run` installs what the benchmarks need and calls this.
 
     python bench/report.py [--only NAME ...] [--quick]
 """
@@ -19,6 +21,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import tables
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -47,6 +51,8 @@ BENCHES: tuple[Bench, ...] = (
           ("bench/index_bench.py", "--spacing", "2.5"), 420, ("--spacing", "1.0")),
     Bench("crash", "SIGKILL during edits: journal consistency",
           ("bench/crash_bench.py", "--kills", "200"), 300, ("--kills", "40")),
+    Bench("concurrent", "Several agents, one project: runs started at once editing the same files",
+          ("bench/concurrent_bench.py", "--runs", "8", "--rounds", "32"), 600, ("--rounds", "4")),
     Bench("fuzz", "Fuzzing: 10^6 inputs per target, two targets at a time",
           ("bench/fuzz.py", "--runs", "1000000", "--jobs", "2"), 720,
           ("--runs", "20000", "--guided", "2000")),
@@ -93,6 +99,7 @@ def run(bench: Bench, quick: bool) -> list[str]:
     args = (bench.args[0], *bench.quick_args) if quick and bench.quick_args else bench.args
     command = f"python {' '.join(args)}"
     load = os.getloadavg()[0]
+    started = time.time()
     begun = time.monotonic()
     print(f"== {bench.name}: {command}", file=sys.stderr, flush=True)
     try:
@@ -111,6 +118,8 @@ def run(bench: Bench, quick: bool) -> list[str]:
         partial = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
         output, verdict = partial.strip(), f"stopped after its {bench.timeout:.0f} s limit"
     elapsed = time.monotonic() - begun
+    if not verdict:
+        output = rendered(bench.name, started) or output
     status = f" — **{verdict}**" if verdict else ""
     return [
         f"## {bench.title}",
@@ -120,6 +129,15 @@ def run(bench: Bench, quick: bool) -> list[str]:
         local_paths_out(output) or "(no output)",
         "",
     ]
+
+
+def rendered(name: str, started: float, bench: Path = HERE) -> str:
+    """The table of `bench/tables` for benchmark `name`, if it wrote its result file since `started`."""
+    source = tables.SOURCES.get(name)
+    file = bench / source.path if source else None
+    if file is None or not file.is_file() or file.stat().st_mtime < started:
+        return ""
+    return f"figures: `bench/{source.path}`\n\n" + tables.section(name, bench)
 
 
 def local_paths_out(text: str) -> str:

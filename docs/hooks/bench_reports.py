@@ -1,18 +1,28 @@
-"""MkDocs hook: the benchmark reports of `bench/reports/`, read when the site is built.
+"""MkDocs hook: the benchmarks' figures and reports, read from `bench/` when the site is built.
 
-Every report becomes a page, `reports/<name>.md`, and the Benchmarks page gets the newest report (its
-name sorts last: `YYYY-MM-DD-HHMM.md`) where it holds the NEWEST marker, and the list of all reports where
-it holds the ALL marker. Nothing is copied into `docs/` by hand.
+Every report of `bench/reports/` becomes a page, `reports/<name>.md`, and the Benchmarks page gets the
+newest report (its name sorts last: `YYYY-MM-DD-HHMM.md`) where it holds the NEWEST marker, and the list
+of all reports where it holds the ALL marker. Every `{{ bench.NAME.FIGURE }}` marker of any page is
+replaced by what `bench/tables` renders from the result files of `bench/results/` (a table, a verdict,
+a figure of the prose); a marker naming an unknown source or figure fails the build. Nothing is copied
+into `docs/` by hand.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+import tables  # noqa: E402  (bench/tables, found through the path above)
 
 NEWEST = "<!-- newest bench report -->"
 ALL = "<!-- all bench reports -->"
@@ -39,7 +49,8 @@ def _demoted(text: str) -> str:
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """Fill the Benchmarks page's markers."""
+    """Fill the figures' markers of every page, and the Benchmarks page's report markers."""
+    markdown = tables.fill(markdown, Path(config.config_file_path).parent / "bench")
     if NEWEST not in markdown and ALL not in markdown:
         return markdown
     reports = _reports(config)
