@@ -53,6 +53,8 @@ BENCHES: tuple[Bench, ...] = (
           ("bench/crash_bench.py", "--kills", "200"), 300, ("--kills", "40")),
     Bench("concurrent", "Several agents, one project: runs started at once editing the same files",
           ("bench/concurrent_bench.py", "--runs", "8", "--rounds", "32"), 600, ("--rounds", "4")),
+    Bench("sandbox", "The sandbox's cost per command, with and without it, interleaved",
+          ("bench/sandbox_bench.py", "--runs", "60"), 180, ("--runs", "15")),
     Bench("fuzz", "Fuzzing: 10^6 inputs per target, two targets at a time",
           ("bench/fuzz.py", "--runs", "1000000", "--jobs", "2"), 720,
           ("--runs", "20000", "--guided", "2000")),

@@ -128,6 +128,7 @@ SOURCES: dict[str, Source] = {
     "index": _json("results/index.json", "python bench/index_bench.py", speed.index),
     "crash": _json("results/crash.json", "python bench/crash_bench.py", checks.crash),
     "concurrent": _json("results/concurrent.json", "python bench/concurrent_bench.py", checks.concurrent),
+    "sandbox": _json("results/sandbox.json", "python bench/sandbox_bench.py", speed.sandbox),
     "fuzz": _json("results/fuzz.json", "python bench/fuzz.py", checks.fuzz),
     "routing": _json("results/routing.json", "python bench/routing_bench.py", checks.routing),
     "safety": _json("results/safety.json", "python bench/safety_bench.py", checks.safety),

@@ -278,3 +278,34 @@ def index(data: dict[str, Any]) -> Figures:
         "lookups": str(results["spaced_n_definitions"]),
         "load_average": load(data.get("load_average", [0.0])),
     }
+
+
+SANDBOX_TARGET_MS = 15.0  # sandbox_bench.TARGET_MS: at most this much added per command at p50
+
+
+def sandbox(data: dict[str, Any]) -> Figures:
+    """`results/sandbox.json`: commands with and without the sandbox, interleaved."""
+    target = data.get("target_added_p50_ms", SANDBOX_TARGET_MS)
+    body, over = [], []
+    for name, row in data["rows"].items():
+        added = row["added_p50_ms"]
+        if added > target:
+            over.append(f"`{name}` (+{ms(added)} ms)")
+        body.append(
+            [
+                f"`{name}`",
+                f"{ms(row['inside_p50_ms'])} ms ({ms(row['inside_p95_ms'])})",
+                f"{ms(row['outside_p50_ms'])} ms ({ms(row['outside_p95_ms'])})",
+                f"**{ms(added)} ms**",
+                row["n"],
+                met(added <= target),
+            ]
+        )
+    limit = f"≤ {num(target, 0)} ms"
+    header = ("command", "inside p50 (p95)", "outside p50 (p95)", "added at p50", "n", limit)
+    detail = f"over it: {listing(over)}" if over else ""
+    return {
+        "table": table(header, "lrrrrl", body),
+        "summary": verdict(f"At most {num(target, 0)} ms added per command at p50", not over, detail),
+        "load_average": load(data["load_average_before"]),
+    }
