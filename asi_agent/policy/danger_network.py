@@ -56,7 +56,7 @@ def _check_curl(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     host = _host(urls[0]) if urls else "another host"
     sent: list[str] = []
     for index, arg in enumerate(args):
-        name, eq, attached = arg.partition("=") if arg.startswith("--") else (arg[:2], "", arg[2:])
+        name, eq, attached = arg.partition("=") if arg.startswith("--") else _curl_short(arg)
         value = attached if (eq or attached) else (args[index + 1] if index + 1 < len(args) else "")
         if name in ("-T", "--upload-file"):
             sent.append(value)
@@ -73,6 +73,16 @@ def _check_curl(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     if any(PLACEHOLDER in u for u in urls):
         sent.append("the output of a command (in the address)")
     return _send("curl", ", ".join(sent), host) if sent else None
+
+
+def _curl_short(arg: str) -> tuple[str, str, str]:
+    """A short option cluster (`-sT`, `-sSd@f`): the option that takes a value, and the value attached."""
+    if not arg.startswith("-"):
+        return "", "", ""
+    for index, letter in enumerate(arg[1:], start=1):
+        if letter in "TFdHoXuAexEbcKmrwYyzCPQ":
+            return "-" + letter, "", arg[index + 1 :]
+    return arg, "", ""
 
 
 def _check_wget(args: Sequence[str], ctx: RuleContext) -> Finding | None:
