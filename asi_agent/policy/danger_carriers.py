@@ -30,6 +30,7 @@ HARMLESS = frozenset({
     "tail", "ssh", "plink", "gzip", "gunzip", "pigz", "bzip2", "pbzip2", "xz", "zstd", "unzstd", "lz4",
     "lzip", "lzma", "brotli", "vim", "vi", "nvim", "nano", "emacs", "emacsclient", "code", "subl", "mate",
     "true", "false", "sort", "grep", "tr", "jq", "column", "git", "gpg", "echo", "printf", "wc", "tee",
+    "ls", "pwd", "id", "whoami", "date", "uname", "hostname", "stat", "file", "diff", "cmp", "rg",
 })  # fmt: skip
 _VARIABLES = frozenset({
     "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR",

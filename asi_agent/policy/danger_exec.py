@@ -184,8 +184,7 @@ def judge_inline(program: str, fam: str, code: str, script: Script) -> Finding |
     literals = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(code)]
     findings: list[Finding | None] = []
     if re.search(_RUNS.get(fam, r"(?!)"), code):
-        commands = [script(text) for text in literals if text.strip()]
-        findings += [f for f in commands if f.level == "refuse"]
+        findings += _carried(code, literals, script)
         findings.append(ask(f"inline {program} code runs commands that cannot be fully inspected"))
     if re.search(_DELETES.get(fam, r"(?!)"), code):
         places = [p for p in map(catastrophic, literals) if p]
@@ -210,7 +209,7 @@ _CONNECTS = re.compile(
     r"|socket\.tcp|/inet/tcp/|/inet/udp/|Net\.Sockets|/dev/tcp/"
 )
 _SENDS = re.compile(
-    r"urlopen\s*\([^()]*(?:\([^()]*\)[^()]*)*,|requests\.(?:post|put|patch)\s*\(|\.request\s*\("
+    r"urlopen\s*\([^()]*(?:\([^()]*\)[^()]*)*,(?!\s*(?:timeout|context|cafile|capath))|requests\.(?:post|put|patch)\s*\(|\.request\s*\("
     r"|http\.client|Net::HTTP\.post|method\s*[:=]\s*['\"](?:POST|PUT)"
 )
 _HOST_LITERAL = re.compile(
@@ -232,13 +231,25 @@ def code_connects(program: str, code: str) -> Finding | None:
     return ask(f"inline {program} code {what} to {host}", remote(host))
 
 
+_LIST = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _carried(code: str, literals: Sequence[str], script: Script) -> list[Finding]:
+    """The commands in code that runs commands: each string literal, and each list of them as one argv."""
+    texts = [t for t in literals if t.strip()]
+    for listed in _LIST.findall(code):
+        words = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(listed)]
+        texts += [" ".join(words)] if len(words) > 1 else []
+    return [f for f in map(script, texts) if f.level != "safe"]
+
+
 def judge_awk(program: str, code: str, script: Script) -> Finding | None:
     """awk programs: `system()` and pipes run commands, `print > "file"` writes files."""
     findings = [write_target(target) for target in _AWK_WRITE.findall(code)]
     findings.append(code_connects(program, code))
     if re.search(_RUNS["awk"], code):
         literals = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(code)]
-        findings += [f for f in map(script, literals) if f.level == "refuse"]
+        findings += _carried(code, literals, script)
         findings.append(ask(f"{program} runs commands (system() or a pipe) that cannot be fully inspected"))
     return worst(findings)
 

@@ -11,6 +11,7 @@ __all__ = ["SYSTEM_RULES", "device_tool"]
 
 _MACHINE = remote("this machine")
 _REGISTRY = remote("the package registry")
+_DISK = remote("disk")
 
 
 def device_tool(args: Sequence[str], ctx: RuleContext) -> Finding | None:
@@ -229,6 +230,7 @@ SYSTEM_RULES: dict[str, Checker] = {
         ("luksKillSlot", "", "destroys a key"),
         ("luksRemoveKey", "", "destroys a key"),
         ("reencrypt", "", "rewrites every block of the disk"),
+        target=_DISK,
     ),
     "dmsetup": subcommands(
         *(
@@ -268,9 +270,13 @@ SYSTEM_RULES: dict[str, Checker] = {
     "sysctl": _check_sysctl,
     "setenforce": always("{program} switches SELinux enforcement", _MACHINE),
     **dict.fromkeys(("lvremove", "vgremove", "pvremove"), always("{program} deletes volumes", "remote:disk")),
-    "zpool": subcommands(("destroy", "", "destroys a pool"), ("labelclear", "", "erases a disk label")),
-    "zfs": subcommands(("destroy", "", "destroys datasets and snapshots"), ("rollback", "", "discards data")),
-    "btrfs": subcommands(("subvolume delete", "", "deletes subvolumes")),
+    "zpool": subcommands(
+        ("destroy", "", "destroys a pool"), ("labelclear", "", "erases a disk label"), target=_DISK
+    ),
+    "zfs": subcommands(
+        ("destroy", "", "destroys datasets and snapshots"), ("rollback", "", "discards data"), target=_DISK
+    ),
+    "btrfs": subcommands(("subvolume delete", "", "deletes subvolumes"), target=_DISK),
     "diskutil": _check_diskutil,
     "kill": _check_kill,
     "killall": always("{program} kills every process with that name", _MACHINE),
