@@ -17,7 +17,8 @@ _DISK = remote("disk")
 def device_tool(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     """Formatting and partitioning tools: refused on a disk device, asked on anything else."""
     device = next((a for a in args if block_device(a)), None)
-    listing = {"-l", "--list", "-s", "--help", "--version", "print", "-V"} & set(args)
+    reading = _READING.get(ctx.program, {"-l", "--list", "-s", "--help", "--version", "print", "-V"})
+    listing = reading & set(args)
     if device and not listing:
         return refuse(f"{ctx.program} on the disk device {device}")
     if listing:
@@ -149,6 +150,21 @@ def _check_docker(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     return None
 
 
+# blkdiscard's -l is a length and -s means --secure: only help and version are readings
+_READING = {"blkdiscard": {"-h", "--help", "-V", "--version"}}
+_HDPARM_WRITES = (
+    "--security-erase", "--security-set-pass", "--security-disable", "--trim-sector-ranges", "--write-sector",
+    "--make-bad-sector", "--fwdownload", "--dco-restore", "--dco-setmax", "-N",
+)  # fmt: skip
+
+
+def _check_hdparm(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    """hdparm reads and tunes a drive; its erase, password, firmware and sector-writing options destroy."""
+    if any(a.startswith(_HDPARM_WRITES) for a in args):
+        return device_tool([a for a in args if a not in ("-l", "-s")], ctx)
+    return None
+
+
 _LISTING = {
     "wipefs": lambda args: (
         not ({"-a", "--all", "-o", "--offset"} & {a.split("=", 1)[0] for a in args})
@@ -216,12 +232,13 @@ def _accounts(*reading: str) -> Checker:
 
 _DEVICE_TOOLS = (
     "mke2fs", "mkswap", "fdisk", "sfdisk", "gdisk", "cfdisk", "parted", "blkdiscard",
-    "hdparm", "badblocks", "mdadm",
+    "badblocks", "mdadm",
 )  # fmt: skip
 
 SYSTEM_RULES: dict[str, Checker] = {
     **dict.fromkeys(_DEVICE_TOOLS, device_tool),
     **dict.fromkeys(_LISTING, _check_listing_tool),
+    "hdparm": _check_hdparm,
     "nvme": _check_nvme,
     "cryptsetup": subcommands(
         ("luksFormat", "", "erases the disk"),

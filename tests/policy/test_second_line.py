@@ -152,3 +152,15 @@ async def test_yolo_refuses_a_computed_program_name(tmp_path: Path) -> None:
     events = await run(tmp_path, [command("$SHELL -c 'echo hi'")], [], approval="yolo")
     decision = next(e for e in events if isinstance(e, DecisionMade))
     assert decision.action == "deny" and "computed" in decision.reason
+
+
+def test_hdparm_reads_and_blkdiscard_options_are_told_apart() -> None:
+    """Found by the sealed corpus's one scoring (fixed after it, on other spellings than its own)."""
+    for text in ("hdparm -i /dev/sdb", "hdparm -tT /dev/sdc", "fdisk -l /dev/sda"):
+        assert classify_command(text).level == "safe", text
+    for text in (
+        "blkdiscard --length 1G /dev/sdc",
+        "blkdiscard -s /dev/sdc",
+        "hdparm --security-erase p /dev/sda",
+    ):
+        assert classify_command(text).level == "refuse", text
