@@ -13,8 +13,11 @@ their own; other interpreters' code is scanned (`danger_exec`). The most severe 
 verdict carries the targets of every destructive finding (`CommandRisk.targets`), resolved against any
 `cd` that came before, so that `yolo` can refuse those outside the project.
 
-What cannot be understood asks: unbalanced quotes, `eval`, a program name computed at run time, code
-piped into an interpreter from a download, a decoder or another program, files downloaded and run.
+What cannot be understood asks: unbalanced quotes, `eval`, code piped into an interpreter from a
+download, a decoder or another program, files downloaded and run. A program name computed at run time
+(`$X -rf /`, `$(echo rm)`, `/???/r?`) asks with an unknown target, so yolo refuses it. Variables that
+carry a command (`GIT_SSH_COMMAND=…`), `/dev/tcp` redirections and pipelines joining a shell to a network
+client are judged here; options that carry commands, uploads and archives in their rule families.
 Unknown programs are safe: the approval mode already decides whether commands run at all, and this
 classifier only singles out the destructive ones.
 """

@@ -4,7 +4,10 @@
 Every corpus entry names one key. A key names the suite, guard, document or incident the entry comes
 from, or whose rule or safe-list the entry exercises: most entries were written here (other spellings,
 wrappers, targets of the listed commands), not copied. `corpus_guards.py` and `corpus_dcg.py` hold cases
-taken from two guards' own test corpora; "asi-v0" is this repository's first corpus.
+taken from two guards' own test corpora; "asi-v0" is this repository's first corpus. The second corpus
+(`corpus_new.py`: carriers, exfiltration, reverse shells, computed names, disk, account and archive
+commands) uses the keys from "gtfobins" on; its sealed held-out part (`corpus_sealed.py`) names its own
+sources, which the classifier was not written from.
 """
 
 SOURCES: dict[str, str] = {
