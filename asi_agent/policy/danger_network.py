@@ -237,6 +237,7 @@ def _check_built_host(args: Sequence[str], ctx: RuleContext) -> Finding | None:
         return None
     host = _host(built[0].replace(PLACEHOLDER, "x"))
     host = host.split(".", 1)[1] if host.startswith("x.") else host
+    host = "a host named when it runs" if host in ("x", "") else host
     return _send(ctx.program, "the output of a command in a host name or address", host)
 
 
