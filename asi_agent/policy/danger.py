@@ -13,8 +13,11 @@ their own; other interpreters' code is scanned (`danger_exec`). The most severe 
 verdict carries the targets of every destructive finding (`CommandRisk.targets`), resolved against any
 `cd` that came before, so that `yolo` can refuse those outside the project.
 
-What cannot be understood asks: unbalanced quotes, `eval`, a program name computed at run time, code
-piped into an interpreter from a download, a decoder or another program, files downloaded and run.
+What cannot be understood asks: unbalanced quotes, `eval`, code piped into an interpreter from a
+download, a decoder or another program, files downloaded and run. A program name computed at run time
+(`$X -rf /`, `$(echo rm)`, `/???/r?`) asks with an unknown target, so yolo refuses it. Variables that
+carry a command (`GIT_SSH_COMMAND=…`), `/dev/tcp` redirections and pipelines joining a shell to a network
+client are judged here; options that carry commands, uploads and archives in their rule families.
 Unknown programs are safe: the approval mode already decides whether commands run at all, and this
 classifier only singles out the destructive ones.
 """
@@ -26,6 +29,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from asi_agent.policy.danger_archives import ARCHIVERS, with_folder
+from asi_agent.policy.danger_carriers import carrier_variables
 from asi_agent.policy.danger_exec import (
     DOWNLOAD_WORD,
     downloaded_names,
@@ -34,9 +39,10 @@ from asi_agent.policy.danger_exec import (
     judge_interpreter,
     program_source,
 )
+from asi_agent.policy.danger_network import pipeline_shell, socket_redirect
 from asi_agent.policy.danger_paths import UNKNOWN, catastrophic
 from asi_agent.policy.danger_rules import Finding, Level, RuleContext, rule_for, worst, write_target
-from asi_agent.policy.danger_wrappers import unwrap
+from asi_agent.policy.danger_wrappers import computed_name, prompt_expansion, unwrap
 from asi_agent.policy.shell_scan import Scanner, Simple, Unparsable, dequote, split_words
 
 __all__ = ["CommandRisk", "RiskLevel", "classify_command"]
@@ -97,10 +103,23 @@ def _classify_script(text: str, depth: int) -> CommandRisk:
     for command in commands:
         risk = _judge_simple(_rebased(command, cwd), depth, upstream, downloaded)
         risks.append(_in_folder(risk, cwd) if cwd else risk)
+        if upstream and not command.simple.pipe_next:
+            risks.append(_pipeline(upstream, command))
         cwd = _cd(command, cwd)
         downloaded |= downloaded_names(command.program, command.argv, command.redirects)
         upstream = [*upstream, command] if command.simple.pipe_next else []
     return worst(risks) or _SAFE
+
+
+def _pipeline(upstream: Sequence[_Command], command: _Command) -> CommandRisk:
+    """A whole pipeline: a shell joined to a network client is a reverse shell."""
+    pipeline = [*upstream, command]
+    found = pipeline_shell([(c.program, c.argv) for c in pipeline])
+    if found is None:
+        return _SAFE
+    return CommandRisk(
+        found.level, found.reason, " | ".join(c.simple.source for c in pipeline), found.targets
+    )
 
 
 def _cd(command: _Command, cwd: str) -> str:
@@ -125,6 +144,8 @@ def _rebased(command: _Command, cwd: str) -> _Command:
         return command
     redirects = [(op, _under(cwd, t) if _file_redirect(op, t) else t) for op, t in command.redirects]
     tokens = command.tokens
+    if command.program in ARCHIVERS:
+        tokens = with_folder(command.program, tokens, cwd)
     if command.program in _FILE_OPERANDS:
         start = len(tokens) - len(command.argv) + 1  # the program's operands, after any wrapper
         tokens = [*tokens[:start], *(t if t.startswith("-") else _under(cwd, t) for t in tokens[start:])]
@@ -188,9 +209,12 @@ def _judge_simple(
 ) -> CommandRisk:
     simple = command.simple
     found = worst([
-        *(_judge_redirect(op, target) for op, target in command.redirects),
+        *(_judge_redirect(op, target, command.program) for op, target in command.redirects),
         _judge_argv(command.tokens, depth, command, upstream),
         _runs_download(command, downloaded),
+        Finding("ask", "a ${…@P} expansion runs commands built at run time", (UNKNOWN,))
+        if prompt_expansion(simple.words)
+        else None,
     ])  # fmt: skip
     piped = upstream and family(command.program)
     source = " | ".join(c.simple.source for c in [*upstream, command]) if piped else simple.source
@@ -207,7 +231,10 @@ def _file_redirect(op: str, target: str) -> bool:
     return op in _WRITES and not (op == ">&" and (target.isdigit() or target == "-"))
 
 
-def _judge_redirect(op: str, target: str) -> Finding | None:
+def _judge_redirect(op: str, target: str, program: str) -> Finding | None:
+    network = socket_redirect(op, target, program)
+    if network:
+        return network
     return write_target(target) if _file_redirect(op, target) else None
 
 
@@ -245,7 +272,13 @@ def _judge_argv(
         return worst([found, elevation]) or _NOTHING
     found = here.judge(argv) if argv else None
     elevation = Finding("ask", f"{elevated} runs the command with root privileges") if elevated else None
-    return worst([found, elevation]) or _NOTHING
+    prefix = list(tokens[: len(tokens) - len(argv)])
+    carried = (
+        carrier_variables(prefix, here.context(posixpath.basename(argv[0]) if argv else ""))
+        if "=" in "".join(prefix)
+        else None
+    )
+    return worst([found, elevation, carried]) or _NOTHING
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,10 +297,8 @@ class _Here:
     def judge(self, argv: list[str]) -> Finding | None:
         """Judge one program's words by its family or rule."""
         program = posixpath.basename(argv[0])
-        if "$" in argv[0]:
-            return Finding(
-                "ask", "the program name is computed when the command runs: it could not be understood"
-            )
+        if computed_name(argv[0]):
+            return self._computed(program, argv)
         fam = family(program)
         if fam:
             return self._interpreter(program, fam, argv)
@@ -279,15 +310,34 @@ class _Here:
         check = rule_for(program)
         if check is None:
             return None
-        context = RuleContext(
+        return check(argv[1:], self.context(program))
+
+    def context(self, program: str) -> RuleContext:
+        """What a rule knows besides the arguments: nested scripts, input, what pipes in."""
+        last = self.upstream[-1] if self.upstream else None
+        own = self.command.redirects if self.command else []
+        return RuleContext(
             program,
             self.from_input,
             script=self.script,
             exec_argv=lambda tokens: _judge_argv(tokens, self.depth + 1),
             command=lambda tokens: _judge_argv(tokens, self.depth + 1, self.command),
             stdin=tuple(self.fed() or ()),
+            inputs=tuple(target for op, target in own if op == "<" and not target.startswith("/dev/")),
+            piped=last is not None,
+            literal_input=last is not None and last.program in ("echo", "printf") and not last.simple.nested,
         )
-        return check(argv[1:], context)
+
+    def _computed(self, program: str, argv: list[str]) -> Finding | None:
+        """A program named at run time asks, and yolo refuses it; `$SHELL -c …` also has its script read."""
+        computed = Finding(
+            "ask",
+            "the program name is computed when the command runs: it could not be understood",
+            (UNKNOWN,),
+        )
+        if program in ("$SHELL", "${SHELL}", "$0", "${0}"):
+            return worst([computed, self._interpreter("sh", "sh", argv)])
+        return computed
 
     def fed(self) -> list[str] | None:
         """Texts known to reach the command's input; None when piped input comes from elsewhere."""

@@ -26,6 +26,12 @@ class RuleContext:
     """Classifies a command whose words are all known (the command of `parallel … ::: a b`)."""
     stdin: tuple[str, ...] = field(default=())
     """Texts fed to the program on its input that can be read: here-documents, here-strings, `echo … |`."""
+    inputs: tuple[str, ...] = field(default=())
+    """Files redirected into the program's input (`< f`)."""
+    piped: bool = False
+    """Another command's output is piped into the program."""
+    literal_input: bool = False
+    """What is piped in is text written in the command itself (`echo … |`, `printf … |`)."""
 
 
 Checker = Callable[[Sequence[str], RuleContext], "Finding | None"]

@@ -13,12 +13,22 @@ import re
 from collections.abc import Callable, Sequence
 
 from asi_agent.policy.danger_infra import destructive_sql
-from asi_agent.policy.danger_paths import UNKNOWN, Finding, ask, catastrophic, refuse, worst, write_target
+from asi_agent.policy.danger_paths import (
+    UNKNOWN,
+    Finding,
+    ask,
+    catastrophic,
+    refuse,
+    remote,
+    worst,
+    write_target,
+)
 
 __all__ = [
     "DOWNLOADERS",
     "DOWNLOAD_WORD",
     "Script",
+    "code_connects",
     "downloaded_names",
     "family",
     "judge_awk",
@@ -64,7 +74,7 @@ _RUNS = {
     "ruby": r"\b(?:system|exec|spawn)\s*[(\"'%]|`|%x|IO\.popen|Open3",
     "node": r"child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b"
     r"|(?<![.\w])exec\s*\(|(?<![.\w])spawn\s*\(|Bun\.spawn|Deno\.(?:run|Command)",
-    "php": r"\b(?:shell_exec|exec|system|passthru|popen|proc_open)\s*\(|`",
+    "php": r"\b(?:shell_exec|exec|system|passthru|popen|proc_open|pcntl_exec)\s*\(|`",
     "awk": r"\bsystem\s*\(|\|\s*getline|print[^;}]*\|",
     "pwsh": r"Invoke-Expression|\biex\b|Start-Process|cmd(?:\.exe)?\s*/c",
     "r": r"\bsystem2?\s*\(|\bshell\s*\(",
@@ -99,6 +109,7 @@ _FORKS = re.compile(
 _LITERAL = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|`([^`]*)`")
 _AWK_WRITE = re.compile(r">>?\s*\"([^\"]+)\"")
 _CLUSTER = re.compile(r"-[A-Za-z]+")
+_LOOPBACK = re.compile(r"^(?:localhost|127(?:\.\d+){0,3}|::1|0\.0\.0\.0)$", re.I)
 
 
 def family(program: str) -> str | None:
@@ -173,8 +184,7 @@ def judge_inline(program: str, fam: str, code: str, script: Script) -> Finding |
     literals = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(code)]
     findings: list[Finding | None] = []
     if re.search(_RUNS.get(fam, r"(?!)"), code):
-        commands = [script(text) for text in literals if text.strip()]
-        findings += [f for f in commands if f.level == "refuse"]
+        findings += _carried(code, literals, script)
         findings.append(ask(f"inline {program} code runs commands that cannot be fully inspected"))
     if re.search(_DELETES.get(fam, r"(?!)"), code):
         places = [p for p in map(catastrophic, literals) if p]
@@ -185,6 +195,7 @@ def judge_inline(program: str, fam: str, code: str, script: Script) -> Finding |
         findings.append(ask(f"inline {program} code evaluates{fetched} code built at run time"))
     if _FORKS.search(code):
         findings.append(ask(f"inline {program} code forks processes in a loop"))
+    findings.append(code_connects(program, code))
     sql = next((s for s in map(destructive_sql, literals) if s), None)
     findings.append(
         ask(f"inline {program} code runs `{sql}`, which deletes data", "remote:a database") if sql else None
@@ -192,12 +203,53 @@ def judge_inline(program: str, fam: str, code: str, script: Script) -> Finding |
     return worst(findings)
 
 
+_CONNECTS = re.compile(
+    r"[.:]connect\s*\(|create_connection|fsockopen|stream_socket_client|socket_connect|TCPSocket|IO::Socket"
+    r"|\bconnect\s*\(\s*S\b|require\(\s*['\"](?:net|dgram|tls)['\"]\s*\)|net\.connect|createConnection"
+    r"|socket\.tcp|/inet/tcp/|/inet/udp/|Net\.Sockets|/dev/tcp/"
+)
+_SENDS = re.compile(
+    r"urlopen\s*\([^()]*(?:\([^()]*\)[^()]*)*,(?!\s*(?:timeout|context|cafile|capath))|requests\.(?:post|put|patch)\s*\(|\.request\s*\("
+    r"|http\.client|Net::HTTP\.post|method\s*[:=]\s*['\"](?:POST|PUT)"
+)
+_HOST_LITERAL = re.compile(
+    r"['\"/](?P<host>(?:\d{1,3}\.){3}\d{1,3}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}|localhost|[0-9a-f:]*::[0-9a-f:]+)['\":/]",
+    re.I,
+)
+
+
+def code_connects(program: str, code: str) -> Finding | None:
+    """Inline code that opens a socket (a reverse shell's first half) or sends a request with a body."""
+    connects, sends = _CONNECTS.search(code), _SENDS.search(code)
+    if not (connects or sends):
+        return None
+    literal = _HOST_LITERAL.search(code)
+    host = literal["host"] if literal else "the network"
+    what = "opens a network connection" if connects else "sends data in a request"
+    if _LOOPBACK.match(host):
+        return ask(f"inline {program} code {what} to this machine") if connects else None
+    return ask(f"inline {program} code {what} to {host}", remote(host))
+
+
+_LIST = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _carried(code: str, literals: Sequence[str], script: Script) -> list[Finding]:
+    """The commands in code that runs commands: each string literal, and each list of them as one argv."""
+    texts = [t for t in literals if t.strip()]
+    for listed in _LIST.findall(code):
+        words = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(listed)]
+        texts += [" ".join(words)] if len(words) > 1 else []
+    return [f for f in map(script, texts) if f.level != "safe"]
+
+
 def judge_awk(program: str, code: str, script: Script) -> Finding | None:
     """awk programs: `system()` and pipes run commands, `print > "file"` writes files."""
     findings = [write_target(target) for target in _AWK_WRITE.findall(code)]
+    findings.append(code_connects(program, code))
     if re.search(_RUNS["awk"], code):
         literals = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(code)]
-        findings += [f for f in map(script, literals) if f.level == "refuse"]
+        findings += _carried(code, literals, script)
         findings.append(ask(f"{program} runs commands (system() or a pipe) that cannot be fully inspected"))
     return worst(findings)
 

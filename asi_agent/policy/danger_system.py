@@ -11,12 +11,14 @@ __all__ = ["SYSTEM_RULES", "device_tool"]
 
 _MACHINE = remote("this machine")
 _REGISTRY = remote("the package registry")
+_DISK = remote("disk")
 
 
 def device_tool(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     """Formatting and partitioning tools: refused on a disk device, asked on anything else."""
     device = next((a for a in args if block_device(a)), None)
-    listing = {"-l", "--list", "-s", "--help", "--version", "print", "-V"} & set(args)
+    reading = _READING.get(ctx.program, {"-l", "--list", "-s", "--help", "--version", "print", "-V"})
+    listing = reading & set(args)
     if device and not listing:
         return refuse(f"{ctx.program} on the disk device {device}")
     if listing:
@@ -148,18 +150,150 @@ def _check_docker(args: Sequence[str], ctx: RuleContext) -> Finding | None:
     return None
 
 
+# blkdiscard's -l is a length and -s means --secure: only help and version are readings
+_READING = {"blkdiscard": {"-h", "--help", "-V", "--version"}}
+_HDPARM_WRITES = (
+    "--security-erase", "--security-set-pass", "--security-disable", "--trim-sector-ranges", "--write-sector",
+    "--make-bad-sector", "--fwdownload", "--dco-restore", "--dco-setmax", "-N",
+)  # fmt: skip
+
+
+def _check_hdparm(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    """hdparm reads and tunes a drive; its erase, password, firmware and sector-writing options destroy."""
+    if any(a.startswith(_HDPARM_WRITES) for a in args):
+        return device_tool([a for a in args if a not in ("-l", "-s")], ctx)
+    return None
+
+
+_LISTING = {
+    "wipefs": lambda args: (
+        not ({"-a", "--all", "-o", "--offset"} & {a.split("=", 1)[0] for a in args})
+        and not any(a.startswith("-") and not a.startswith("--") and "a" in a for a in args)
+    ),
+    "sgdisk": lambda args: (
+        bool({"-p", "--print", "-i", "--info", "-v", "--verify"} & set(args))
+        and len([a for a in args if a.startswith("-")]) == 1
+    ),
+}
+
+
+def _check_listing_tool(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    """wipefs without `-a` and `sgdisk -p` only print what is there; else a device tool."""
+    return None if _LISTING[ctx.program](args) else device_tool(args, ctx)
+
+
+def _check_nvme(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    verbs = words(args)
+    if not verbs or verbs[0] not in ("format", "sanitize", "delete-ns", "detach-ns", "write-zeroes"):
+        return None
+    device = next((a for a in args if block_device(a)), None)
+    if device:
+        return refuse(f"nvme {verbs[0]} on the disk device {device}")
+    return ask(f"nvme {verbs[0]} erases a disk or a namespace", _MACHINE)
+
+
+def _check_modprobe(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    reading = {
+        "-n",
+        "--dry-run",
+        "-D",
+        "--show-depends",
+        "-c",
+        "--showconfig",
+        "-h",
+        "--help",
+        "-V",
+        "--version",
+    }
+    if reading & set(args) or not words(args):
+        return None
+    verb = "removes" if has_flag(split(args)[0], "r", "--remove") else "loads"
+    return ask(f"modprobe {verb} kernel modules", _MACHINE)
+
+
+def _check_sysctl(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+    options, operands = split(args)
+    writes = has_flag(options, "w", "--write", "--load", "--system") or has_flag(options, "p")
+    if writes or any("=" in o for o in operands):
+        return ask("sysctl changes kernel settings", _MACHINE)
+    return None
+
+
+def _accounts(*reading: str) -> Checker:
+    """Account and password tools: everything but their listing options changes system accounts."""
+
+    def check(args: Sequence[str], ctx: RuleContext) -> Finding | None:
+        if set(reading) & set(args):
+            return None
+        return ask(f"{ctx.program} changes system accounts, groups or passwords", _MACHINE)
+
+    return check
+
+
 _DEVICE_TOOLS = (
-    "wipefs", "mke2fs", "mkswap", "fdisk", "sfdisk", "gdisk", "sgdisk", "cfdisk", "parted", "blkdiscard",
-    "hdparm", "badblocks", "mdadm",
+    "mke2fs", "mkswap", "fdisk", "sfdisk", "gdisk", "cfdisk", "parted", "blkdiscard",
+    "badblocks", "mdadm",
 )  # fmt: skip
 
 SYSTEM_RULES: dict[str, Checker] = {
     **dict.fromkeys(_DEVICE_TOOLS, device_tool),
-    "cryptsetup": subcommands(("luksFormat", "", "erases the disk"), ("erase", "", "erases the keys")),
+    **dict.fromkeys(_LISTING, _check_listing_tool),
+    "hdparm": _check_hdparm,
+    "nvme": _check_nvme,
+    "cryptsetup": subcommands(
+        ("luksFormat", "", "erases the disk"),
+        ("erase", "", "erases the keys"),
+        ("luksErase", "", "erases the keys"),
+        ("luksKillSlot", "", "destroys a key"),
+        ("luksRemoveKey", "", "destroys a key"),
+        ("reencrypt", "", "rewrites every block of the disk"),
+        target=_DISK,
+    ),
+    "dmsetup": subcommands(
+        *(
+            (verb, "", "removes or clears device-mapper devices")
+            for verb in ("remove", "remove_all", "wipe_table", "clear")
+        ),
+        target=_MACHINE,
+    ),
+    "losetup": lambda args, ctx: (
+        ask("losetup detaches loop devices", _MACHINE)
+        if {"-D", "--detach-all", "-d", "--detach"} & set(args)
+        else None
+    ),
+    **dict.fromkeys(
+        (
+            "usermod",
+            "useradd",
+            "adduser",
+            "addgroup",
+            "groupadd",
+            "groupmod",
+            "gpasswd",
+            "chsh",
+            "chfn",
+            "newusers",
+            "vipw",
+            "vigr",
+            "chpasswd",
+        ),
+        _accounts("-h", "--help"),
+    ),
+    "passwd": _accounts("-S", "--status", "-h", "--help"),
+    "chage": _accounts("-l", "--list", "-h", "--help"),
+    "visudo": _accounts("-c", "--check", "-h", "--help"),
+    **dict.fromkeys(("insmod", "rmmod"), always("{program} loads or removes kernel modules", _MACHINE)),
+    "modprobe": _check_modprobe,
+    "sysctl": _check_sysctl,
+    "setenforce": always("{program} switches SELinux enforcement", _MACHINE),
     **dict.fromkeys(("lvremove", "vgremove", "pvremove"), always("{program} deletes volumes", "remote:disk")),
-    "zpool": subcommands(("destroy", "", "destroys a pool"), ("labelclear", "", "erases a disk label")),
-    "zfs": subcommands(("destroy", "", "destroys datasets and snapshots"), ("rollback", "", "discards data")),
-    "btrfs": subcommands(("subvolume delete", "", "deletes subvolumes")),
+    "zpool": subcommands(
+        ("destroy", "", "destroys a pool"), ("labelclear", "", "erases a disk label"), target=_DISK
+    ),
+    "zfs": subcommands(
+        ("destroy", "", "destroys datasets and snapshots"), ("rollback", "", "discards data"), target=_DISK
+    ),
+    "btrfs": subcommands(("subvolume delete", "", "deletes subvolumes"), target=_DISK),
     "diskutil": _check_diskutil,
     "kill": _check_kill,
     "killall": always("{program} kills every process with that name", _MACHINE),

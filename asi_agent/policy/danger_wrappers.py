@@ -9,8 +9,11 @@ from collections.abc import Sequence
 
 from asi_agent.policy.shell_scan import split_words
 
-__all__ = ["skip_options", "unwrap"]
+__all__ = ["computed_name", "prompt_expansion", "skip_options", "unwrap"]
 
+_PROMPT = re.compile(r"\$\{[^}]*@P\}")
+_BRACES = re.compile(r"\{[^{}]*,[^{}]*\}")
+_GLOB = re.compile(r"[*?\[]")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _KEYWORDS = frozenset(
     {"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "--"}
@@ -117,3 +120,22 @@ def skip_options(args: Sequence[str], with_value: frozenset[str], operands: int)
             break
         index += 2 if args[index] in with_value else 1
     return list(args[index + operands :])
+
+
+def computed_name(name: str) -> bool:
+    """A program name known only when the command runs: a variable, a substitution, a glob, braces.
+
+    A computed folder with a plain name (`$VIRTUAL_ENV/bin/pytest`) is not: the name says the program.
+    """
+    base = posixpath.basename(name) or name
+    return (
+        "$" in base
+        or "`" in base
+        or (_GLOB.search(name) is not None and name not in ("[", "[["))
+        or _BRACES.search(name) is not None
+    )
+
+
+def prompt_expansion(words: Sequence[str]) -> bool:
+    """`${x@P}` expands a prompt string, which runs the command substitutions inside it."""
+    return any(_PROMPT.search(word) for word in words)

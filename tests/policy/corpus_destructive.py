@@ -606,6 +606,9 @@ DOWNLOADS = (
         "xargs -I{} sh -c 'rm -rf {}' < dirs.txt",
         "find . -name '*.sh' -exec sh {} \\;",
     ),
+    # graded everyday until issue 26: copying a local file to another host is an upload, which asks
+    # (and yolo refuses): the classifier cannot tell a deployment from an exfiltration
+    *_g("safety-net", "scp build.tar.gz user@host:/tmp/"),
 )
 
 DESTRUCTIVE = (*FILES, *GIT, *INFRA, *DATA, *SYSTEM, *DOWNLOADS)

@@ -4,7 +4,10 @@
 Every corpus entry names one key. A key names the suite, guard, document or incident the entry comes
 from, or whose rule or safe-list the entry exercises: most entries were written here (other spellings,
 wrappers, targets of the listed commands), not copied. `corpus_guards.py` and `corpus_dcg.py` hold cases
-taken from two guards' own test corpora; "asi-v0" is this repository's first corpus.
+taken from two guards' own test corpora; "asi-v0" is this repository's first corpus. The second corpus
+(`corpus_new.py`: carriers, exfiltration, reverse shells, computed names, disk, account and archive
+commands) uses the keys from "gtfobins" on; its sealed held-out part (`corpus_sealed.py`) names its own
+sources, which the classifier was not written from.
 """
 
 SOURCES: dict[str, str] = {
@@ -38,5 +41,10 @@ SOURCES: dict[str, str] = {
     "pocketos": "https://infraveil.com/ai-agent-deleted-production-database",
     "aws-guardrails": "https://lillytechsystems.com/ai-school/ai-agent-aws-guardrails/introduction.html",
     "gemini-move": "https://3idata.com/blog/security-in-the-age-of-ai/ (Gemini CLI wildcard move incident)",
+    "gtfobins": "https://github.com/GTFOBins/GTFOBins.github.io/tree/master/_gtfobins (shell, command, reverse-shell and upload functions)",
+    "codex-dangerous": "https://github.com/openai/codex/blob/main/codex-rs/core/src/command_safety/is_dangerous_command.rs",
+    "gemini-shell-utils": "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/utils/shell-utils.test.ts",
+    "tldr-common": "https://github.com/tldr-pages/tldr/tree/main/pages/common (everyday examples, placeholders filled in)",
+    "issue-26": "this repository's issue 26: the kinds of commands the classifier missed, spelled here (carriers, exfiltration, reverse shells, computed names, disk and system tools, archives)",
     "amazonq-docs": "https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/command-line-chat-security.html",
 }
