@@ -53,6 +53,8 @@ class Span:
     calls: tuple[ToolCall, ...] = ()
     problems: tuple[str, ...] = ()
     dialect: str = ""
+    cut: bool = False
+    """The reply stopped inside this call: nothing of the reply may run."""
 
 
 @dataclass(frozen=True, slots=True)
