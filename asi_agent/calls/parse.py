@@ -15,7 +15,7 @@ from itertools import islice
 from typing import Any, cast
 
 from asi_agent.calls.dialects import DIALECTS, ReadContext, Span
-from asi_agent.calls.dialects.base import FORMAT_HINT, problem, value_span
+from asi_agent.calls.dialects.base import FORMAT_HINT, cut_json, cut_span, problem, value_span
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
 from asi_agent.calls.reasoning import reasoning_regions
 from asi_agent.calls.template.reader import scan_shape
@@ -78,6 +78,25 @@ def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
+# Dialects whose arguments are JSON: one the reply's end cut off is read only by repairing it.
+_TEXT_ARGUMENTS = frozenset({"qwen-xml", "glm", "pythonic", "functiongemma"})
+# A reply that ends with a closer (a fence, a closing tag or token) was finished by the model.
+_CLOSED_END_RE = re.compile(r"(?:```|</[\w:.\-]+>|<\|[\w/]+\|>|\[/\w+\])\s*$")
+
+
+def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
+    """A span that runs to the reply's end with its JSON still open is a call the reply stopped inside."""
+    if not span.calls or span.dialect in _TEXT_ARGUMENTS or span.dialect.startswith("template"):
+        return span
+    if text[span.end :].strip() or _CLOSED_END_RE.search(text):
+        return span
+    fragment = text[span.start : span.end]
+    brace = min((i for i in (fragment.find("{"), fragment.find("[")) if i >= 0), default=-1)
+    if brace < 0 or not cut_json(fragment[brace:]):
+        return span
+    return cut_span(span.start, span.end, fragment, span.dialect, ctx)
+
+
 def _overlaps(span: Span, others: list[Span]) -> bool:
     return any(span.start < other.end and other.start < span.end for other in others)
 
@@ -97,6 +116,7 @@ def _spans(text: str, ctx: ReadContext, shape: CallShape | None) -> list[Span]:
     named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
     learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
     spans = _choose(_learned_first(learned, named) if learned else named)
+    spans = [_cut_at_end(span, text, ctx) for span in spans]
     if not spans and text.lstrip().startswith(("{", "[")):
         whole = value_span(0, len(text), text, text.strip(), strict=False, dialect="json", ctx=ctx)
         spans = [whole] if whole is not None else []

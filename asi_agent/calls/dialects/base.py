@@ -29,9 +29,11 @@ __all__ = [
     "Span",
     "balanced_end",
     "calls_span",
+    "cut_json",
     "line_end",
     "named_span",
     "next_non_space",
+    "cut_span",
     "problem",
     "typed_value",
     "value_span",
@@ -92,7 +94,7 @@ _read_contexts = LastValue(_read_context)
 def _type_of(prop: Mapping[str, Any]) -> str:
     kind = prop.get("type")
     if isinstance(kind, list):
-        kind = next((item for item in kind if item != "null"), "")
+        kind = next((item for item in kind if item != "null"), "null" if "null" in kind else "")
     return str(kind or "")
 
 
@@ -160,6 +162,20 @@ def balanced_end(text: str, start: int, limit: int | None = None) -> int | None:
             if depth == 0:
                 return index + 1
     return None
+
+
+def cut_json(body: object) -> bool:
+    """Whether JSON text stops before its outermost object or array closes (the reply was cut off)."""
+    if not isinstance(body, str):
+        return False
+    start = next_non_space(body, 0)
+    return body.startswith(("{", "["), start) and balanced_end(body, start, len(body)) is None
+
+
+def cut_span(start: int, end: int, fragment: str, dialect: str, ctx: ReadContext) -> Span:
+    """A call the reply stopped inside: reported, never run."""
+    reason = "the reply stopped before the call was complete; nothing of it was run"
+    return Span(start, end, problems=(problem(fragment, reason, ctx),), dialect=dialect, cut=True)
 
 
 def calls_span(
@@ -270,6 +286,8 @@ def typed_value(raw: str, tool: str, param: str, ctx: ReadContext) -> Any:
         return _number(stripped)
     if kind == "boolean" and stripped.lower() in ("true", "false"):
         return stripped.lower() == "true"
+    if stripped == "null" and kind in ("null", ""):
+        return None
     if kind in ("object", "array") or (not kind and stripped[:1] in ("{", "[")):
         return _structured(stripped)
     if kind:
