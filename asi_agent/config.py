@@ -20,8 +20,23 @@ Provider = Literal["openai", "ollama", "local", "scripted"]
 ToolMode = Literal["auto", "native", "text"]
 Approval = Literal["ask", "auto-edit", "plan", "yolo"]
 CallFormat = Literal[
-    "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
-    "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
+    "auto",
+    "asi",
+    "hermes",
+    "qwen-xml",
+    "glm",
+    "mistral",
+    "llama",
+    "pythonic",
+    "function-tag",
+    "tool-calls",
+    "deepseek",
+    "kimi",
+    "harmony",
+    "functiongemma",
+    "functionary",
+    "command-r",
+    "json",
 ]
 
 __all__ = ["Approval", "AsiConfig", "CallFormat", "Provider", "ToolMode", "load_config", "user_config_dir"]
@@ -77,6 +92,9 @@ class AsiConfig(BaseModel):
     """Text mode's call dialect: `auto` picks it from the model name (then from the model's first call),
     or name one (`hermes`, `qwen-xml`, `mistral`, `llama`, `pythonic`, …) to prompt a fine-tuned model in
     the format it was trained on."""
+    chat_template: str | None = None
+    """A Jinja chat template file for the model: how it writes calls is learned from it and read first.
+    Empty asks the server (llama.cpp `/props`, Ollama `/api/show`) or the local GGUF file."""
     approval: Approval | None = None
     """Permission mode; empty means the policy's mode (`ask` for the default policy)."""
     policy: str | None = None

@@ -30,10 +30,10 @@ __all__ = [
     "balanced_end",
     "calls_span",
     "cut_json",
+    "cut_span",
     "line_end",
     "named_span",
     "next_non_space",
-    "cut_span",
     "problem",
     "typed_value",
     "value_span",
@@ -282,12 +282,16 @@ def typed_value(raw: str, tool: str, param: str, ctx: ReadContext) -> Any:
     """A parameter value written as text, typed from the tool's schema (else: JSON if it reads as JSON)."""
     kind = ctx.types.get(tool, {}).get(param, "")
     stripped = raw.strip()
+    if stripped == "null" and kind in ("null", ""):
+        return None
+    return _typed(raw, stripped, kind)
+
+
+def _typed(raw: str, stripped: str, kind: str) -> Any:
     if kind in ("integer", "number", "float", "int"):
         return _number(stripped)
     if kind == "boolean" and stripped.lower() in ("true", "false"):
         return stripped.lower() == "true"
-    if stripped == "null" and kind in ("null", ""):
-        return None
     if kind in ("object", "array") or (not kind and stripped[:1] in ("{", "[")):
         return _structured(stripped)
     if kind:

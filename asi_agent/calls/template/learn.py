@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -101,8 +100,17 @@ def _renderer(template: str) -> Callable[[list[tuple[str, dict[str, Any]]]], str
         except TemplateError:
             continue
         if _NAME1 in rendered and _TEXT1 in rendered:
-            return lambda calls, as_text=as_text: _diff(render_turns(template, _turns(calls, as_text)), plain)
+            return _block_renderer(template, plain, as_text)
     raise TemplateError("the template does not render an assistant turn's tool calls")
+
+
+def _block_renderer(
+    template: str, plain: str, as_text: bool
+) -> Callable[[list[tuple[str, dict[str, Any]]]], str]:
+    def render(calls: list[tuple[str, dict[str, Any]]]) -> str:
+        return _diff(render_turns(template, _turns(calls, as_text)), plain)
+
+    return render
 
 
 def _common_prefix(a: str, b: str) -> str:
@@ -144,8 +152,6 @@ def _learn(template: str, key: str) -> CallShape | None:
     render = _renderer(template)
     one = render([(_NAME1, {_KEY1: _TEXT1})])
     two = render([(_NAME1, {_KEY1: _TEXT1}), (_NAME2, {_KEY1: _TEXT2})])
-    if os.environ.get("ASI_DEBUG_TEMPLATE"):
-        print(repr(one), repr(two))
     named = _json_at(one, _named)
     if named is not None:
         return _named_json(one, two, named, key)
@@ -159,13 +165,12 @@ def _learn(template: str, key: str) -> CallShape | None:
     return _pairs(one, two, mixed, key)
 
 
-def _frame(
-    one_head: str, one_tail: str, two: str, first_end: int, second_start: int, second_end: int
-) -> dict[str, str]:
+def _frame(one_head: str, one_tail: str, two: str, where: tuple[int, int, int]) -> dict[str, str]:
     """Split the text around calls into wrapper and per-call pieces, from the one-call and two-call blocks.
 
-    `first_end`/`second_start`/`second_end` locate, in `two`, the end of the first call's arguments, the
-    start of the second call's name (or object) and the end of its arguments."""
+    `where` locates, in `two`, the end of the first call's arguments, the start of the second call's name
+    (or object) and the end of its arguments."""
+    first_end, second_start, second_end = where
     if second_start < 0:  # the template renders one call per turn
         return {"call_open": one_head, "call_close": one_tail, "wrap_open": "", "wrap_close": ""}
     middle, tail = two[first_end:second_start], two[second_end:]
@@ -183,7 +188,7 @@ def _named_json(one: str, two: str, at: tuple[int, int], key: str) -> CallShape:
     second = _json_at(two[at[1] :], lambda value: isinstance(value, dict) and value.get("name") == _NAME2)
     second_start = at[1] + second[0] if second else -1
     second_end = at[1] + second[1] if second else -1
-    pieces = _frame(one[: at[0]], one[at[1] :], two, at[1], second_start, second_end)
+    pieces = _frame(one[: at[0]], one[at[1] :], two, (at[1], second_start, second_end))
     return CallShape(style="named-json", template_hash=key, **pieces)
 
 
@@ -191,7 +196,7 @@ def _json_args(one: str, two: str, name_at: int, args: tuple[int, int], key: str
     name2 = two.find(_NAME2)
     second = _json_at(two[name2:], lambda value: value == {_KEY1: _TEXT2}) if name2 >= 0 else None
     second_end = name2 + second[1] if second else -1
-    pieces = _frame(one[:name_at], one[args[1] :], two, args[1], name2 if second else -1, second_end)
+    pieces = _frame(one[:name_at], one[args[1] :], two, (args[1], name2 if second else -1, second_end))
     name_close = one[name_at + len(_NAME1) : args[0]]
     return CallShape(style="json", name_close=name_close, template_hash=key, **pieces)
 
@@ -217,7 +222,7 @@ def _pairs(one: str, two: str, mixed: str, key: str) -> CallShape | None:
     first_end = two.find(_TEXT1) + len(_TEXT1)
     second_name = two.find(_NAME2)
     second_end = two.find(_TEXT2) + len(_TEXT2) if second_name >= 0 else -1
-    pieces = _frame(one[: one.find(_NAME1)], tail_string, two, first_end, second_name, second_end)
+    pieces = _frame(one[: one.find(_NAME1)], tail_string, two, (first_end, second_name, second_end))
     # The text after a call's last value is the value's closer, then the call's own closer.
     pieces["call_close"] = pieces["call_close"][len(string_close) :] if second_name >= 0 else rest
     return CallShape(

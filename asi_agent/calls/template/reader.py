@@ -47,7 +47,6 @@ def _flex(piece: str) -> re.Pattern[str] | None:
     return re.compile(r"\s*" + r"\s+".join(re.escape(part) for part in parts))
 
 
-_patterns = LastValue(lambda shape: {field: _flex(getattr(shape, field)) for field in _FIELDS})
 _FIELDS = (
     "call_open",
     "call_close",
@@ -62,6 +61,13 @@ _FIELDS = (
     "string_close",
     "other_close",
 )
+
+
+def _compile(shape: CallShape) -> dict[str, re.Pattern[str] | None]:
+    return {field: _flex(getattr(shape, field)) for field in _FIELDS}
+
+
+_patterns: LastValue[CallShape, dict[str, re.Pattern[str] | None]] = LastValue(_compile)
 
 
 class _Cursor:
@@ -156,7 +162,7 @@ def _argument(cur: _Cursor, tool: str, ctx: ReadContext) -> tuple[str, Any]:
         if cur.p["string_close"] is None:
             return key, _bare_value(cur).strip()
         return key, xml_value(cur.until("string_close"))
-    if distinct and cur.take("other_open") or not distinct:
+    if (distinct and cur.take("other_open")) or not distinct:
         if not distinct:
             cur.take("string_open")
         close = "other_close" if cur.p["other_close"] is not None else None
@@ -229,9 +235,9 @@ def _openings(text: str, shape: CallShape) -> Iterator[tuple[int, int]]:
         return
     name_close = patterns["name_close"]
     head = _NAME_RE.match(text, len(text) - len(text.lstrip()))
-    if shape.style != "named-json" and head and name_close is not None and shape.name_close.strip():
-        if name_close.match(text, head.end()) and not opener.match(text, 0):
-            yield 0, head.start()
+    inside = head is not None and name_close is not None and name_close.match(text, head.end()) is not None
+    if inside and head is not None and shape.style != "named-json" and not opener.match(text, 0):
+        yield 0, head.start()  # the generation prompt wrote the opener
     for found in opener.finditer(text):
         start = found.start() + len(found.group()) - len(found.group().lstrip())
         wrap = patterns["wrap_open"]

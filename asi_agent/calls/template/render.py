@@ -44,7 +44,7 @@ def _environment() -> Any:
         """A helper the serving program gives its own templates (Functionary's
         `generate_schema_from_functions`): called, it writes nothing."""
 
-        def __call__(self, *args: Any, **kwargs: Any) -> str:
+        def __call__(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
             return ""
 
         def __getattr__(self, name: str) -> Any:

@@ -61,8 +61,8 @@ class CallShape:
         """Literal text that betrays a call attempt in this shape (for reporting unreadable calls)."""
         pieces = (self.call_open, self.wrap_open, self.name_close if self.style != "named-json" else "")
         found = []
-        for piece in pieces:
-            piece = piece.strip()
+        for raw in pieces:
+            piece = raw.strip()
             if len(piece) >= 3 and any(char in piece for char in "<[|｜"):
                 found.append(piece)
         return tuple(dict.fromkeys(found))
