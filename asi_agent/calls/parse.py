@@ -18,6 +18,7 @@ from asi_agent.calls.dialects import DIALECTS, ReadContext, Span
 from asi_agent.calls.dialects.base import FORMAT_HINT, cut_json, cut_span, problem, value_span
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
 from asi_agent.calls.reasoning import reasoning_regions
+from asi_agent.calls.template.known import KNOWN_SHAPES
 from asi_agent.calls.template.reader import scan_shape
 from asi_agent.calls.template.shape import CallShape
 from asi_agent.events import Status
@@ -39,7 +40,12 @@ _MAX_LEAKS = 4
 _EMPTY_FENCE_RE = re.compile(r"^[ \t]*```[^`\n]*\n(?:[ \t]*\n)*[ \t]*```[ \t]*$", re.M)
 _EMPTY_CODE_RE = re.compile(r"(?<!`)``(?!`)")
 _MARKERS = tuple(
-    sorted({marker for dialect in DIALECTS for marker in dialect.markers}, key=len, reverse=True)
+    sorted(
+        {marker for dialect in DIALECTS for marker in dialect.markers}
+        | {marker for shape in KNOWN_SHAPES for marker in shape.markers},
+        key=len,
+        reverse=True,
+    )
 )
 _MARKER_RE = re.compile("|".join(re.escape(marker) for marker in _MARKERS))
 
@@ -97,6 +103,12 @@ def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
     return cut_span(span.start, span.end, fragment, span.dialect, ctx)
 
 
+def _present(shape: CallShape, text: str) -> bool:
+    """Whether the text holds the shape's call opener (or, for a reply that starts inside a call, its
+    name closer): a cheap test before reading."""
+    return any(piece.strip() and piece.strip() in text for piece in (shape.call_open, shape.name_close))
+
+
 def _overlaps(span: Span, others: list[Span]) -> bool:
     return any(span.start < other.end and other.start < span.end for other in others)
 
@@ -114,6 +126,9 @@ def _learned_first(learned: list[Span], named: list[Span]) -> list[Span]:
 def _spans(text: str, ctx: ReadContext, shape: CallShape | None) -> list[Span]:
     readers = [d for d in DIALECTS if not d.needs or any(needle in text for needle in d.needs)]
     named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
+    for known in KNOWN_SHAPES:  # families no hand-written reader knows, read as their templates write
+        if (shape is None or known.template_hash != shape.template_hash) and _present(known, text):
+            named.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
     learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
     spans = _choose(_learned_first(learned, named) if learned else named)
     spans = [_cut_at_end(span, text, ctx) for span in spans]

@@ -26,7 +26,7 @@ class CallShape:
     style: ArgStyle
     call_open: str
     """Before each call (before the name, or before the JSON object of `named-json`)."""
-    call_close: str
+    call_close: str = ""
     """After each call's arguments."""
     wrap_open: str = ""
     """Before the first call only (a section token); optional when reading."""
@@ -50,11 +50,13 @@ class CallShape:
     """Closes a non-text value (`pairs`; empty when the next separator ends it)."""
     template_hash: str = ""
     """The SHA-256 of the template it was learned from."""
+    family: str = ""
+    """The model family, for shapes shipped with asi-agent (learned from that family's template)."""
 
     @property
     def name(self) -> str:
         """The dialect name calls read with this shape carry."""
-        return f"template:{self.template_hash[:8]}" if self.template_hash else "template"
+        return f"template:{self.family or self.template_hash[:8]}"
 
     @property
     def markers(self) -> tuple[str, ...]:
