@@ -18,7 +18,7 @@ from asi_agent.calls.dialects.base import balanced_end
 from asi_agent.calls.template.render import TemplateError, render_turns
 from asi_agent.calls.template.shape import CallShape
 
-__all__ = ["learn_shape", "template_hash"]
+__all__ = ["learn_shape", "render_calls", "template_hash"]
 
 _NAME1, _NAME2 = "zqprobe_alpha", "zqprobe_beta"
 _KEY1, _KEY2 = "zqkey_a", "zqkey_b"
@@ -111,6 +111,12 @@ def _block_renderer(
         return _diff(render_turns(template, _turns(calls, as_text)), plain)
 
     return render
+
+
+def render_calls(template: str, calls: list[tuple[str, dict[str, Any]]]) -> str:
+    """The text a chat template writes for an assistant turn making `calls` (name, arguments): what the
+    model was trained to produce. TemplateError when the template does not render calls."""
+    return _renderer(template)(calls)
 
 
 def _common_prefix(a: str, b: str) -> str:

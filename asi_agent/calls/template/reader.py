@@ -22,7 +22,6 @@ from asi_agent.calls.dialects.base import (
     typed_value,
     value_span,
 )
-from asi_agent.calls.dialects.qwen_xml import xml_value
 from asi_agent.calls.jsonish import new_call_id
 from asi_agent.calls.template.shape import CallShape
 from asi_agent.memo import LastValue
@@ -63,8 +62,20 @@ _FIELDS = (
 )
 
 
+def _ending(piece: str) -> re.Pattern[str] | None:
+    """A piece that ends a value: only the whitespace the template itself writes before it may go with
+    it (a value's own trailing line breaks are data)."""
+    parts = piece.split()
+    if not parts:
+        return None
+    lead = piece[: len(piece) - len(piece.lstrip())]
+    return re.compile(f"(?:{re.escape(lead)})?" + r"\s+".join(re.escape(part) for part in parts))
+
+
 def _compile(shape: CallShape) -> dict[str, re.Pattern[str] | None]:
-    return {field: _flex(getattr(shape, field)) for field in _FIELDS}
+    patterns = {field: _flex(getattr(shape, field)) for field in _FIELDS}
+    patterns |= {f"{field}$": _ending(getattr(shape, field)) for field in _FIELDS}
+    return patterns
 
 
 _patterns: LastValue[CallShape, dict[str, re.Pattern[str] | None]] = LastValue(_compile)
@@ -90,7 +101,7 @@ class _Cursor:
 
     def until(self, field: str) -> str:
         """The text up to the next `field` piece, consumed with it; CutOff when it never comes."""
-        pattern = self.p[field]
+        pattern = self.p[f"{field}$"]
         assert pattern is not None
         found = pattern.search(self.text, self.pos)
         if found is None:
@@ -100,6 +111,16 @@ class _Cursor:
 
     def at_end(self) -> bool:
         return not self.text[self.pos :].strip()
+
+
+def _markup_breaks(raw: str, shape: CallShape, opener: str, closer: str) -> str:
+    """A value without the line breaks its template writes around every value (Qwen's
+    `<parameter=K>\nV\n</parameter>`): those belong to the markup, any others to the value."""
+    if (shape.key_close + opener).endswith("\n") and raw.startswith("\n"):
+        raw = raw[1:]
+    if closer.startswith("\n") and raw.endswith("\n"):
+        raw = raw[:-1]
+    return raw
 
 
 def _quoted_json(raw: str, quote: str) -> Any:
@@ -161,14 +182,15 @@ def _argument(cur: _Cursor, tool: str, ctx: ReadContext) -> tuple[str, Any]:
     if distinct and cur.p["string_open"] is not None and cur.take("string_open"):
         if cur.p["string_close"] is None:
             return key, _bare_value(cur).strip()
-        return key, xml_value(cur.until("string_close"))
+        return key, _markup_breaks(cur.until("string_close"), shape, shape.string_open, shape.string_close)
     if (distinct and cur.take("other_open")) or not distinct:
         if not distinct:
             cur.take("string_open")
         close = "other_close" if cur.p["other_close"] is not None else None
         raw = cur.until(close) if close else _bare_value(cur)
         if not distinct and shape.string_close.strip() == shape.other_close.strip():
-            return key, typed_value(xml_value(raw), tool, key, ctx)
+            raw = _markup_breaks(raw, shape, shape.other_open, shape.other_close)
+            return key, typed_value(raw, tool, key, ctx)
         return key, _other_value(raw, shape)
     raise ValueError(f"the value of `{key}` is not written the way this model's template writes values")
 
