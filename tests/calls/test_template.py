@@ -130,7 +130,10 @@ def test_templates_render_in_a_sandbox():
 def test_the_shipped_shapes_are_what_the_stored_templates_give():
     root = HERE.parent.parent
     done = subprocess.run(
-        [sys.executable, str(root / "scripts" / "known_shapes.py"), "--check"], capture_output=True, text=True
+        [sys.executable, str(root / "scripts" / "known_shapes.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert {shape.family for shape in KNOWN_SHAPES} == {

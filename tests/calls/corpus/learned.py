@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from asi_agent.calls.template import render_calls
 from corpus.case import Case
 from corpus.templates import CALL_SETS, TOOLS
-
-from asi_agent.calls.template import render_calls
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SOURCES = {
