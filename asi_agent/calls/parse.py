@@ -92,7 +92,7 @@ _CLOSED_END_RE = re.compile(r"(?:```|</[\w:.\-]+>|<\|[\w/]+\|>|\[/\w+\])\s*$")
 
 def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
     """A span that runs to the reply's end with its JSON still open is a call the reply stopped inside."""
-    if not span.calls or span.dialect in _TEXT_ARGUMENTS or span.dialect.startswith("template"):
+    if span.cut or span.dialect in _TEXT_ARGUMENTS or span.dialect.startswith("template"):
         return span
     if text[span.end :].strip() or _CLOSED_END_RE.search(text):
         return span
@@ -152,6 +152,33 @@ def _leaks(prose: str, ctx: ReadContext, shape: CallShape | None) -> list[str]:
     return problems
 
 
+_CALL_TAG_RE = re.compile(
+    r"<\|?(?P<tag>[A-Za-z_][\w:.|-]*(?:tool|function|call|invoke|action)[\w:.|-]*)(?=[\s>=|])", re.I
+)
+
+
+def _call_shaped(prose: str, ctx: ReadContext) -> list[str]:
+    """For a reply that gave no call: a call-looking tag (closed or not) or a listed tool's name followed
+    by arguments, which no reader could read — so the attempt is reported, never dropped in silence."""
+    tag = _CALL_TAG_RE.search(prose)
+    if tag is not None:
+        line = prose[prose.rfind("\n", 0, tag.start()) + 1 :].split("\n", 1)[0]
+        return [problem(line, f"`<{tag.group('tag')}` looks like a call no reader could read", ctx)]
+    names = sorted((name for name in ctx.types if name), key=len, reverse=True)
+    if not names:
+        return []
+    pattern = re.compile(
+        r"(?<![\w.])(?P<name>"
+        + "|".join(re.escape(name) for name in names)
+        + r")\s*(?:\(|\{|\[ARGS\]|:\s*\{)"
+    )
+    found = pattern.search(prose)
+    if found is None:
+        return []
+    line = prose[prose.rfind("\n", 0, found.start()) + 1 :].split("\n", 1)[0]
+    return [problem(line, f"`{found.group('name')}` is followed by arguments no reader could read", ctx)]
+
+
 def _learned_markers(markers: tuple[str, ...]) -> re.Pattern[str]:
     every = sorted({*_MARKERS, *markers}, key=len, reverse=True)
     return re.compile("|".join(re.escape(marker) for marker in every))
@@ -189,6 +216,8 @@ def parse_reply(
     rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
     calls = tuple(call for span in spans for call in span.calls)
     problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx, shape)
+    if not calls and not problems:
+        problems = _call_shaped(prose, ctx)
     if calls and any(span.cut for span in spans):
         names = ", ".join(call.name for call in calls)
         problems.append(f"The reply was cut off inside a call, so none of its calls ran (not run: {names}).")
