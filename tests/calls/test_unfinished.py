@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - replies are kept whole, as models write them
 """No call runs from a reply that stopped inside it; closers quoted in arguments are data; nothing that
 looks like a call vanishes (issue 28, points 2 to 4)."""
 
