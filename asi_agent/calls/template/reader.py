@@ -212,7 +212,9 @@ def _pairs(cur: _Cursor, name: str, ctx: ReadContext) -> dict[str, Any]:
 
 
 def _name(cur: _Cursor) -> str:
-    found = _NAME_RE.match(cur.text, cur.pos)
+    found = _NAME_RE.match(
+        cur.text, cur.pos + len(cur.text[cur.pos :]) - len(cur.text[cur.pos :].lstrip(" \t"))
+    )
     if found is None:
         raise ValueError("the tool name is missing")
     cur.pos = found.end()
