@@ -157,10 +157,13 @@ _CALL_TAG_RE = re.compile(
 )
 
 
+_ECHO_RE = re.compile(r"response|result|output", re.I)  # a tool's answer echoed back is not a call
+
+
 def _call_shaped(prose: str, ctx: ReadContext) -> list[str]:
     """For a reply that gave no call: a call-looking tag (closed or not) or a listed tool's name followed
     by arguments, which no reader could read — so the attempt is reported, never dropped in silence."""
-    tag = _CALL_TAG_RE.search(prose)
+    tag = next((t for t in _CALL_TAG_RE.finditer(prose) if not _ECHO_RE.search(t.group("tag"))), None)
     if tag is not None:
         line = prose[prose.rfind("\n", 0, tag.start()) + 1 :].split("\n", 1)[0]
         return [problem(line, f"`<{tag.group('tag')}` looks like a call no reader could read", ctx)]

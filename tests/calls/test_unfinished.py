@@ -115,3 +115,5 @@ def test_something_call_shaped_never_vanishes(reply):
 def test_prose_that_names_a_tool_is_left_alone():
     parsed = parse_reply("The shell tool runs commands; I used it to list the files.", SHELL)
     assert parsed.calls == () and parsed.problems == ()
+    echoed = parse_reply("<tool_response>\nREADME.md\n</tool_response>\nThe folder holds README.md.", SHELL)
+    assert echoed.problems == ()
