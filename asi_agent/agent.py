@@ -15,6 +15,8 @@ from asi_agent.backends.base import Backend, ToolSchema
 from asi_agent.bounds import DEFAULT_REPEAT_LIMIT, LoopBreaker
 from asi_agent.calls import ParsedReply, parse_reply, parse_status, strip_status, textmode
 from asi_agent.calls.style import CallStyle
+from asi_agent.calls.template import CallShape
+from asi_agent.calls.template.source import shape_for
 from asi_agent.config import ToolMode
 from asi_agent.context import ContextConfig, ContextKeeper
 from asi_agent.context.keeper import Reason
@@ -72,6 +74,9 @@ class AgentConfig:
     """The model's context window and how much of it the reply keeps."""
     repeat_limit: int = DEFAULT_REPEAT_LIMIT
     """The same call with the same result this many times in a row ends the run with STOP."""
+    chat_template: str | None = None
+    """The model's chat template (`--chat-template`); None asks the backend. Calls are read in the form
+    it renders them first."""
 
 
 class Agent:
@@ -90,6 +95,7 @@ class Agent:
         self.native = config.tool_mode != "text"
         self.gate = Gate(config.gate, runner.ctx, session)
         self.style = CallStyle.choose(config.call_format, backend.model_name, session.records())
+        self.shape: CallShape | None = None
         self.schemas: list[ToolSchema] = []
         writes = frozenset(spec.name for spec in runner.registry if spec.risk == "write")
         self.context = ContextKeeper(backend, config.context, state_dir=runner.ctx.state_dir, writes=writes)
@@ -165,6 +171,7 @@ class Agent:
         """Begin a run of `task`: the tool mode decided, the task added, its checks set up."""
         if self.config.tool_mode == "auto":
             self.native = await self.backend.supports_native_tools()
+        self.shape = await shape_for(self.backend, self.config.chat_template)
         resumed = bool(self.messages)
         self.session.append("run", task=task, tool_mode=self._mode(), model=self.backend.model_name)
         self._add(Message("user", task))
@@ -176,7 +183,7 @@ class Agent:
 
     def _parse(self, reply: Completion) -> ParsedReply:
         """The reply's calls; in text mode, the dialect they were written in is learnt."""
-        parsed = parse_reply(reply.text, self.schemas, hint=self.style.hint)
+        parsed = parse_reply(reply.text, self.schemas, hint=self.style.hint, shape=self.shape)
         if not self.native and self.style.learn(parsed):
             self.session.append("call_format", call_format=self.style.name)
         return parsed

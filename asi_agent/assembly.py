@@ -71,6 +71,7 @@ def config_flags(args: argparse.Namespace) -> dict[str, Any]:
         "base_url": args.base_url,
         "tool_mode": args.tool_mode,
         "call_format": args.call_format,
+        "chat_template": _template_path(getattr(args, "chat_template", None)),
         "approval": "yolo" if args.yes else args.approval,
         "max_turns": args.max_turns,
         "auto_commit": True if getattr(args, "auto_commit", False) else None,
@@ -87,6 +88,26 @@ def _sandbox_flags(args: argparse.Namespace) -> dict[str, bool] | None:
     if getattr(args, "allow_network", False):
         flags["network"] = True
     return flags or None
+
+
+def _template_path(value: str | None) -> str | None:
+    """`--chat-template` as an absolute path (it names a file relative to where the command runs)."""
+    return str(Path(value).expanduser().resolve()) if value else None
+
+
+def read_chat_template(path: str | None, root: Path) -> str | None:
+    """The text of the configured chat template file (relative paths from the project root); UserError
+    when it cannot be read."""
+    if not path:
+        return None
+    file = (root / Path(path).expanduser()).resolve()
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(
+            f"chat template {file}: {exc.strerror if isinstance(exc, OSError) else exc}; "
+            "give a readable Jinja chat template file (--chat-template FILE or chat_template in the config)"
+        ) from None
 
 
 def with_session(flags: dict[str, Any], resumed: Session | None) -> dict[str, Any]:
@@ -174,6 +195,7 @@ def assemble_agent(
         max_turns=config.max_turns,
         tool_mode=config.tool_mode,
         call_format=config.call_format,
+        chat_template=read_chat_template(config.chat_template, root),
         gate=gate,
         locale=config.tool_locale,
         offered=offered_tools(config, backend),

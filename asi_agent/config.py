@@ -111,6 +111,9 @@ class AsiConfig(BaseModel):
     """Text mode's call dialect: `auto` picks it from the model name (then from the model's first call),
     or name one (`hermes`, `qwen-xml`, `mistral`, `llama`, `pythonic`, …) to prompt a fine-tuned model in
     the format it was trained on."""
+    chat_template: str | None = None
+    """A Jinja chat template file for the model: how it writes calls is learned from it and read first.
+    Empty asks the server (llama.cpp `/props`, Ollama `/api/show`) or the local GGUF file."""
     approval: Approval | None = None
     """Permission mode; empty means the policy's mode (`ask` for the default policy)."""
     policy: str | None = None

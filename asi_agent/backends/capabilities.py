@@ -1,7 +1,8 @@
 """What a model server says about itself, and what its replies give away.
 
 - `read_props`: llama.cpp's `GET /props` — whether the chat template renders tools
-  (`chat_template_caps.supports_tools`, or the older top-level `supports_tools`) and the context size.
+  (`chat_template_caps.supports_tools`, or the older top-level `supports_tools`), the template itself
+  (`chat_template`) and the context size.
 - `tools_unrendered`: the cheap consistency check — tools were sent, but the prompt's token count is
   too small to hold them, so the server dropped them without saying so.
 - `ModelNameCheck`: the model name the server answers with, compared once with the one asked for.
@@ -41,6 +42,8 @@ class ServerProps:
 
     supports_tools: bool | None = None
     n_ctx: int | None = None
+    chat_template: str | None = None
+    """The model's Jinja chat template (`chat_template`)."""
 
 
 async def read_props(base_url: str, headers: dict[str, str]) -> ServerProps | None:
@@ -55,7 +58,12 @@ async def read_props(base_url: str, headers: dict[str, str]) -> ServerProps | No
         return None
     if not isinstance(data, dict):
         return None
-    return ServerProps(supports_tools=_supports_tools(data), n_ctx=_n_ctx(data))
+    template = data.get("chat_template")
+    return ServerProps(
+        supports_tools=_supports_tools(data),
+        n_ctx=_n_ctx(data),
+        chat_template=template if isinstance(template, str) and template.strip() else None,
+    )
 
 
 def _supports_tools(data: dict[str, Any]) -> bool | None:

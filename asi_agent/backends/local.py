@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import importlib.util
 import json
+import logging
 import os
 import secrets
 import time
@@ -39,8 +40,10 @@ from asi_agent.backends.local_chat import build_reply_schema, parse_reply, rende
 from asi_agent.backends.local_tokens import LocalTokenizer
 from asi_agent.backends.overflow import looks_like_context_overflow
 from asi_agent.events import report_progress
-from asi_agent.exceptions import BackendError, ContextOverflowError
+from asi_agent.exceptions import BackendError, ContextOverflowError, UserError
 from asi_agent.messages import Completion, Message, Usage
+
+logger = logging.getLogger("asi_agent.backends.local")
 
 __all__ = [
     "EMBEDDED_MODEL_FILE",
@@ -208,6 +211,16 @@ class LocalBackend:
     async def supports_native_tools(self) -> bool:
         """Always True: calls come back as native calls, whether decoded with the schema or parsed."""
         return True
+
+    async def chat_template(self) -> str | None:
+        """The model file's `tokenizer.chat_template` (None when the file has none or cannot be read)."""
+        from asi_agent.backends.gguf_meta import gguf_string  # noqa: PLC0415 - only when learning calls
+
+        try:
+            return gguf_string(_resolve_model_path(self._config), "tokenizer.chat_template")
+        except (OSError, ValueError, UserError) as exc:
+            logger.info("asi-agent: no chat template from the model file: %s", exc)
+            return None
 
     async def context_window(self) -> int:
         """The configured `n_ctx`: llama.cpp allocates exactly that."""

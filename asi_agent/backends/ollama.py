@@ -290,6 +290,29 @@ class OllamaBackend:
             raise BackendError(f"Ollama at {self._host} failed while answering: {error_text(part)}")
         return part
 
+    async def chat_template(self) -> str | None:
+        """The model's Jinja chat template from `/api/show`: the GGUF's `tokenizer.chat_template` in
+        `model_info`, else `template` when it is Jinja (Ollama's own templates are Go templates, which say
+        nothing here); None when Ollama cannot be asked."""
+        try:
+            show = await self._show()
+        except BackendError as exc:
+            logger.info("asi-agent: no chat template from Ollama's /api/show: %s", exc)
+            return None
+        info = show.get("model_info")
+        template = info.get("tokenizer.chat_template") if isinstance(info, dict) else None
+        if isinstance(template, str) and template.strip():
+            return template
+        template = show.get("template")
+        if (
+            isinstance(template, str)
+            and "{%" in template
+            and "{{ ." not in template
+            and "{{- ." not in template
+        ):
+            return template
+        return None
+
     async def _show(self) -> dict[str, Any]:
         """The model's description (`/api/show`): capabilities, `model_info`."""
         try:

@@ -173,6 +173,11 @@ class OpenAIBackend:
             self._check_tools_rendered(wire, tool_list, completion)
         return completion
 
+    async def chat_template(self) -> str | None:
+        """The model's chat template from llama.cpp's `/props` (None from servers without it)."""
+        props = await self._server_props()
+        return props.chat_template if props is not None else None
+
     async def context_window(self) -> int | None:
         """The window the server reports (llama.cpp `/props`, vLLM `max_model_len`), else None."""
         props = await self._server_props()  # asked once: the tool-mode check reads it too

@@ -8,6 +8,7 @@ stringified JSON). Broken JSON (smart quotes, trailing commas, single quotes) is
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from typing import Any
 
@@ -155,6 +156,10 @@ def decode_arguments(value: object, tool: str = "") -> dict[str, Any]:
     raise CallFormatError(f"The arguments {who}must be {ARGS_HINT}; got {_describe(value)}.")
 
 
+CALL_ID_RE = re.compile(r"^(?:call|toolu|tool_call|chatcmpl-tool)[_-][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*$")
+"""A call id (`call_0`, `call_abc123`, `toolu_01…`): never a tool's name."""
+
+
 def clean_name(name: str) -> str:
     """A tool name without surrounding quotes, backticks and spaces."""
     return name.strip().strip("`'\"“”").strip()
@@ -190,8 +195,10 @@ def call_from_object(obj: dict[str, Any]) -> ToolCall:
     function = obj.get("function")
     if isinstance(function, dict):
         obj = {**obj, **function}
-    name = next((obj[key] for key in NAME_KEYS if isinstance(obj.get(key), str)), "")
-    name = clean_name(name)
+    names = [clean_name(obj[key]) for key in NAME_KEYS if isinstance(obj.get(key), str)]
+    name = next((item for item in names if item and not CALL_ID_RE.match(item)), "")
+    if not name and any(names):
+        raise CallFormatError(f"`{next(item for item in names if item)}` is a call id, not a tool name")
     if not name:
         raise CallFormatError("the call has no tool name")
     args_key = next((key for key in _ARG_KEYS if key in obj), None)

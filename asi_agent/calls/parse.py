@@ -15,9 +15,12 @@ from itertools import islice
 from typing import Any, cast
 
 from asi_agent.calls.dialects import DIALECTS, ReadContext, Span
-from asi_agent.calls.dialects.base import FORMAT_HINT, problem, value_span
+from asi_agent.calls.dialects.base import FORMAT_HINT, cut_json, cut_span, problem, value_span
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
 from asi_agent.calls.reasoning import reasoning_regions
+from asi_agent.calls.template.known import KNOWN_SHAPES
+from asi_agent.calls.template.reader import scan_shape
+from asi_agent.calls.template.shape import CallShape
 from asi_agent.events import Status
 from asi_agent.messages import ToolCall
 
@@ -37,7 +40,12 @@ _MAX_LEAKS = 4
 _EMPTY_FENCE_RE = re.compile(r"^[ \t]*```[^`\n]*\n(?:[ \t]*\n)*[ \t]*```[ \t]*$", re.M)
 _EMPTY_CODE_RE = re.compile(r"(?<!`)``(?!`)")
 _MARKERS = tuple(
-    sorted({marker for dialect in DIALECTS for marker in dialect.markers}, key=len, reverse=True)
+    sorted(
+        {marker for dialect in DIALECTS for marker in dialect.markers}
+        | {marker for shape in KNOWN_SHAPES for marker in shape.markers},
+        key=len,
+        reverse=True,
+    )
 )
 _MARKER_RE = re.compile("|".join(re.escape(marker) for marker in _MARKERS))
 
@@ -76,19 +84,67 @@ def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
-def _spans(text: str, ctx: ReadContext) -> list[Span]:
+# Dialects whose arguments are JSON: one the reply's end cut off is read only by repairing it.
+_TEXT_ARGUMENTS = frozenset({"qwen-xml", "glm", "pythonic", "functiongemma"})
+# A reply that ends with a closer (a fence, a closing tag or token) was finished by the model.
+_CLOSED_END_RE = re.compile(r"(?:```|</[\w:.\-]+>|<\|[\w/]+\|>|\[/\w+\])\s*$")
+
+
+def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
+    """A span that runs to the reply's end with its JSON still open is a call the reply stopped inside."""
+    if span.cut or span.dialect in _TEXT_ARGUMENTS or span.dialect.startswith("template"):
+        return span
+    if text[span.end :].strip() or _CLOSED_END_RE.search(text):
+        return span
+    fragment = text[span.start : span.end]
+    brace = min((i for i in (fragment.find("{"), fragment.find("[")) if i >= 0), default=-1)
+    if brace < 0 or not cut_json(fragment[brace:]):
+        return span
+    return cut_span(span.start, span.end, fragment, span.dialect, ctx)
+
+
+def _present(shape: CallShape, text: str) -> bool:
+    """Whether the text holds the shape's call opener (or, for a reply that starts inside a call, its
+    name closer): a cheap test before reading."""
+    return any(piece.strip() and piece.strip() in text for piece in (shape.call_open, shape.name_close))
+
+
+def _overlaps(span: Span, others: list[Span]) -> bool:
+    return any(span.start < other.end and other.start < span.end for other in others)
+
+
+def _learned_first(learned: list[Span], named: list[Span]) -> list[Span]:
+    """The learned reader's spans, then the named readers' where the learned reader read nothing (a
+    learned span that only failed gives way to a named reader that read calls there)."""
+    read = [span for span in learned if span.calls or span.cut]
+    failed = [
+        span for span in learned if span not in read and not _overlaps(span, [s for s in named if s.calls])
+    ]
+    return read + failed + [span for span in named if not _overlaps(span, read + failed)]
+
+
+def _spans(text: str, ctx: ReadContext, shape: CallShape | None) -> list[Span]:
     readers = [d for d in DIALECTS if not d.needs or any(needle in text for needle in d.needs)]
-    spans = _choose([span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)])
+    named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
+    for known in KNOWN_SHAPES:  # families no hand-written reader knows, read as their templates write
+        if (shape is None or known.template_hash != shape.template_hash) and _present(known, text):
+            named.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
+    learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
+    spans = _choose(_learned_first(learned, named) if learned else named)
+    spans = [_cut_at_end(span, text, ctx) for span in spans]
     if not spans and text.lstrip().startswith(("{", "[")):
         whole = value_span(0, len(text), text, text.strip(), strict=False, dialect="json", ctx=ctx)
         spans = [whole] if whole is not None else []
     return spans
 
 
-def _leaks(prose: str, ctx: ReadContext) -> list[str]:
+def _leaks(prose: str, ctx: ReadContext, shape: CallShape | None) -> list[str]:
     """Call markers left in the prose: a call attempt no reader could place."""
     problems = []
-    for match in islice(_MARKER_RE.finditer(prose), _MAX_LEAKS):
+    pattern = _MARKER_RE
+    if shape is not None and shape.markers:
+        pattern = _learned_markers(shape.markers)
+    for match in islice(pattern.finditer(prose), _MAX_LEAKS):
         line_start = prose.rfind("\n", 0, match.start()) + 1
         line_end = prose.find("\n", match.end())
         fragment = prose[line_start : len(prose) if line_end < 0 else line_end]
@@ -96,16 +152,57 @@ def _leaks(prose: str, ctx: ReadContext) -> list[str]:
     return problems
 
 
+_CALL_TAG_RE = re.compile(
+    r"<\|?(?P<tag>[A-Za-z_][\w:.|-]*(?:tool|function|call|invoke|action)[\w:.|-]*)(?=[\s>=|])", re.I
+)
+
+
+_ECHO_RE = re.compile(r"response|result|output", re.I)  # a tool's answer echoed back is not a call
+
+
+def _call_shaped(prose: str, ctx: ReadContext) -> list[str]:
+    """For a reply that gave no call: a call-looking tag (closed or not) or a listed tool's name followed
+    by arguments, which no reader could read — so the attempt is reported, never dropped in silence."""
+    tag = next((t for t in _CALL_TAG_RE.finditer(prose) if not _ECHO_RE.search(t.group("tag"))), None)
+    if tag is not None:
+        line = prose[prose.rfind("\n", 0, tag.start()) + 1 :].split("\n", 1)[0]
+        return [problem(line, f"`<{tag.group('tag')}` looks like a call no reader could read", ctx)]
+    names = sorted((name for name in ctx.types if name), key=len, reverse=True)
+    if not names:
+        return []
+    pattern = re.compile(
+        r"(?<![\w.])(?P<name>"
+        + "|".join(re.escape(name) for name in names)
+        + r")\s*(?:\(|\{|\[ARGS\]|:\s*\{)"
+    )
+    found = pattern.search(prose)
+    if found is None:
+        return []
+    line = prose[prose.rfind("\n", 0, found.start()) + 1 :].split("\n", 1)[0]
+    return [problem(line, f"`{found.group('name')}` is followed by arguments no reader could read", ctx)]
+
+
+def _learned_markers(markers: tuple[str, ...]) -> re.Pattern[str]:
+    every = sorted({*_MARKERS, *markers}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(marker) for marker in every))
+
+
 def parse_reply(
-    text: str, tools: Sequence[Mapping[str, Any]] = (), *, hint: str = FORMAT_HINT
+    text: str,
+    tools: Sequence[Mapping[str, Any]] = (),
+    *,
+    hint: str = FORMAT_HINT,
+    shape: CallShape | None = None,
 ) -> ParsedReply:
     """Split a reply into prose, calls, problems and reasoning; never raises.
 
     `tools` (OpenAI-shaped schemas) type the values of dialects that write arguments as text; `hint` ends
-    every problem, telling the model how to write a call.
+    every problem, telling the model how to write a call; `shape`, learned from the model's chat
+    template, is read before the named dialects. A reply that stopped inside a call runs none of its
+    calls: each is reported instead.
     """
     ctx = ReadContext.from_tools(tools, hint)
-    found = _spans(text, ctx)
+    found = _spans(text, ctx, shape)
     # Reasoning is found around the calls (a think tag inside a call's arguments is data), then calls
     # written inside reasoning are dropped: reasoning is not action.
     regions = reasoning_regions(text, [(span.start, span.end) for span in found if span.calls])
@@ -121,7 +218,13 @@ def parse_reply(
     # Removing a call can leave the fence or inline code that held it empty.
     rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
     calls = tuple(call for span in spans for call in span.calls)
-    problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx)
+    problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx, shape)
+    if not calls and not problems:
+        problems = _call_shaped(prose, ctx)
+    if calls and any(span.cut for span in spans):
+        names = ", ".join(call.name for call in calls)
+        problems.append(f"The reply was cut off inside a call, so none of its calls ran (not run: {names}).")
+        calls = ()
     dialect = next((span.dialect for span in spans if span.calls), "")
     reasoning = "\n\n".join(
         text[r.inner_start : r.inner_end].strip()

@@ -182,6 +182,11 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         metavar="FORMAT",
         help="text mode's call dialect: auto (from the model name) or " + ", ".join(CALL_FORMATS[1:]),
     )
+    add(
+        "--chat-template",
+        metavar="FILE",
+        help="the model's Jinja chat template: calls are read as it writes them (default: ask the server)",
+    )
     add("--approval", choices=["ask", "auto-edit", "plan", "yolo"], help="permission mode (default: ask)")
     add("--yes", action="store_true", help="never ask (same as --approval yolo)")
     add("--policy", help="policy preset name or TOML file")

@@ -48,6 +48,8 @@ class OllamaServer(ScriptedServer):
         """What `/api/show` reports; None omits the field (older Ollama)."""
         self.context_length: int | None = None
         """The model's trained context length in `/api/show` (`model_info["test.context_length"]`)."""
+        self.chat_template: str | None = None
+        """The GGUF's Jinja template in `/api/show` (`model_info["tokenizer.chat_template"]`)."""
 
     @property
     def host(self) -> str:
@@ -80,7 +82,8 @@ class OllamaServer(ScriptedServer):
             "template": "{{ .Prompt }}",
             "details": _details(),
             "model_info": {"general.architecture": "test"}
-            | ({"test.context_length": self.context_length} if self.context_length else {}),
+            | ({"test.context_length": self.context_length} if self.context_length else {})
+            | ({"tokenizer.chat_template": self.chat_template} if self.chat_template else {}),
             "modified_at": _CREATED,
         }
         if self.capabilities is not None:

@@ -48,7 +48,9 @@ def object_end(text: str, start: int) -> int:
 def tagged_body(text: str, start: int, close_tag: str, open_tag: str) -> tuple[str, int]:
     """The body after an opening tag and where the fragment ends: the closing tag, the object, the line."""
     body_start = next_non_space(text, start)
-    close = text.find(close_tag, body_start)
+    json_end = balanced_end(text, body_start) if text.startswith(("{", "["), body_start) else None
+    # A closing tag inside the JSON's strings is data: look for it after the JSON.
+    close = text.find(close_tag, json_end if json_end is not None else body_start)
     if close >= 0 and open_tag not in text[body_start:close]:
         return text[body_start:close], close + len(close_tag)
     is_json = text.startswith(("{", "["), body_start)

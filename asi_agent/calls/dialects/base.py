@@ -29,6 +29,8 @@ __all__ = [
     "Span",
     "balanced_end",
     "calls_span",
+    "cut_json",
+    "cut_span",
     "line_end",
     "named_span",
     "next_non_space",
@@ -53,6 +55,8 @@ class Span:
     calls: tuple[ToolCall, ...] = ()
     problems: tuple[str, ...] = ()
     dialect: str = ""
+    cut: bool = False
+    """The reply stopped inside this call: nothing of the reply may run."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +94,7 @@ _read_contexts = LastValue(_read_context)
 def _type_of(prop: Mapping[str, Any]) -> str:
     kind = prop.get("type")
     if isinstance(kind, list):
-        kind = next((item for item in kind if item != "null"), "")
+        kind = next((item for item in kind if item != "null"), "null" if "null" in kind else "")
     return str(kind or "")
 
 
@@ -158,6 +162,20 @@ def balanced_end(text: str, start: int, limit: int | None = None) -> int | None:
             if depth == 0:
                 return index + 1
     return None
+
+
+def cut_json(body: object) -> bool:
+    """Whether JSON text stops before its outermost object or array closes (the reply was cut off)."""
+    if not isinstance(body, str):
+        return False
+    start = next_non_space(body, 0)
+    return body.startswith(("{", "["), start) and balanced_end(body, start, len(body)) is None
+
+
+def cut_span(start: int, end: int, fragment: str, dialect: str, ctx: ReadContext) -> Span:
+    """A call the reply stopped inside: reported, never run."""
+    reason = "the reply stopped before the call was complete; nothing of it was run"
+    return Span(start, end, problems=(problem(fragment, reason, ctx),), dialect=dialect, cut=True)
 
 
 def calls_span(
@@ -264,6 +282,12 @@ def typed_value(raw: str, tool: str, param: str, ctx: ReadContext) -> Any:
     """A parameter value written as text, typed from the tool's schema (else: JSON if it reads as JSON)."""
     kind = ctx.types.get(tool, {}).get(param, "")
     stripped = raw.strip()
+    if stripped == "null" and kind in ("null", ""):
+        return None
+    return _typed(raw, stripped, kind)
+
+
+def _typed(raw: str, stripped: str, kind: str) -> Any:
     if kind in ("integer", "number", "float", "int"):
         return _number(stripped)
     if kind == "boolean" and stripped.lower() in ("true", "false"):

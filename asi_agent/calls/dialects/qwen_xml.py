@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from asi_agent.calls.dialects.base import Dialect, ReadContext, Span, problem, typed_value
+from asi_agent.calls.dialects.base import Dialect, ReadContext, Span, cut_span, problem, typed_value
 from asi_agent.calls.jsonish import new_call_id
 from asi_agent.messages import ToolCall
 
@@ -28,6 +28,7 @@ _WRAPPERS = (
 _WRAPPER_TOKEN_RE = re.compile(r"</?(?:seed|minimax):tool_call>")
 _PARAM_RE = re.compile(r"<parameter=(?P<name>[^>\n]*)>|<parameter name=\"(?P<attr>[^\"\n]*)\">")
 _STOP_RE = re.compile(r"<parameter[= ]|</function>|</invoke>|<function=|<invoke |</tool_call>")
+_CLOSERS_RE = re.compile(r"</(?:(?:seed:|minimax:)?tool_call|function|invoke)>")
 
 
 def xml_value(raw: str) -> str:
@@ -87,7 +88,8 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
         closer = "</function>" if match.group("name") is not None else "</invoke>"
         close = text.find(closer, match.end())
         following = _FUNCTION_RE.search(text, match.end())
-        if close >= 0 and (following is None or close < following.start()):
+        closed = close >= 0 and (following is None or close < following.start())
+        if closed:
             body, end = text[match.end() : close], close + len(closer)
         else:
             end = following.start() if following is not None else len(text)
@@ -96,6 +98,9 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             continue
         start, end = _extend(text, match.start(), end)
         fragment = text[start:end]
+        if not closed and following is None and _CLOSERS_RE.search(text, match.end()) is None:
+            yield cut_span(start, len(text), text[start:], "qwen-xml", ctx)  # the reply stopped in the call
+            continue
         if not name:
             yield Span(start, end, problems=(problem(fragment, "the function name is missing", ctx),))
             continue

@@ -13,6 +13,16 @@ CallReader = Callable[[str, int, int, ReadContext], Span]
 """Reads the text of one call (between its begin and end tokens) into a span covering [start, end)."""
 
 
+def _outside_strings(text: str, start: int, pattern: re.Pattern[str], stop: int) -> re.Match[str] | None:
+    """The first match of `pattern` after `start` that is not inside a JSON string (a section or call
+    end token quoted in an argument is data)."""
+    for found in pattern.finditer(text, start, stop):
+        quotes = len(re.findall(r'(?<!\\)"', text[start : found.start()]))
+        if quotes % 2 == 0:
+            return found
+    return None
+
+
 def _calls(
     text: str,
     bounds: tuple[int, int],
@@ -23,7 +33,7 @@ def _calls(
     (start, stop), (call_begin, call_end) = bounds, call
     position = start
     while (begin := call_begin.search(text, position, stop)) is not None:
-        end_token = call_end.search(text, begin.end(), stop)
+        end_token = _outside_strings(text, begin.end(), call_end, stop)
         following = call_begin.search(text, begin.end(), stop)
         if end_token is not None and (following is None or end_token.start() < following.start()):
             body_end, end = end_token.start(), end_token.end()
@@ -47,7 +57,7 @@ def section_spans(
     position = 0
     covered: list[tuple[int, int]] = []
     while (opened := section_begin.search(text, position)) is not None:
-        closed = section_end.search(text, opened.end())
+        closed = _outside_strings(text, opened.end(), section_end, len(text))
         stop = closed.start() if closed is not None else len(text)
         end = closed.end() if closed is not None else len(text)
         spans = list(_calls(text, (opened.end(), stop), call, read, ctx))
