@@ -142,7 +142,9 @@ async def run_command(
             # Interrupted by the person: nothing of the command may outlive the call.
             _signal_group(proc.pid, signal.SIGKILL)
             raise
-    leftovers = not timed_out and _group_alive(proc.pid)
+    # In the sandbox nothing outlives the command: its pid namespace goes with it (the kernel ends the
+    # rest as bubblewrap exits), so there is nothing to look for, and looking would find them dying.
+    leftovers = sandbox is None and not timed_out and _group_alive(proc.pid)
     if leftovers:
         await _stop_group(proc.pid, lambda: True)
     code = proc.returncode if proc.returncode is not None else -signal.SIGKILL
