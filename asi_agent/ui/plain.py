@@ -191,6 +191,8 @@ class _Printer:
         """Some of the reply was shown: its line still needs ending."""
         self.status = StatusFilter()
         self.started: dict[str, float] = {}
+        self.rejected: set[str] = set()
+        """Calls already shown as rejected: their result events add nothing."""
 
     def show(self, event: AgentEvent) -> None:
         if isinstance(event, TextStreamed):
@@ -206,12 +208,15 @@ class _Printer:
             elif not self.partial and strip_status(event.message.content).strip():
                 _print(strip_status(event.message.content))
             self.partial, self.wrote = "", False
+        elif isinstance(event, ToolStarted | ToolFinished) and event.call.id in self.rejected:
+            return
         elif isinstance(event, ToolStarted):
             self.started[event.call.id] = time.monotonic()
             _print(f"· {event.call.name} {_key_argument(event.call.arguments)} …")
         elif isinstance(event, ToolFinished):
             self._finished(event)
         elif isinstance(event, CallRejected):
+            self.rejected.add(event.call_id)
             _print(f"✗ {event.name}: {event.error}")
         elif isinstance(event, RetryRequested):
             _print(f"(asked the model again: {event.reason})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import time
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import ClassVar
@@ -13,7 +14,10 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import ListView, OptionList
+from textual.events import Key
+from textual.markup import escape
+from textual.widgets import Input, ListView, OptionList
+from textual.widgets.collapsible import CollapsibleTitle
 from textual.worker import Worker
 
 from asi_agent.assembly import config_flags
@@ -33,6 +37,8 @@ from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, 
 
 __all__ = ["ChatApp"]
 
+QUIT_NEVER = 1e9
+
 
 class ChatApp(App[int]):
     """`asi-agent` / `asi-agent chat`."""
@@ -41,9 +47,12 @@ class ChatApp(App[int]):
     TITLE = "asi-agent"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "interrupt", "interrupt", show=False),
+        Binding("ctrl+c", "ctrl_c", "interrupt, or quit", show=False, priority=True),
         Binding("ctrl+b", "toggle_changes", "changed files", show=False),
         Binding("ctrl+q", "quit", "quit", show=False, priority=True),
     ]
+    QUIT_AGAIN_SECONDS = 3.0
+    """A second Ctrl+C within this time quits."""
 
     def __init__(self, args: argparse.Namespace, chat: ChatSession | None = None) -> None:
         super().__init__()
@@ -53,6 +62,9 @@ class ChatApp(App[int]):
         self.history = InputHistory(self.root)
         self.files = FileIndex(self.root)
         self.turn_worker: Worker[None] | None = None
+        self.queued: list[str] = []
+        """Messages sent while the agent worked; each is sent when the turn before it ends."""
+        self._ctrl_c_at = -QUIT_NEVER
         self.changes: dict[str, FileChange] = {}
         # kept, not queried: a query looks at the top screen, which may be the modal
         self.conversation = VerticalScroll(id="conversation")
@@ -133,11 +145,20 @@ class ChatApp(App[int]):
         text = event.text.strip()
         if not text:
             return
-        if self.turn_worker is not None and self.turn_worker.is_running:
-            self.notify("the agent is working; Esc interrupts it")
-            return
         self.input.clear()
         self.history.add(text)
+        if self.busy:
+            self.queued.append(text)
+            await self.say(f"queued (sent when the agent is done; Esc interrupts it): {text}")
+            return
+        await self._send(text)
+
+    @property
+    def busy(self) -> bool:
+        """A turn (or a compaction) is running."""
+        return self.turn_worker is not None and self.turn_worker.is_running
+
+    async def _send(self, text: str) -> None:
         if self.chat is None:
             await self.say("no model is connected yet", error=True)
         elif text.startswith("/"):
@@ -168,7 +189,8 @@ class ChatApp(App[int]):
 
     @on(ChatInput.HistoryWanted)
     def _history(self, event: ChatInput.HistoryWanted) -> None:
-        text = self.history.previous() if event.older else self.history.next()
+        draft = self.input.text
+        text = self.history.previous(draft) if event.older else self.history.next()
         if text is not None:
             box = self.input
             box.text = text
@@ -225,9 +247,10 @@ class ChatApp(App[int]):
         assert self.chat is not None
         await self.conversation.mount(UserLine(text))
         self.conversation.anchor()
-        view = TurnView(self.conversation, self.status, self.chat.tokens_used())
+        shell = text.startswith("!")
+        view = TurnView(self.conversation, self.status, self.chat.tokens_used(), open_output=shell)
         events: AsyncGenerator[AgentEvent, None]
-        events = self.chat.shell(text[1:].strip()) if text.startswith("!") else self.chat.turn(text)
+        events = self.chat.shell(text[1:].strip()) if shell else self.chat.turn(text)
         self.status.set(agent_status="")
         self.status.busy("thinking")
         interrupted = False
@@ -276,6 +299,16 @@ class ChatApp(App[int]):
             await self.say("interrupted: what was done is kept; send a message to go on")
         self.files.refresh()
         await self._refresh_changes()
+        if self.queued:
+            if interrupted:  # an interrupt stops what was queued behind it too; it goes back to the input
+                self.input.text = "\n".join([*self.queued, self.input.text]).strip()
+                self.queued.clear()
+            else:
+                self.call_later(self._send_queued)
+
+    async def _send_queued(self) -> None:
+        if self.queued and not self.busy:
+            await self._send(self.queued.pop(0))
 
     async def _ask(self, request: ApprovalRequested) -> bool:
         """Show the modal; False when the person pressed Esc (the turn stops, the call is refused)."""
@@ -291,12 +324,53 @@ class ChatApp(App[int]):
         return True
 
     def action_interrupt(self) -> None:
-        """Esc: close the completion list, interrupt the running turn, or go back to the input."""
+        """Esc: close the completion list or interrupt the running turn; always back to the input."""
         if self.completions.display:
             self._hide_completions()
         elif self.turn_worker is not None and self.turn_worker.is_running:
             self.turn_worker.cancel()
+        self.input.focus()
+
+    def action_ctrl_c(self) -> None:
+        """Ctrl+C: interrupt the running turn; a second one (or Ctrl+C when idle, twice) quits."""
+        now = time.monotonic()
+        if now - self._ctrl_c_at < self.QUIT_AGAIN_SECONDS:
+            self.exit(0)
+            return
+        self._ctrl_c_at = now
+        if self.busy and self.turn_worker is not None:
+            self.turn_worker.cancel()
+            self.input.focus()
+            self.notify("interrupted; Ctrl+C again quits")
         else:
+            self.notify("Ctrl+C again (or Ctrl+Q) quits")
+
+    def on_key(self, event: Key) -> None:
+        """Keys that reach no widget: typing goes to the input, arrows walk the tool cards."""
+        focused = self.focused
+        if focused is None or focused is self.input or self.screen is not self.screen_stack[0]:
+            if focused is None and event.is_printable:
+                self._type_into_input(event)
+            return
+        if isinstance(focused, CollapsibleTitle) and event.key in ("up", "down"):
+            event.stop()
+            self._step_cards(focused, -1 if event.key == "up" else 1)
+        elif event.is_printable and event.character and not isinstance(focused, Input):
+            self._type_into_input(event)
+
+    def _type_into_input(self, event: Key) -> None:
+        event.stop()
+        self.input.focus()
+        self.input.insert(event.character or "")
+
+    def _step_cards(self, title: CollapsibleTitle, step: int) -> None:
+        """Move the focus to the previous or next tool card's title (past the last: the input)."""
+        titles = list(self.conversation.query(CollapsibleTitle))
+        index = titles.index(title) + step if title in titles else -1
+        if 0 <= index < len(titles):
+            titles[index].focus()
+            titles[index].scroll_visible()
+        elif index >= len(titles):
             self.input.focus()
 
     # -- changed files ----------------------------------------------------------------------------
@@ -329,7 +403,7 @@ class ChatApp(App[int]):
             return
         self.panel.query_one(DiffView).show(change.diff)
         self.chat.set_cursor(change.path, change.first_line)
-        self.notify(f"cursor for get_cursor_context: {change.path}:{change.first_line}")
+        self.notify(escape(f"cursor for get_cursor_context: {change.path}:{change.first_line}"))
 
     async def on_unmount(self) -> None:
         """Release the model and the tools."""

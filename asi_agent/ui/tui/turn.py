@@ -39,6 +39,10 @@ class TurnView:
     partial: str = ""
     cards: dict[str, ToolCard] = field(default_factory=dict)
     changed: bool = False
+    open_output: bool = False
+    """Show every card open (the turn runs the person's own `!command`)."""
+    rejected: set[str] = field(default_factory=set)
+    """Calls shown as rejected; their result events add nothing."""
     status_line: StatusFilter = field(default_factory=StatusFilter)
     """Keeps the `AGENT_STATUS` line out of the streamed reply: the status bar shows it."""
 
@@ -56,6 +60,7 @@ class TurnView:
             card = ToolCard(ToolCall(event.call_id, event.name or "?", {}))
             await self.conversation.mount(card)
             card.refused(event.error)
+            self.rejected.add(event.call_id)  # its result comes too: one card says it all
         elif isinstance(event, RetryRequested):
             await self.conversation.mount(Notice(f"asked the model again ({event.reason})"))
         elif isinstance(event, StatusDecided):
@@ -105,15 +110,19 @@ class TurnView:
             self.status.set(context=f"{left:,} left")
 
     async def _started(self, call: ToolCall) -> None:
-        card = ToolCard(call)
+        if call.id in self.rejected:
+            return
+        card = ToolCard(call, open_output=self.open_output)
         self.cards[call.id] = card
         await self.conversation.mount(card)
         self.status.busy(f"running {call.name}")
 
     async def _finished(self, event: ToolFinished) -> None:
+        if event.call.id in self.rejected:
+            return
         card = self.cards.pop(event.call.id, None)
         if card is None:
-            card = ToolCard(event.call)
+            card = ToolCard(event.call, open_output=self.open_output)
             await self.conversation.mount(card)
         card.finished(event.ok, event.output)
         self.changed = self.changed or bool(event.changed_files)
