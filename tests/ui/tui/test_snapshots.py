@@ -106,3 +106,37 @@ def test_approval_modal_with_a_long_diff(snap_compare, project):
         await steady(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
+
+
+GREET = '''"""Say hello."""
+
+
+def greet(name):
+    return f"hello, {name}"
+
+
+if __name__ == "__main__":
+    print(greet("world"))
+'''
+
+
+def test_explain_shows_a_python_file_exactly(snap_compare, project):
+    """Asked to explain greet.py, the model reads it and quotes it without a fence: at 100x30 the reply
+    shows the file line for line as it is on disk — the docstring, two blank lines, `def greet(name):`
+    with its indented body, and `if __name__ == "__main__":` with both underscores — not joined into
+    one Markdown paragraph."""
+    (project / "greet.py").write_text(GREET)
+    script = [
+        reply("", call("read_file", path="greet.py")),
+        reply(f"{GREET}\nAGENT_STATUS: DONE"),
+    ]
+    app = make_app(project, script)
+    app.chat.agent.system = "You are a coding assistant."
+    app.input.cursor_blink = False
+
+    async def run_before(pilot) -> None:
+        await send(pilot, "explain greet.py")
+        await until(pilot, lambda: not app.turn_worker.is_running)
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
