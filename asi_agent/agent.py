@@ -164,6 +164,8 @@ class Agent:
         self.session.append("run", task=task, tool_mode=self._mode(), model=self.backend.model_name)
         self._add(Message("user", task))
         self.task = task
+        self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
+        self.gate.new_run()
         ctx = self.runner.ctx
         self.verifier = Verifier.start(task, ctx.root, ctx.journal, self.session.id, _parses)
         self._guarded_before = ctx.guarded_edits

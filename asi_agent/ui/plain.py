@@ -44,7 +44,7 @@ from asi_agent.ui.mentions import MENTION, FileIndex
 from asi_agent.ui.slash import COMMANDS, run_slash
 from asi_agent.ui.statusline import StatusFilter
 
-__all__ = ["PlainChat", "replay_lines", "run_plain"]
+__all__ = ["PlainChat", "ending_detail", "replay_lines", "run_plain"]
 
 ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 
@@ -192,6 +192,8 @@ class _Printer:
         self.status = StatusFilter()
         self.started: dict[str, float] = {}
         self.rejected: set[str] = set()
+        self.said = ""
+        """The model's latest text: an ending whose result is something else says it."""
         """Calls already shown as rejected: their result events add nothing."""
 
     def show(self, event: AgentEvent) -> None:
@@ -202,6 +204,7 @@ class _Printer:
             sys.stdout.write(f"\x1b[2m{event.delta}\x1b[0m" if sys.stdout.isatty() else event.delta)
             sys.stdout.flush()
         elif isinstance(event, AssistantReplied):
+            self.said = strip_status(event.message.content) or self.said
             self._write(self.status.finish())
             if self.wrote:
                 sys.stdout.write("\n")
@@ -222,8 +225,9 @@ class _Printer:
             _print(f"(asked the model again: {event.reason})")
         elif isinstance(event, RunFinished):
             tokens = event.usage.prompt_tokens + event.usage.completion_tokens
-            detail = f": {event.error}" if event.error else ""
-            _print(f"── {event.status}{detail} · {event.turns} turns · {tokens:,} tokens")
+            _print(
+                f"── {event.status}{ending_detail(event, self.said)} · {event.turns} turns · {tokens:,} tokens"
+            )
 
     def _write(self, text: str) -> None:
         """Streamed reply text (the status line already taken out)."""
@@ -242,6 +246,16 @@ class _Printer:
             _print(f"✗ {event.call.name} ({took}) {event.output[:500]}")
         if event.ok and event.changed_files and "@@" in rest:
             _print_diff(rest.splitlines())
+
+
+def ending_detail(event: RunFinished, said: str) -> str:
+    """What to add to the closing line: the error, or a result the model did not write (why the runtime
+    stopped the run: a loop, a failed check)."""
+    if event.error:
+        return f": {event.error}"
+    if event.status != "DONE" and event.result and event.result != said:
+        return f": {event.result}"
+    return ""
 
 
 def replay_lines(messages: Sequence[Message]) -> list[str]:

@@ -39,6 +39,8 @@ class TurnView:
     partial: str = ""
     cards: dict[str, ToolCard] = field(default_factory=dict)
     changed: bool = False
+    said: str = ""
+    """The model's latest text (a result that differs from it is the runtime's and is shown)."""
     open_output: bool = False
     """Show every card open (the turn runs the person's own `!command`)."""
     rejected: set[str] = field(default_factory=set)
@@ -94,6 +96,7 @@ class TurnView:
     async def _replied(self, event: AssistantReplied) -> None:
         self.status_line.finish()
         text = strip_status(event.message.content)
+        self.said = text or self.said
         if self.reply is None and text.strip():
             self.reply = ReplyView()
             await self.conversation.mount(self.reply)
@@ -133,7 +136,8 @@ class TurnView:
         if event.status == "ERROR":
             await self.conversation.mount(Notice(f"error: {event.error or event.result}", error=True))
         elif event.status != "DONE":
-            await self.conversation.mount(Notice(f"ended with {event.status} after {event.turns} turns"))
+            why = f": {event.result}" if event.result and event.result != self.said else ""
+            await self.conversation.mount(Notice(f"ended with {event.status} after {event.turns} turns{why}"))
 
 
 async def replay(conversation: VerticalScroll, messages: list[Message]) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 
-from chat_helpers import HangingBackend, call, chat_args, make_app, reply, send, until
+from chat_helpers import BUGGY, HangingBackend, call, chat_args, make_app, reply, send, until
 from rich.console import Console
 from textual.widgets import Markdown, Static
 from textual.widgets.collapsible import CollapsibleTitle
 
 from asi_agent.ui.chatsession import ChatSession
 from asi_agent.ui.tui.app import ChatApp
+from asi_agent.ui.tui.screens import ApprovalScreen
 from asi_agent.ui.tui.widgets import ChatInput, Notice, ReplyView, ToolCard, UserLine
 
 PROGRAM = 'def main():\n    print("hi")\n\n\nif __name__ == "__main__":\n    main()\n'
@@ -184,3 +185,23 @@ async def test_a_queued_message_is_sent_when_the_turn_ends(project):
         await send(pilot, "and then?")
         await until(pilot, lambda: any(r.text == "Second answer." for r in app.query(ReplyView)))
         assert [str(u.render()) for u in app.query(UserLine)] == ["› sleep", "› and then?"]
+
+
+async def test_a_write_refused_twice_in_the_modal_ends_the_turn_saying_what_cycled(project):
+    write = call("replace_text", path="calc.py", oldText="a - b", newText="a + b")
+    script = [reply("", call("read_file", path="calc.py")), reply("", write)] * 15
+    app = make_app(project, script)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "fix add")
+        asked: list[object] = []
+        for _ in range(3000):  # answer "n" to every question; the third write must not be asked about
+            if idle(app):
+                break
+            if isinstance(app.screen, ApprovalScreen) and app.screen not in asked:
+                asked.append(app.screen)
+                await pilot.press("n")
+            await pilot.pause(0.02)
+        assert len(asked) == 2
+        said = "\n".join(str(n.render()) for n in app.query(Notice))
+        assert "ended with STOP after" in said and "stopped a loop" in said and "replace_text" in said
+        assert (project / "calc.py").read_text() == BUGGY
