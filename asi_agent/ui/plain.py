@@ -225,9 +225,8 @@ class _Printer:
             _print(f"(asked the model again: {event.reason})")
         elif isinstance(event, RunFinished):
             tokens = event.usage.prompt_tokens + event.usage.completion_tokens
-            _print(
-                f"── {event.status}{ending_detail(event, self.said)} · {event.turns} turns · {tokens:,} tokens"
-            )
+            detail = ending_detail(event, self.said)
+            _print(f"── {event.status}{detail} · {event.turns} turns · {tokens:,} tokens")
 
     def _write(self, text: str) -> None:
         """Streamed reply text (the status line already taken out)."""
