@@ -41,7 +41,7 @@ from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
-from asi_agent.ui.slash import COMMANDS, run_slash
+from asi_agent.ui.slash import COMMANDS, Confirm, SlashReply, confirmed, run_slash
 from asi_agent.ui.statusline import StatusFilter
 
 __all__ = ["PlainChat", "ending_detail", "replay_lines", "run_plain"]
@@ -96,7 +96,9 @@ class PlainChat:
             return True
         self.history.add(text)
         if text.startswith("/"):
-            reply = run_slash(self.chat, text)
+            reply = run_slash(self.chat, text, plain=True)
+            if reply.confirm is not None:
+                reply = await self._confirm(reply.confirm)
             if reply.effect == "resumed":
                 _print("\n".join(replay_lines(self.chat.agent.messages)))
             _print(reply.text)
@@ -108,6 +110,20 @@ class PlainChat:
         else:
             await self._turn(self.chat.turn(text))
         return True
+
+    async def _confirm(self, confirm: Confirm) -> SlashReply:
+        """Ask a command's yes/no question; without a terminal nobody can say yes, so it is a no."""
+        _print(confirm.question)
+        if not self.interactive:
+            return SlashReply("not done: this needs a yes, and nobody can answer without a terminal")
+        from prompt_toolkit import PromptSession  # noqa: PLC0415
+
+        session: PromptSession[str] = PromptSession()
+        try:
+            answer = (await session.prompt_async("[y]es / [n]o: ")).strip().lower()
+        except (KeyboardInterrupt, EOFError):
+            answer = ""
+        return confirmed(confirm) if answer in ("y", "yes") else SlashReply("not done")
 
     async def _read(self) -> str | None:
         if not self.interactive:

@@ -30,8 +30,8 @@ from asi_agent.ui.cli import project_root
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
-from asi_agent.ui.slash import complete_command, run_slash
-from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen
+from asi_agent.ui.slash import Confirm, SlashReply, complete_command, confirmed, run_slash
+from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen
 from asi_agent.ui.tui.turn import TurnView, replay
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
 
@@ -170,6 +170,17 @@ class ChatApp(App[int]):
         assert self.chat is not None
         await self.conversation.mount(UserLine(text))
         reply = run_slash(self.chat, text)
+        if reply.confirm is not None:
+            question = reply.confirm
+            self.push_screen(ConfirmScreen(question.question), lambda yes: self._confirmed(question, yes))
+            return
+        await self._slash_done(reply)
+
+    async def _confirmed(self, question: Confirm, yes: bool | None) -> None:
+        await self._slash_done(confirmed(question) if yes else SlashReply("not done"))
+
+    async def _slash_done(self, reply: SlashReply) -> None:
+        assert self.chat is not None
         if reply.effect == "quit":
             self.exit(0)
             return

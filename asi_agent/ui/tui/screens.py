@@ -19,7 +19,7 @@ from asi_agent.exceptions import BackendError
 from asi_agent.ui import firstrun
 from asi_agent.ui.tui.widgets import diff_renderable
 
-__all__ = ["ApprovalScreen", "FirstRunScreen", "Verdict"]
+__all__ = ["ApprovalScreen", "ConfirmScreen", "FirstRunScreen", "Verdict"]
 
 Verdict = tuple[Answer, str] | None
 """The answer and, with `e`, the person's reason; None when Esc interrupted the turn."""
@@ -96,6 +96,29 @@ class ApprovalScreen(ModalScreen[Verdict]):
     @on(Input.Submitted, "#why")
     def _explained(self, event: Input.Submitted) -> None:
         self.dismiss(("no", event.value.strip()))
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A slash command's yes/no question (an undo of other sessions' changes, a file outside the project)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "yes"),
+        Binding("n", "answer(False)", "no"),
+        Binding("escape", "answer(False)", "no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.question), id="question")
+            yield Static(Text("[y] yes   [n] no   [Esc] no"), id="keys")
+
+    def action_answer(self, yes: bool) -> None:
+        """Resolve with the answer."""
+        self.dismiss(yes)
 
 
 class FirstRunScreen(Screen[dict[str, Any]]):
