@@ -61,7 +61,7 @@ class AgentConfig:
     gate: GateConfig = field(default_factory=GateConfig)
     """Approval mode, policy, and whether somebody can answer questions."""
     max_text_retries: int = 2
-    locale: str = "zh"
+    locale: str = "en"
     offered: tuple[str, ...] = ()
     """When set, only these tools are described to the model (others still run when named)."""
     routing: RoutingConfig = field(default_factory=RoutingConfig)

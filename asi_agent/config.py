@@ -20,11 +20,35 @@ Provider = Literal["openai", "ollama", "local", "scripted"]
 ToolMode = Literal["auto", "native", "text"]
 Approval = Literal["ask", "auto-edit", "plan", "yolo"]
 CallFormat = Literal[
-    "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
-    "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
+    "auto",
+    "asi",
+    "hermes",
+    "qwen-xml",
+    "glm",
+    "mistral",
+    "llama",
+    "pythonic",
+    "function-tag",
+    "tool-calls",
+    "deepseek",
+    "kimi",
+    "harmony",
+    "functiongemma",
+    "functionary",
+    "command-r",
+    "json",
 ]
 
-__all__ = ["Approval", "AsiConfig", "CallFormat", "Provider", "ToolMode", "load_config", "user_config_dir"]
+__all__ = [
+    "Approval",
+    "AsiConfig",
+    "CallFormat",
+    "Provider",
+    "ToolMode",
+    "load_config",
+    "user_config_dir",
+    "user_locale",
+]
 
 ENV_KEYS = {
     "ASI_PROVIDER": "provider",
@@ -89,8 +113,9 @@ class AsiConfig(BaseModel):
     offered_tools: list[str] | None = None
     """Tools described to the model each turn (a small model copes better with few); empty means all.
     A registered tool the model names anyway still runs."""
-    tool_locale: Literal["zh", "en"] = "zh"
-    """Language of the tool descriptions sent to the model."""
+    tool_locale: Literal["zh", "en"] = "en"
+    """Language of the tool descriptions sent to the model and of the errors that quote them. Unset, it
+    follows the user's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`): `zh` when that is Chinese, else `en`."""
     request_timeout: float = Field(600.0, gt=0)
     """Seconds allowed for one whole model reply, retries included (an absolute deadline)."""
     idle_timeout: float = Field(120.0, gt=0)
@@ -133,13 +158,19 @@ def load_config(
 ) -> AsiConfig:
     """Merge all layers; raise ConfigError naming the file (or variable) and key of a bad value."""
     env = os.environ if env is None else env
-    merged: dict[str, Any] = {}
+    merged: dict[str, Any] = {"tool_locale": user_locale(env)}  # a default: every layer overrides it
     for path in (user_config_dir() / "config.toml", project / ".asi" / "config.toml"):
         if path.is_file():
             _merge(merged, _checked(_read_toml(path), str(path)))
     _merge(merged, _checked(_env_layer(env), "environment"))
     _merge(merged, _checked({k: v for k, v in (flags or {}).items() if v is not None}, "command line"))
     return AsiConfig.model_validate(merged)
+
+
+def user_locale(env: Mapping[str, str]) -> Literal["zh", "en"]:
+    """`zh` when the locale is Chinese (the first set of LC_ALL, LC_MESSAGES, LANG), else `en`."""
+    value = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), "")
+    return "zh" if value.lower().startswith("zh") else "en"
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
