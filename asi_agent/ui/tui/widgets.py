@@ -304,11 +304,14 @@ class StatusBar(Static):
             self.refresh_text()
 
     def refresh_text(self) -> None:
-        """Render the fields; when they do not fit, the steady ones are cut short, never the live ones."""
-        keys = ("project", "branch", "model", "mode", "turn", "tokens", "context")
-        parts = [self.fields.get(k, "") for k in keys]
-        text = Text(" · ".join(p for p in parts if p))
-        live = Text()
+        """Render the fields; when they do not fit, the steady ones (project, branch, model, mode) are cut
+        short, never the counts (turn, tokens, context left) or the live ones."""
+        steady = [self.fields.get(k, "") for k in ("project", "branch", "model", "mode")]
+        counts = [self.fields.get(k, "") for k in ("turn", "tokens", "context")]
+        text = Text(" · ".join(p for p in steady if p))
+        live = Text(" · ".join(p for p in counts if p))
+        if live and text:
+            live = Text(" · ") + live
         if self.fields.get("agent_status"):
             live.append(f" · {self.fields['agent_status']}", style="bold")
         if self._since is not None:

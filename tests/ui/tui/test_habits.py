@@ -205,3 +205,19 @@ async def test_a_write_refused_twice_in_the_modal_ends_the_turn_saying_what_cycl
         said = "\n".join(str(n.render()) for n in app.query(Notice))
         assert "ended with STOP after" in said and "stopped a loop" in said and "replace_text" in said
         assert (project / "calc.py").read_text() == BUGGY
+
+
+async def test_status_bar_cuts_the_names_never_the_context_left(project):
+    app = make_app(project, [])
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.status.set(
+            project="a-project-folder-with-a-rather-long-name-" * 2,
+            model="openai/a-model-with-a-long-name-too",
+            turn="turn 12",
+            tokens="123,456 tokens",
+            context="7,123 left",
+        )
+        await pilot.pause()
+        shown = app.status.render().plain
+        assert shown.rstrip().endswith("turn 12 · 123,456 tokens · 7,123 left"), shown
+        assert "…" in shown
