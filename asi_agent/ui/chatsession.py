@@ -28,6 +28,7 @@ from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.mentions import expand_mentions
 from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
+from asi_agent.vcs.session import GitSession
 
 __all__ = ["MODES", "ChatSession", "FileChange", "git_branch"]
 
@@ -53,6 +54,14 @@ class ChatSession:
         self.store = SessionStore(root / ".asi")
         self._notes: list[str] = []
         self._retired: list[Backend] = []
+        self.git: GitSession | None = None
+        """Checkpoints of the session's tasks (as `run` makes them), in a git project."""
+        self._attach_git()
+
+    def _attach_git(self) -> None:
+        """Checkpoint the tree before each message's first change (the repository opens only then)."""
+        self.git = GitSession.open(self.root, self.session_id)
+        self.agent.runner.before_change = self.git.before_change if self.git is not None else None
 
     @classmethod
     def open(
@@ -119,6 +128,8 @@ class ChatSession:
     def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
         """Send one message (with its @mentions attached) and run the agent until it ends."""
         task = expand_mentions(self.root, text)
+        if self.git is not None:
+            self.git.start_task(text)
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
@@ -134,6 +145,8 @@ class ChatSession:
         Its output is shown, and attached to the next message so the model sees what the person saw.
         """
         call = ToolCall(f"shell-{len(self._notes)}", SHELL_TOOL, {"command": command})
+        if self.git is not None:
+            self.git.start_task(f"!{command}")
         prepared = self.agent.runner.prepare(call)
         item: Prepared | Outcome = prepared
         async for event in self.agent.gate.check(prepared):
@@ -269,6 +282,7 @@ class ChatSession:
         config = dataclasses.replace(old.config, gate=old.gate.config)
         self.agent = Agent(old.backend, old.runner, session, old.system, config)
         self._notes.clear()
+        self._attach_git()
 
 
 def git_branch(root: Path) -> str:
