@@ -74,8 +74,8 @@ def test_approval_modal_with_diff(snap_compare, project):
 
 def test_first_run_screen(project, snap_compare, chat_args_no_model):
     """First run with no model configured and no Ollama answering: the welcome line, "no Ollama answered
-    at http://127.0.0.1:9", the OpenAI-compatible section with its URL, key and model inputs and the
-    "Check and use" button, and the "Use the embedded model" button."""
+    at http://127.0.0.1:9", the embedded model's button with its one-line description, then the
+    OpenAI-compatible section with its URL, key and model inputs and the "Check and use" button."""
     app = ChatApp(chat_args_no_model)
 
     async def run_before(pilot) -> None:
@@ -140,3 +140,21 @@ def test_explain_shows_a_python_file_exactly(snap_compare, project):
         await steady(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
+
+
+def test_first_run_screen_small_terminal_shows_the_offline_choice(project, snap_compare, chat_args_no_model):
+    """The first-run screen at 80x24: the "Use the embedded model" button, the only choice that needs no
+    server, is in view without scrolling (it used to be below the fold)."""
+    app = ChatApp(chat_args_no_model)
+
+    async def run_before(pilot) -> None:
+        await until(
+            pilot, lambda: isinstance(app.screen, FirstRunScreen) and app.screen.query("#ollama-status")
+        )
+        status = app.screen.query_one("#ollama-status", Static)
+        await until(pilot, lambda: "no Ollama answered" in str(status.render()))
+        button, form = app.screen.query_one("#embedded"), app.screen.query_one("#firstrun")
+        assert button.virtual_region.bottom <= form.scrollable_content_region.height, button.virtual_region
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))
