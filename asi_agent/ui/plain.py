@@ -242,7 +242,8 @@ class _Printer:
         elif isinstance(event, RunFinished):
             tokens = event.usage.prompt_tokens + event.usage.completion_tokens
             detail = ending_detail(event, self.said)
-            _print(f"── {event.status}{detail} · {event.turns} turns · {tokens:,} tokens")
+            used = f" · {tokens:,} tokens" if tokens else ""  # none: grounding answered without the model
+            _print(f"── {event.status}{detail} · {event.turns} turns{used}")
 
     def _write(self, text: str) -> None:
         """Streamed reply text (the status line already taken out)."""

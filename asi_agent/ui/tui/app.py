@@ -32,7 +32,7 @@ from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
 from asi_agent.ui.slash import Confirm, SlashReply, complete_command, confirmed, run_slash
 from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen
-from asi_agent.ui.tui.turn import TurnView, replay
+from asi_agent.ui.tui.turn import TurnView, replay, tokens_label
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
 
 __all__ = ["ChatApp"]
@@ -131,7 +131,7 @@ class ChatApp(App[int]):
     def _session_tokens(self) -> None:
         """A resumed session's tokens so far (the next turn counts on from there)."""
         assert self.chat is not None
-        self.status.set(tokens=f"{self.chat.tokens_used():,} tokens")
+        self.status.set(tokens=tokens_label(self.chat.tokens_used()))
 
     def _refresh_status(self) -> None:
         chat = self.chat

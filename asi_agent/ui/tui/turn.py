@@ -24,7 +24,7 @@ from asi_agent.messages import Message, ToolCall
 from asi_agent.ui.statusline import StatusFilter
 from asi_agent.ui.tui.widgets import Notice, ReplyView, StatusBar, ToolCard, UserLine
 
-__all__ = ["TurnView", "replay"]
+__all__ = ["TurnView", "replay", "tokens_label"]
 
 
 @dataclass(slots=True)
@@ -104,7 +104,7 @@ class TurnView:
             await self.reply.finish(text)
         self.reply, self.partial = None, ""
         self.tokens += event.usage.prompt_tokens + event.usage.completion_tokens
-        self.status.set(turn=f"turn {event.turn}", tokens=f"{self.tokens:,} tokens")
+        self.status.set(turn=f"turn {event.turn}", tokens=tokens_label(self.tokens))
         self._context_left(event.context_left)
         self.status.busy("thinking")
 
@@ -138,6 +138,11 @@ class TurnView:
         elif event.status != "DONE":
             why = f": {event.result}" if event.result and event.result != self.said else ""
             await self.conversation.mount(Notice(f"ended with {event.status} after {event.turns} turns{why}"))
+
+
+def tokens_label(tokens: int) -> str:
+    """The tokens field: empty while no request used a model token (a turn grounding answered alone)."""
+    return f"{tokens:,} tokens" if tokens else ""
 
 
 async def replay(conversation: VerticalScroll, messages: list[Message]) -> None:

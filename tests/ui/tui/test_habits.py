@@ -9,6 +9,8 @@ from rich.console import Console
 from textual.widgets import Markdown, Static
 from textual.widgets.collapsible import CollapsibleTitle
 
+from asi_agent.backends.scripted import ScriptedBackend
+from asi_agent.messages import Completion, Usage
 from asi_agent.ui.chatsession import ChatSession
 from asi_agent.ui.tui.app import ChatApp
 from asi_agent.ui.tui.screens import ApprovalScreen
@@ -126,7 +128,8 @@ async def test_keyboard_reaches_cards_and_typing_returns_to_the_input(project):
         await until(pilot, lambda: idle(app))
         first, second = list(app.query(ToolCard))
         assert first.collapsed and second.collapsed
-        first.query_one(CollapsibleTitle).focus()
+        await pilot.press("tab", "tab")  # from the input: the conversation, then the first card
+        assert app.focused is first.query_one(CollapsibleTitle)
         await pilot.press("enter")
         assert not first.collapsed
         await pilot.press("down")
@@ -221,3 +224,23 @@ async def test_status_bar_cuts_the_names_never_the_context_left(project):
         shown = app.status.render().plain
         assert shown.rstrip().endswith("turn 12 · 123,456 tokens · 7,123 left"), shown
         assert "…" in shown
+
+
+class UnmeteredBackend(ScriptedBackend):
+    """A scripted model whose replies used no model tokens (as turns grounding answers alone)."""
+
+    async def complete(self, messages, tools=None, *, on_delta=None):
+        done = await super().complete(messages, tools, on_delta=on_delta)
+        return Completion(done.text, done.native_calls, Usage(0, 0), done.finish_reason)
+
+
+async def test_no_zero_tokens_when_no_model_token_was_used(project):
+    chat = ChatSession.open(
+        chat_args(project), backend=UnmeteredBackend([reply("Two lines.\nAGENT_STATUS: DONE")])
+    )
+    app = ChatApp(chat_args(project), chat)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "how long is calc.py?")
+        await until(pilot, lambda: idle(app))
+        shown = app.status.render().plain
+        assert "turn 1" in shown and "tokens" not in shown, shown
