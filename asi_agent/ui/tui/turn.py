@@ -43,7 +43,7 @@ class TurnView:
     """The model's latest text (a result that differs from it is the runtime's and is shown)."""
     open_output: bool = False
     """Show every card open (the turn runs the person's own `!command`)."""
-    rejected: set[str] = field(default_factory=set)
+    rejected: dict[str, ToolCard] = field(default_factory=dict)
     """Calls shown as rejected; their result events add nothing."""
     status_line: StatusFilter = field(default_factory=StatusFilter)
     """Keeps the `AGENT_STATUS` line out of the streamed reply: the status bar shows it."""
@@ -62,7 +62,7 @@ class TurnView:
             card = ToolCard(ToolCall(event.call_id, event.name or "?", {}))
             await self.conversation.mount(card)
             card.refused(event.error)
-            self.rejected.add(event.call_id)  # its result comes too: one card says it all
+            self.rejected[event.call_id] = card  # its result comes too: one card says it all
         elif isinstance(event, RetryRequested):
             await self.conversation.mount(Notice(f"asked the model again ({event.reason})"))
         elif isinstance(event, StatusDecided):
@@ -75,9 +75,12 @@ class TurnView:
             await self.conversation.mount(Notice(f"context compacted ({event.reason}): {sizes}"))
 
     async def stop(self) -> None:
-        """The turn ended (or was interrupted): stop any stream."""
+        """The turn ended (or was interrupted): stop any stream; calls still running were cut short."""
         if self.reply is not None:
             await self.reply.stop()
+        for card in self.cards.values():
+            card.interrupted()
+        self.cards.clear()
 
     async def _streamed(self, event: TextStreamed | ReasoningStreamed) -> None:
         if self.reply is None:
@@ -113,7 +116,8 @@ class TurnView:
             self.status.set(context=f"{left:,} left")
 
     async def _started(self, call: ToolCall) -> None:
-        if call.id in self.rejected:
+        if call.id in self.rejected:  # the rejection named the tool only: now its arguments are known
+            self.rejected[call.id].show_call(call)
             return
         card = ToolCard(call, open_output=self.open_output)
         self.cards[call.id] = card

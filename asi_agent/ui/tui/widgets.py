@@ -161,12 +161,14 @@ class ToolCard(Collapsible):
         """Show the result open whatever it is (the output of the person's own `!command`)."""
         self.heading = ""
         """The title as plain text."""
+        self._state = ("…", "running")
         self._body = Static("", classes="tool-output")
         self.output = ""
         """The result shown when the card is open."""
         super().__init__(self._body, title=self._heading("…", "running"), collapsed=True, classes="tool")
 
     def _heading(self, mark: str, status: str) -> Any:
+        self._state = (mark, status)
         self.heading = f"{mark} {self.call.name}  {key_arguments(self.call)}  · {status}"
         # Content, not str: a str title would be parsed as markup and lose every `[...]` in it
         return Content(self.heading)
@@ -192,6 +194,16 @@ class ToolCard(Collapsible):
         self._body.update(Group(*parts))
         if diff or not ok or self.open_output or (ok and self.call.name == "create_file"):
             self.collapsed = False
+
+    def interrupted(self) -> None:
+        """The turn was interrupted while the call ran."""
+        self.title = self._heading("✗", "interrupted")
+        self.add_class("failed")
+
+    def show_call(self, call: ToolCall) -> None:
+        """The call is known in full (a rejected call's arguments come after the rejection)."""
+        self.call = call
+        self.title = self._heading(*self._state)
 
     def refused(self, reason: str) -> None:
         """The call was not run (refused, or its arguments were wrong): shown open, with the reason."""

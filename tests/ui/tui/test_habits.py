@@ -99,6 +99,7 @@ async def test_bang_command_output_and_refused_calls_are_shown_open(project):
         assert not shell.collapsed and "hello" in shell.output
         assert not rejected.collapsed and rejected.has_class("failed")
         assert len(app.query(ToolCard)) == 2  # one card for the rejected call, not two
+        assert rejected.heading.startswith("✗ read_file") and "calc.py" in rejected.heading
 
 
 async def test_ctrl_c_interrupts_the_turn_and_a_second_quits(project):
@@ -244,3 +245,13 @@ async def test_no_zero_tokens_when_no_model_token_was_used(project):
         await until(pilot, lambda: idle(app))
         shown = app.status.render().plain
         assert "turn 1" in shown and "tokens" not in shown, shown
+
+
+async def test_a_call_cut_short_by_an_interrupt_says_so(project):
+    app = make_app(project, [reply("", call("run_terminal_cmd", command="sleep 30"))], "--approval", "yolo")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "wait")
+        await until(pilot, lambda: len(app.query(ToolCard)) == 1)
+        await pilot.press("escape")
+        await until(pilot, lambda: idle(app))
+        assert app.query_one(ToolCard).heading.endswith("· interrupted")
