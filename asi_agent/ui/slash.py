@@ -22,27 +22,27 @@ __all__ = [
 
 COMMANDS: dict[str, str] = {
     "/help": "the commands and keys",
-    "/model": "show the model and the provider's others; /model NAME switches to one of them",
+    "/model": "show the model and the provider's others; /model NAME switches",
     "/mode": "show or set the approval mode: ask, auto-edit, plan, yolo",
     "/tools": "list the tools the model can call",
     "/diff": "the changes this session made, as diffs",
-    "/undo": "revert this session's last change (/undo N: the project's last N, asking first for others')",
+    "/undo": "undo this session's last change; /undo N: project's last N (asks for others')",
     "/clear": "start a new session (the old one stays resumable)",
     "/sessions": "list the saved sessions of this project",
-    "/resume": "continue a saved session: /resume ID (default: the newest other one with a conversation)",
+    "/resume": "continue a saved session: /resume ID (default: the newest other one)",
     "/compact": "summarise the older turns now to free context",
-    "/export": "write the conversation as Markdown (/export FILE; asks before writing outside the project)",
+    "/export": "write the conversation as Markdown (/export FILE; asks outside the project)",
     "/quit": "leave the chat",
 }
 
 KEYS: dict[str, str] = {
-    "Enter": "send (Shift+Enter or Ctrl+J: new line); sent while the agent works, it waits its turn",
-    "Up / Down": "earlier messages (history of this project); Down past the newest brings the draft back",
+    "Enter": "send (Shift+Enter or Ctrl+J: new line); while the agent works: queued",
+    "Up / Down": "earlier messages of this project; Down past the newest: the draft back",
     "@path": "attach a file (Tab completes)",
     "!command": "run a shell command through the permission policy",
     "Esc": "interrupt the running turn; back to the input from anywhere",
     "Ctrl+C": "interrupt the running turn; twice: quit",
-    "Tab / Shift+Tab": "move between the input and the tool cards (Up/Down: the next card, Enter: open)",
+    "Tab / Shift+Tab": "to the tool cards and back (Up/Down: next card, Enter: open or fold)",
     "Ctrl+B": "show or hide the changed-files panel",
     "Ctrl+Q": "quit",
 }
