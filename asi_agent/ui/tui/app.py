@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import time
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import ClassVar
@@ -16,8 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Key
 from textual.markup import escape
-from textual.widgets import Input, ListView, OptionList
-from textual.widgets.collapsible import CollapsibleTitle
+from textual.widgets import ListView, OptionList
 from textual.worker import Worker
 
 from asi_agent.assembly import config_flags
@@ -31,13 +29,15 @@ from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
 from asi_agent.ui.slash import Confirm, SlashReply, complete_command, confirmed, run_slash
+from asi_agent.ui.tui.keys import KeyRouter, SecondPress
 from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen
 from asi_agent.ui.tui.turn import TurnView, replay, tokens_label
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
 
 __all__ = ["ChatApp"]
 
-QUIT_NEVER = 1e9
+QUIT_AGAIN_SECONDS = 3.0
+"""A second Ctrl+C within this time quits."""
 
 
 class ChatApp(App[int]):
@@ -51,8 +51,6 @@ class ChatApp(App[int]):
         Binding("ctrl+b", "toggle_changes", "changed files", show=False),
         Binding("ctrl+q", "quit", "quit", show=False, priority=True),
     ]
-    QUIT_AGAIN_SECONDS = 3.0
-    """A second Ctrl+C within this time quits."""
 
     def __init__(self, args: argparse.Namespace, chat: ChatSession | None = None) -> None:
         super().__init__()
@@ -64,7 +62,6 @@ class ChatApp(App[int]):
         self.turn_worker: Worker[None] | None = None
         self.queued: list[str] = []
         """Messages sent while the agent worked; each is sent when the turn before it ends."""
-        self._ctrl_c_at = -QUIT_NEVER
         self.changes: dict[str, FileChange] = {}
         # kept, not queried: a query looks at the top screen, which may be the modal
         self.conversation = VerticalScroll(id="conversation")
@@ -72,6 +69,8 @@ class ChatApp(App[int]):
         self.completions = OptionList(id="completions")
         self.input = ChatInput(id="input", soft_wrap=True, show_line_numbers=False, compact=True)
         self.status = StatusBar()
+        self.keys = KeyRouter(self.input, self.conversation)
+        self.ctrl_c = SecondPress(QUIT_AGAIN_SECONDS)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -294,6 +293,8 @@ class ChatApp(App[int]):
             await self.say(f"/compact: {exc}", error=True)
         finally:
             self.status.busy("")
+            if self.queued:
+                self.call_later(self._send_queued)
 
     async def _turn_ended(
         self, events: AsyncGenerator[AgentEvent, None], view: TurnView, interrupted: bool
@@ -318,7 +319,9 @@ class ChatApp(App[int]):
                 self.call_later(self._send_queued)
 
     async def _send_queued(self) -> None:
-        if self.queued and not self.busy:
+        if self.busy:  # called as the worker ends: its state may not say so yet
+            self.set_timer(0.05, self._send_queued)
+        elif self.queued:
             await self._send(self.queued.pop(0))
 
     async def _ask(self, request: ApprovalRequested) -> bool:
@@ -343,13 +346,10 @@ class ChatApp(App[int]):
         self.input.focus()
 
     def action_ctrl_c(self) -> None:
-        """Ctrl+C: interrupt the running turn; a second one (or Ctrl+C when idle, twice) quits."""
-        now = time.monotonic()
-        if now - self._ctrl_c_at < self.QUIT_AGAIN_SECONDS:
+        """Ctrl+C: interrupt the running turn; pressed again within three seconds, quit."""
+        if self.ctrl_c.again():
             self.exit(0)
-            return
-        self._ctrl_c_at = now
-        if self.busy and self.turn_worker is not None:
+        elif self.busy and self.turn_worker is not None:
             self.turn_worker.cancel()
             self.input.focus()
             self.notify("interrupted; Ctrl+C again quits")
@@ -358,31 +358,8 @@ class ChatApp(App[int]):
 
     def on_key(self, event: Key) -> None:
         """Keys that reach no widget: typing goes to the input, arrows walk the tool cards."""
-        focused = self.focused
-        if focused is None or focused is self.input or self.screen is not self.screen_stack[0]:
-            if focused is None and event.is_printable:
-                self._type_into_input(event)
-            return
-        if isinstance(focused, CollapsibleTitle) and event.key in ("up", "down"):
-            event.stop()
-            self._step_cards(focused, -1 if event.key == "up" else 1)
-        elif event.is_printable and event.character and not isinstance(focused, Input):
-            self._type_into_input(event)
-
-    def _type_into_input(self, event: Key) -> None:
-        event.stop()
-        self.input.focus()
-        self.input.insert(event.character or "")
-
-    def _step_cards(self, title: CollapsibleTitle, step: int) -> None:
-        """Move the focus to the previous or next tool card's title (past the last: the input)."""
-        titles = list(self.conversation.query(CollapsibleTitle))
-        index = titles.index(title) + step if title in titles else -1
-        if 0 <= index < len(titles):
-            titles[index].focus()
-            titles[index].scroll_visible()
-        elif index >= len(titles):
-            self.input.focus()
+        if self.screen is self.screen_stack[0]:  # not under a modal
+            self.keys.route(self.focused, event)
 
     # -- changed files ----------------------------------------------------------------------------
 
