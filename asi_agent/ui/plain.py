@@ -208,9 +208,9 @@ class _Printer:
         self.status = StatusFilter()
         self.started: dict[str, float] = {}
         self.rejected: set[str] = set()
+        """Calls already shown as rejected: their result events add nothing."""
         self.said = ""
         """The model's latest text: an ending whose result is something else says it."""
-        """Calls already shown as rejected: their result events add nothing."""
 
     def show(self, event: AgentEvent) -> None:
         if isinstance(event, TextStreamed):
