@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 from asi_cli import model_free_env
 
+from asi_agent.backends.scripted import ScriptedBackend
+from asi_agent.ui.chatsession import ChatSession
+from asi_agent.ui.cli import build_parser
+
 BAD_CALL = {"name": "read_file", "arguments": {"pth": "calc.py"}}
 
 
@@ -35,3 +39,15 @@ def test_a_validation_error_is_in_the_users_language(tmp_path: Path, lang: str, 
     )
     error = json.loads(proc.stdout.splitlines()[-1])["tool_calls"][0]["error"]
     assert "missing required parameter 'path'" in error and description in error
+
+
+@pytest.mark.parametrize(("lang", "chinese"), [("C.UTF-8", False), ("zh_CN.UTF-8", True)])
+def test_the_system_prompt_asks_for_chinese_replies_only_in_a_chinese_locale(
+    tmp_path, monkeypatch, lang, chinese
+):
+    monkeypatch.setenv("LANG", lang)
+    monkeypatch.setenv("ASI_CONFIG_DIR", str(tmp_path / "user-config"))
+    args = build_parser().parse_args(["chat", "--cwd", str(tmp_path)])
+    chat = ChatSession.open(args, backend=ScriptedBackend([]))
+    assert ("write your replies to them in Chinese" in chat.agent.system) is chinese
+    assert chat.agent.system.startswith("You are asi-agent")
