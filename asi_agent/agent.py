@@ -63,7 +63,7 @@ class AgentConfig:
     gate: GateConfig = field(default_factory=GateConfig)
     """Approval mode, policy, and whether somebody can answer questions."""
     max_text_retries: int = 2
-    locale: str = "zh"
+    locale: str = "en"
     offered: tuple[str, ...] = ()
     """When set, only these tools are described to the model (others still run when named)."""
     routing: RoutingConfig = field(default_factory=RoutingConfig)
@@ -176,6 +176,8 @@ class Agent:
         self.session.append("run", task=task, tool_mode=self._mode(), model=self.backend.model_name)
         self._add(Message("user", task))
         self.task = task
+        self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
+        self.gate.new_run()
         ctx = self.runner.ctx
         self.verifier = Verifier.start(task, ctx.root, ctx.journal, self.session.id, _parses)
         self._guarded_before = ctx.guarded_edits

@@ -25,7 +25,7 @@ from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.policy import Policy, load_policy
-from asi_agent.prompts import ProjectPrompt, project_prompt
+from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
 from asi_agent.providers import offered_tools, provider_of
 from asi_agent.sandbox import Sandbox, find_bwrap, sandbox_for, unavailable_cached
 from asi_agent.session import Session, SessionStore
@@ -202,6 +202,7 @@ def assemble_agent(
         context=ContextConfig(window=config.context_window),
     )
     instructions, system = _prompt(root, settled=recovered == RecoveryReport())
+    system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
 

@@ -17,7 +17,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, 
 from typing import Protocol
 
 from asi_agent.calls import strip_status
-from asi_agent.events import AgentEvent, AssistantReplied, Ending, RunFinished, ToolFinished
+from asi_agent.events import AgentEvent, AssistantReplied, Ending, RunFinished, TextStreamed, ToolFinished
 from asi_agent.messages import Usage
 from asi_agent.session import Session
 from asi_agent.toolrun import Outcome, Prepared, signature
@@ -121,14 +121,18 @@ class RunWatch:
         self.turns = 0
         """The last turn the model answered."""
         self.partial = ""
-        """The model's latest text (without its status line): the result of a run ended from outside."""
+        """The model's latest whole text (without its status line)."""
+        self._streaming = ""
 
     def follow(self, event: AgentEvent) -> None:
-        """Keep the latest turn and text."""
-        if isinstance(event, AssistantReplied):
+        """Keep the latest turn and text, and the reply being streamed (an end from outside may cut it)."""
+        if isinstance(event, TextStreamed):
+            self._streaming += event.delta
+        elif isinstance(event, AssistantReplied):
             self.turns = event.turn
             text = strip_status(event.message.content)
             self.partial = text or self.partial
+            self._streaming = ""
 
     async def drive(self, task: str, handle: EventHandler, *, timeout: float | None = None) -> RunFinished:
         """Run `task`, passing every event to `handle`; past `timeout` seconds end it with TIMEOUT."""
@@ -151,10 +155,15 @@ class RunWatch:
                 await events.aclose()
         raise AssertionError("the agent ended without RunFinished")
 
+    @property
+    def result(self) -> str:
+        """The result of a run ended from outside: the reply cut short if one was being written, else the
+        latest whole one."""
+        return strip_status(self._streaming) or self.partial
+
     def end(self, status: Ending, error: str) -> RunFinished:
         """End the run from outside the loop: record it in the session, with the partial result."""
-        self.agent.session.append(
-            "finished", status=status, result=self.partial, turns=self.turns, error=error
-        )
+        result = self.result
+        self.agent.session.append("finished", status=status, result=result, turns=self.turns, error=error)
         kind = self.agent.sandbox_kind
-        return RunFinished(status, self.partial, self.turns, self.agent.usage, error, sandbox=kind)
+        return RunFinished(status, result, self.turns, self.agent.usage, error, sandbox=kind)

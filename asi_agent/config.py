@@ -26,7 +26,7 @@ CallFormat = Literal[
 
 __all__ = [
     "SANDBOX_CACHES", "SANDBOX_HIDDEN", "Approval", "AsiConfig", "CallFormat", "Provider", "ToolMode",
-    "load_config", "user_config_dir",
+    "load_config", "user_config_dir", "user_locale",
 ]  # fmt: skip
 
 ENV_KEYS = {
@@ -129,8 +129,9 @@ class AsiConfig(BaseModel):
     disabled_plugins: list[str] = Field(default_factory=list)
     """Installed plugin packages not to load, by package or entry-point name (`asi-agent plugins` lists
     them): e.g. `disabled_plugins = ["word-stats"]` in the project's `.asi/config.toml`."""
-    tool_locale: Literal["zh", "en"] = "zh"
-    """Language of the tool descriptions sent to the model."""
+    tool_locale: Literal["zh", "en"] = "en"
+    """Language of the tool descriptions sent to the model and of the errors that quote them. Unset, it
+    follows the user's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`): `zh` when that is Chinese, else `en`."""
     request_timeout: float = Field(600.0, gt=0)
     """Seconds allowed for one whole model reply, retries included (an absolute deadline)."""
     idle_timeout: float = Field(120.0, gt=0)
@@ -174,13 +175,19 @@ def load_config(
 ) -> AsiConfig:
     """Merge all layers; raise ConfigError naming the file (or variable) and key of a bad value."""
     env = os.environ if env is None else env
-    merged: dict[str, Any] = {}
+    merged: dict[str, Any] = {"tool_locale": user_locale(env)}  # a default: every layer overrides it
     for path in (user_config_dir() / "config.toml", project / ".asi" / "config.toml"):
         if path.is_file():
             _merge(merged, _checked(_read_toml(path), str(path)))
     _merge(merged, _checked(_env_layer(env), "environment"))
     _merge(merged, _checked({k: v for k, v in (flags or {}).items() if v is not None}, "command line"))
     return AsiConfig.model_validate(merged)
+
+
+def user_locale(env: Mapping[str, str]) -> Literal["zh", "en"]:
+    """`zh` when the locale is Chinese (the first set of LC_ALL, LC_MESSAGES, LANG), else `en`."""
+    value = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), "")
+    return "zh" if value.lower().startswith("zh") else "en"
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

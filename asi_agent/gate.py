@@ -44,6 +44,10 @@ class Gate:
         self._always: set[str] = set()
         self._seen: dict[str, int] = {}
 
+    def new_run(self) -> None:
+        """A new message: the person may have changed files or the mode since, so calls count afresh."""
+        self._seen.clear()
+
     def changed_files(self) -> None:
         """A write happened: earlier identical reads may now give other results."""
         self._seen.clear()

@@ -20,6 +20,7 @@ __all__ = [
     "instruction_files",
     "project_prompt",
     "system_prompt",
+    "with_language",
 ]
 
 BASE = """You are asi-agent, a coding assistant working in the project folder {root}.
@@ -94,6 +95,19 @@ def project_prompt(root: Path, user_config: Path) -> ProjectPrompt:
     """The system prompt of a run in `root` (`user_config`: the user configuration folder)."""
     instructions = instruction_files(root)
     return ProjectPrompt(instructions, system_prompt(root, user_config, instructions=instructions))
+
+
+LANGUAGE_NOTES = {
+    "zh": "## Language\nThe person works in Chinese: write your replies to them in Chinese (简体中文); "
+    "keep code, paths, tool names and AGENT_STATUS lines as they are.",
+}
+"""What the system prompt adds for a `tool_locale` other than English (the prompt itself is English)."""
+
+
+def with_language(system: str, locale: str) -> str:
+    """The system prompt with the note of `locale` appended (none for `en`)."""
+    note = LANGUAGE_NOTES.get(locale)
+    return f"{system}\n\n{note}" if note else system
 
 
 def system_prompt(

@@ -17,7 +17,14 @@ from asi_agent.backends.base import Backend
 from asi_agent.config import AsiConfig, Provider
 from asi_agent.exceptions import BackendError, ConfigError
 
-__all__ = ["SMALL_MODEL_TOOLS", "create_backend", "detect_provider", "offered_tools", "provider_of"]
+__all__ = [
+    "SMALL_MODEL_TOOLS",
+    "available_models",
+    "create_backend",
+    "detect_provider",
+    "offered_tools",
+    "provider_of",
+]
 
 SMALL_MODEL_TOOLS = (
     "read_file",
@@ -56,6 +63,27 @@ def create_backend(config: AsiConfig) -> Backend:
     if provider == "scripted":
         return _scripted(config)
     return _local(config)
+
+
+def available_models(config: AsiConfig) -> list[str] | None:
+    """The models the configured server offers (`GET /models`, Ollama's `/api/tags`); None for the
+    providers whose models are files (`local`, `scripted`). Raises BackendError when the server does
+    not answer."""
+    import httpx2  # noqa: PLC0415
+
+    provider = detect_provider(config)
+    try:
+        if provider == "openai":
+            base_url = config.base_url or "https://api.openai.com/v1"
+            headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
+            data = _get(f"{base_url.rstrip('/')}/models", 5, headers).json().get("data") or []
+            return sorted(str(m.get("id")) for m in data)
+        if provider == "ollama":
+            models = _get(f"{_ollama_host(config)}/api/tags", 5).json().get("models") or []
+            return sorted(str(m.get("name")) for m in models)
+    except (httpx2.HTTPError, ValueError, AttributeError) as exc:
+        raise BackendError(f"cannot list the models of the {provider} server ({exc})") from None
+    return None
 
 
 def provider_of(backend: Backend) -> str:

@@ -27,7 +27,25 @@ def test_defaults(user_dir, project):
     assert config.tool_mode == "auto"
     assert config.approval is None  # the policy's mode applies
     assert config.max_turns == 30
-    assert config.tool_locale == "zh"
+    assert config.tool_locale == "en"
+
+
+@pytest.mark.parametrize(
+    ("env", "locale"),
+    [
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "zh_TW.UTF-8", "LC_ALL": "C.UTF-8"}, "en"),  # LC_ALL wins over LANG
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+    ],
+)
+def test_tool_locale_follows_the_users_locale(user_dir, project, env, locale):
+    assert load_config(project, env=env).tool_locale == locale
+
+
+def test_a_configured_tool_locale_wins_over_the_users_locale(user_dir, project):
+    (user_dir / "config.toml").write_text('tool_locale = "en"\n')
+    assert load_config(project, env={"LANG": "zh_CN.UTF-8"}).tool_locale == "en"
 
 
 def test_precedence_flags_env_project_user(user_dir, project):

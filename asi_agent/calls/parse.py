@@ -80,8 +80,25 @@ def _choose(spans: list[Span]) -> list[Span]:
 
 
 def _tidy(text: str) -> str:
-    text = "\n".join(line.rstrip() for line in text.splitlines())
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
+    """Lines without trailing blanks, no blank lines around; blank lines inside are the writer's (code has
+    them in pairs) and the first line keeps its indentation."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def _seam(before: str, after: str) -> str:
+    """Join the prose around a removed call: at most one blank line where the call was."""
+    head, tail = before.rstrip(" \t\n"), after.lstrip(" \t\n")
+    if not head or not tail:
+        return head + tail
+    breaks = min(before[len(head) :].count("\n") + after[: len(after) - len(tail)].count("\n"), 2)
+    if not breaks:
+        return before + after
+    return head + "\n" * breaks + tail
 
 
 # Dialects whose arguments are JSON: one the reply's end cut off is read only by repairing it.
@@ -214,7 +231,9 @@ def parse_reply(
         pieces.append(text[position : max(start, position)])
         position = max(position, end)
     pieces.append(text[position:])
-    prose = "".join(pieces)
+    prose = pieces[0]
+    for piece in pieces[1:]:
+        prose = _seam(prose, piece)
     # Removing a call can leave the fence or inline code that held it empty.
     rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
     calls = tuple(call for span in spans for call in span.calls)

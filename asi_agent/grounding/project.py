@@ -84,6 +84,8 @@ def _mention(path: str, task: str) -> int:
 
 
 def _word_in(needle: str, text: str) -> bool:
+    if needle not in text:  # most paths are not in the task: no pattern to build (20k paths, every turn)
+        return False
     return re.search(rf"(?<![\w./-]){re.escape(needle)}(?![\w/-]|\.\w)", text) is not None
 
 

@@ -17,15 +17,18 @@ from asi_agent.assembly import assemble_agent, attach_servers, config_flags
 from asi_agent.backends.base import Backend
 from asi_agent.config import Approval, AsiConfig, load_config
 from asi_agent.events import AgentEvent, ToolFinished, ToolStarted
+from asi_agent.exceptions import UserError
 from asi_agent.messages import Message, ToolCall
 from asi_agent.plugins import describe_tools
-from asi_agent.providers import create_backend
+from asi_agent.providers import available_models, create_backend
 from asi_agent.session import Session, SessionInfo, SessionStore
 from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.mentions import expand_mentions
+from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
+from asi_agent.vcs.session import GitSession
 
 __all__ = ["MODES", "ChatSession", "FileChange", "git_branch"]
 
@@ -51,6 +54,14 @@ class ChatSession:
         self.store = SessionStore(root / ".asi")
         self._notes: list[str] = []
         self._retired: list[Backend] = []
+        self.git: GitSession | None = None
+        """Checkpoints of the session's tasks (as `run` makes them), in a git project."""
+        self._attach_git()
+
+    def _attach_git(self) -> None:
+        """Checkpoint the tree before each message's first change (the repository opens only then)."""
+        self.git = GitSession.open(self.root, self.session_id)
+        self.agent.runner.before_change = self.git.before_change if self.git is not None else None
 
     @classmethod
     def open(
@@ -130,6 +141,8 @@ class ChatSession:
     def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
         """Send one message (with its @mentions attached) and run the agent until it ends."""
         task = expand_mentions(self.root, text)
+        if self.git is not None:
+            self.git.start_task(text)
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
@@ -145,6 +158,8 @@ class ChatSession:
         Its output is shown, and attached to the next message so the model sees what the person saw.
         """
         call = ToolCall(f"shell-{len(self._notes)}", SHELL_TOOL, {"command": command})
+        if self.git is not None:
+            self.git.start_task(f"!{command}")
         prepared = self.agent.runner.prepare(call)
         item: Prepared | Outcome = prepared
         async for event in self.agent.gate.check(prepared):
@@ -166,9 +181,19 @@ class ChatSession:
         """Gate the next calls with `mode`."""
         self.agent.gate.config = dataclasses.replace(self.agent.gate.config, approval=mode)
 
+    def models(self) -> list[str] | None:
+        """The models the provider offers (None when its models are files: `local`, `scripted`)."""
+        return available_models(self.config.model_copy(update={"provider": self.provider}))
+
     def switch_model(self, name: str) -> None:
-        """Talk to another model of the same provider from the next message on."""
+        """Talk to another model of the same provider from the next message on; an unknown one is refused."""
         config = self.config.model_copy(update={"model": name, "provider": self.provider})
+        offered = available_models(config)
+        if offered is None and not Path(name).expanduser().is_file():
+            raise UserError(f"no model file {name} (the {self.provider} provider takes a path to one)")
+        if offered is not None and name not in offered:
+            listed = ", ".join(offered[:20]) or "none"
+            raise UserError(f"the server has no model {name!r}; it offers: {listed}")
         backend = create_backend(config)
         self._retired.append(self.agent.backend)
         self.config = config
@@ -186,9 +211,13 @@ class ChatSession:
             f"({done.summarised} messages summarised, {done.shrunk} results shortened){left}"
         )
 
-    def undo(self, count: int = 1) -> list[str]:
-        """Revert the last journaled changes; one line per reverted change."""
-        return [f"reverted #{e.seq} {e.tool} {e.path}" for e in self.journal.undo(self.root, count)]
+    def plan_undo(self, count: int | None = None) -> UndoPlan:
+        """What `/undo` (no count: this session's last change) or `/undo N` would revert."""
+        return plan_undo(self.journal, self.session_id, count)
+
+    def undo(self, plan: UndoPlan) -> list[str]:
+        """Revert the changes of `plan`; one line per reverted change."""
+        return undo_entries(self.journal, self.root, plan.entries)
 
     def changes(self) -> list[FileChange]:
         """The files this session changed, each with its diff from before the session to now."""
@@ -225,16 +254,28 @@ class ChatSession:
         """Start a new, empty session with the same model and mode."""
         self._switch(self.store.create(cwd=str(self.root)))
 
-    def export(self, target: str = "") -> Path:
-        """Write the conversation as Markdown; returns the file written."""
-        path = self.root / (target or f"asi-session-{self.session_id}.md")
+    def export_target(self, target: str = "") -> Path:
+        """The file `/export TARGET` writes (relative to the project; `~` is the home folder)."""
+        name = target or f"asi-session-{self.session_id}.md"
+        return (self.root / Path(name).expanduser()).resolve()
+
+    def inside(self, path: Path) -> bool:
+        """Whether `path` (resolved) lies inside the project."""
+        root = self.root.resolve()
+        return path == root or root in path.parents
+
+    def export(self, path: Path) -> Path:
+        """Write the conversation as Markdown to `path`; returns it."""
         lines = [f"# asi-agent session {self.session_id}\n"]
         for message in self.agent.messages:
             lines.append(f"## {message.role}\n\n{message.content}\n")
             lines.extend(
                 f"```json\n{json.dumps(c.to_dict(), ensure_ascii=False)}\n```\n" for c in message.tool_calls
             )
-        path.write_text("\n".join(lines), encoding="utf-8")
+        try:
+            path.write_text("\n".join(lines), encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write {path}: {exc.strerror or exc}") from exc
         return path
 
     def tools(self) -> list[str]:
@@ -254,6 +295,7 @@ class ChatSession:
         config = dataclasses.replace(old.config, gate=old.gate.config)
         self.agent = Agent(old.backend, old.runner, session, old.system, config)
         self._notes.clear()
+        self._attach_git()
 
 
 def git_branch(root: Path) -> str:

@@ -267,7 +267,11 @@ def entry() -> None:
     written and flushed as it happens), so the interpreter's teardown — unloading hundreds of
     modules, finalising clients, freeing an in-process model — is skipped: it cost up to a second
     after the result was printed.
+
+    Ctrl-C is ours whatever the process inherited: started with SIGINT ignored (`nohup … &`, some CI
+    runners), Python would leave it ignored and neither a run nor a chat could be interrupted.
     """
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     code = main(exiting=True)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing left to deliver

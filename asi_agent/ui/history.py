@@ -13,13 +13,17 @@ KEEP = 500
 
 
 class InputHistory:
-    """Entries oldest first; `previous`/`next` walk them like a shell does."""
+    """Entries oldest first; `previous`/`next` walk them like a shell does.
+
+    The unsent draft is kept when browsing starts (`previous(draft)`) and given back past the newest.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.path = root / ".asi" / "chat_history"
         self.entries: list[str] = self._load()
         self._at = len(self.entries)
+        self._draft = ""
 
     def add(self, text: str) -> None:
         """Remember a sent message (not twice in a row) and append it to the file."""
@@ -28,18 +32,24 @@ class InputHistory:
             ensure_state_dir(self.root / ".asi")
             append_line(self.path, json.dumps(text, ensure_ascii=False))  # two chats: whole lines
         self._at = len(self.entries)
+        self._draft = ""
 
-    def previous(self) -> str | None:
-        """The entry before the current one, or None at the oldest."""
+    def previous(self, draft: str = "") -> str | None:
+        """The entry before the current one, or None at the oldest; `draft` is what the box holds now,
+        kept when browsing starts from it."""
         if self._at == 0:
             return None
+        if self._at == len(self.entries):
+            self._draft = draft
         self._at -= 1
         return self.entries[self._at]
 
-    def next(self) -> str:
-        """The entry after the current one; "" past the newest (a fresh line)."""
-        self._at = min(self._at + 1, len(self.entries))
-        return self.entries[self._at] if self._at < len(self.entries) else ""
+    def next(self) -> str | None:
+        """The entry after the current one; the kept draft past the newest; None when not browsing."""
+        if self._at >= len(self.entries):
+            return None
+        self._at += 1
+        return self.entries[self._at] if self._at < len(self.entries) else self._draft
 
     def _load(self) -> list[str]:
         try:

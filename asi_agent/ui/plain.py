@@ -42,9 +42,9 @@ from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
-from asi_agent.ui.slash import COMMANDS, run_slash
+from asi_agent.ui.slash import COMMANDS, Confirm, SlashReply, confirmed, run_slash
 
-__all__ = ["PlainChat", "replay_lines", "run_plain"]
+__all__ = ["PlainChat", "ending_detail", "replay_lines", "run_plain"]
 
 ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 
@@ -97,7 +97,9 @@ class PlainChat:
             return True
         self.history.add(text)
         if text.startswith("/"):
-            reply = run_slash(self.chat, text)
+            reply = run_slash(self.chat, text, plain=True)
+            if reply.confirm is not None:
+                reply = await self._confirm(reply.confirm)
             if reply.effect == "resumed":
                 _print("\n".join(replay_lines(self.chat.agent.messages)))
             _print(reply.text)
@@ -109,6 +111,20 @@ class PlainChat:
         else:
             await self._turn(self.chat.turn(text))
         return True
+
+    async def _confirm(self, confirm: Confirm) -> SlashReply:
+        """Ask a command's yes/no question; without a terminal nobody can say yes, so it is a no."""
+        _print(confirm.question)
+        if not self.interactive:
+            return SlashReply("not done: this needs a yes, and nobody can answer without a terminal")
+        from prompt_toolkit import PromptSession  # noqa: PLC0415
+
+        session: PromptSession[str] = PromptSession()
+        try:
+            answer = (await session.prompt_async("[y]es / [n]o: ")).strip().lower()
+        except (KeyboardInterrupt, EOFError):
+            answer = ""
+        return confirmed(confirm) if answer in ("y", "yes") else SlashReply("not done")
 
     async def _read(self) -> str | None:
         if not self.interactive:
@@ -192,6 +208,10 @@ class _Printer:
         """Some of the reply was shown: its line still needs ending."""
         self.status = StatusFilter()
         self.started: dict[str, float] = {}
+        self.rejected: set[str] = set()
+        """Calls already shown as rejected: their result events add nothing."""
+        self.said = ""
+        """The model's latest text: an ending whose result is something else says it."""
 
     def show(self, event: AgentEvent) -> None:
         if isinstance(event, TextStreamed):
@@ -201,25 +221,30 @@ class _Printer:
             sys.stdout.write(f"\x1b[2m{event.delta}\x1b[0m" if sys.stdout.isatty() else event.delta)
             sys.stdout.flush()
         elif isinstance(event, AssistantReplied):
+            self.said = strip_status(event.message.content) or self.said
             self._write(self.status.finish())
             if self.wrote:
                 sys.stdout.write("\n")
             elif not self.partial and strip_status(event.message.content).strip():
                 _print(strip_status(event.message.content))
             self.partial, self.wrote = "", False
+        elif isinstance(event, ToolStarted | ToolFinished) and event.call.id in self.rejected:
+            return
         elif isinstance(event, ToolStarted):
             self.started[event.call.id] = time.monotonic()
             _print(f"· {event.call.name} {_key_argument(event.call.arguments)} …")
         elif isinstance(event, ToolFinished):
             self._finished(event)
         elif isinstance(event, CallRejected):
+            self.rejected.add(event.call_id)
             _print(f"✗ {event.name}: {event.error}")
         elif isinstance(event, RetryRequested):
             _print(f"(asked the model again: {event.reason})")
         elif isinstance(event, RunFinished):
             tokens = event.usage.prompt_tokens + event.usage.completion_tokens
-            detail = f": {event.error}" if event.error else ""
-            _print(f"── {event.status}{detail} · {event.turns} turns · {tokens:,} tokens")
+            detail = ending_detail(event, self.said)
+            used = f" · {tokens:,} tokens" if tokens else ""  # none: grounding answered without the model
+            _print(f"── {event.status}{detail} · {event.turns} turns{used}")
 
     def _write(self, text: str) -> None:
         """Streamed reply text (the status line already taken out)."""
@@ -238,6 +263,16 @@ class _Printer:
             _print(f"✗ {event.call.name} ({took}) {event.output[:500]}")
         if event.ok and event.changed_files and "@@" in rest:
             _print_diff(rest.splitlines())
+
+
+def ending_detail(event: RunFinished, said: str) -> str:
+    """What to add to the closing line: the error, or a result the model did not write (why the runtime
+    stopped the run: a loop, a failed check)."""
+    if event.error:
+        return f": {event.error}"
+    if event.status != "DONE" and event.result and event.result != said:
+        return f": {event.result}"
+    return ""
 
 
 def replay_lines(messages: Sequence[Message]) -> list[str]:

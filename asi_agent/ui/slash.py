@@ -2,48 +2,82 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from asi_agent.exceptions import AsiError
 from asi_agent.ui.chatsession import MODES, ChatSession
 
-__all__ = ["COMMANDS", "KEYS", "SlashReply", "complete_command", "run_slash"]
+__all__ = [
+    "COMMANDS",
+    "KEYS",
+    "PLAIN_KEYS",
+    "Confirm",
+    "SlashReply",
+    "complete_command",
+    "confirmed",
+    "run_slash",
+]
 
 COMMANDS: dict[str, str] = {
     "/help": "the commands and keys",
-    "/model": "show the model; /model NAME switches to another model of the same provider",
+    "/model": "show the model and the provider's others; /model NAME switches",
     "/mode": "show or set the approval mode: ask, auto-edit, plan, yolo",
     "/tools": "list the tools the model can call",
     "/diff": "the changes this session made, as diffs",
-    "/undo": "revert the last change (/undo N: the last N)",
+    "/undo": "undo this session's last change; /undo N: project's last N (asks for others')",
     "/clear": "start a new session (the old one stays resumable)",
     "/sessions": "list the saved sessions of this project",
-    "/resume": "continue a saved session: /resume ID (default: the newest other one with a conversation)",
+    "/resume": "continue a saved session: /resume ID (default: the newest other one)",
     "/compact": "summarise the older turns now to free context",
-    "/export": "write the conversation as Markdown (/export FILE)",
+    "/export": "write the conversation as Markdown (/export FILE; asks outside the project)",
     "/quit": "leave the chat",
 }
 
 KEYS: dict[str, str] = {
-    "Enter": "send (Shift+Enter or Ctrl+J: new line)",
-    "Up / Down": "earlier messages (history of this project)",
+    "Enter": "send (Shift+Enter or Ctrl+J: new line); while the agent works: queued",
+    "Up / Down": "earlier messages of this project; Down past the newest: the draft back",
     "@path": "attach a file (Tab completes)",
     "!command": "run a shell command through the permission policy",
-    "Esc": "interrupt the running turn",
+    "Esc": "interrupt the running turn; back to the input from anywhere",
+    "Ctrl+C": "interrupt the running turn; twice: quit",
+    "Tab / Shift+Tab": "to the tool cards and back (Up/Down: next card, Enter: open or fold)",
     "Ctrl+B": "show or hide the changed-files panel",
     "Ctrl+Q": "quit",
 }
+"""The keys of the full-screen chat."""
+
+PLAIN_KEYS: dict[str, str] = {
+    "Enter": "send (Esc then Enter: new line)",
+    "Up / Down": "earlier messages (history of this project)",
+    "Tab": "complete /commands and @files",
+    "@path": "attach a file",
+    "!command": "run a shell command through the permission policy",
+    "Ctrl-C": "interrupt the running turn (at the prompt: clear the line)",
+    "Ctrl-D": "quit",
+}
+"""The keys of `chat --plain`."""
 
 Effect = Literal["", "clear", "quit", "resumed", "status", "compact"]
 
 
 @dataclass(frozen=True, slots=True)
+class Confirm:
+    """A question the person must answer yes to before the command goes on (`then` does it)."""
+
+    question: str
+    then: Callable[[], SlashReply]
+
+
+@dataclass(frozen=True, slots=True)
 class SlashReply:
-    """What a command printed, and what the chat must do besides showing it."""
+    """What a command printed, and what the chat must do besides showing it (or ask first)."""
 
     text: str
     effect: Effect = ""
+    confirm: Confirm | None = None
+    """Set when the command waits for a yes: the chat asks `confirm.question` (nobody to ask: no)."""
 
 
 def complete_command(fragment: str) -> list[str]:
@@ -51,10 +85,15 @@ def complete_command(fragment: str) -> list[str]:
     return [name for name in COMMANDS if name.startswith(fragment)]
 
 
-def run_slash(chat: ChatSession, line: str) -> SlashReply:
-    """Run one slash command; problems (unknown command, bad id) come back as text, never raised."""
+def run_slash(chat: ChatSession, line: str, *, plain: bool = False) -> SlashReply:
+    """Run one slash command; problems (unknown command, bad id) come back as text, never raised.
+
+    `plain`: the line-mode chat asks (its keys are listed by /help).
+    """
     name, _, rest = line.strip().partition(" ")
     rest = rest.strip()
+    if name == "/help":
+        return _help(PLAIN_KEYS if plain else KEYS)
     handler = _HANDLERS.get(name)
     if handler is None:
         near = ", ".join(complete_command(name[:3])) or "/help"
@@ -65,10 +104,18 @@ def run_slash(chat: ChatSession, line: str) -> SlashReply:
         return SlashReply(f"{name}: {exc}")
 
 
-def _help(_chat: ChatSession, _rest: str) -> SlashReply:
-    width = max(len(k) for k in [*COMMANDS, *KEYS])
+def confirmed(confirm: Confirm) -> SlashReply:
+    """The person said yes: do what waited for it (problems come back as text, as `run_slash`'s do)."""
+    try:
+        return confirm.then()
+    except AsiError as exc:
+        return SlashReply(str(exc))
+
+
+def _help(keys: dict[str, str]) -> SlashReply:
+    width = max(len(k) for k in [*COMMANDS, *keys])
     lines = [f"{name:<{width}}  {text}" for name, text in COMMANDS.items()]
-    lines += ["", *(f"{key:<{width}}  {text}" for key, text in KEYS.items())]
+    lines += ["", *(f"{key:<{width}}  {text}" for key, text in keys.items())]
     return SlashReply("\n".join(lines))
 
 
@@ -76,7 +123,15 @@ def _model(chat: ChatSession, rest: str) -> SlashReply:
     if rest:
         chat.switch_model(rest)
         return SlashReply(f"model: {chat.provider} / {chat.model}", "status")
-    return SlashReply(f"model: {chat.provider} / {chat.model}  (switch with /model NAME)")
+    shown = f"model: {chat.provider} / {chat.model}"
+    try:
+        offered = chat.models()
+    except AsiError as exc:
+        return SlashReply(f"{shown}\n(cannot list the others: {exc})")
+    if offered is None:
+        return SlashReply(f"{shown}  (switch with /model PATH to another model file)")
+    listed = "\n".join(f"{'*' if name == chat.model else ' '} {name}" for name in offered)
+    return SlashReply(f"{shown}; the server offers (switch with /model NAME):\n{listed}")
 
 
 def _mode(chat: ChatSession, rest: str) -> SlashReply:
@@ -100,9 +155,25 @@ def _diff(chat: ChatSession, _rest: str) -> SlashReply:
 
 
 def _undo(chat: ChatSession, rest: str) -> SlashReply:
-    count = int(rest) if rest.isdigit() and int(rest) > 0 else 1
-    reverted = chat.undo(count)
-    return SlashReply("\n".join(reverted) or "nothing to undo", "status")
+    if rest and not (rest.isdigit() and int(rest) > 0):
+        return SlashReply(
+            f"/undo: {rest!r} is not a count; /undo reverts this session's last change, /undo N more"
+        )
+    plan = chat.plan_undo(int(rest) if rest else None)
+    if not plan.entries:
+        more = "" if rest else " in this session (/undo N reverts the project's last N changes, after asking)"
+        return SlashReply(f"nothing to undo{more}")
+
+    def revert() -> SlashReply:
+        return SlashReply("\n".join(chat.undo(plan)), "status")
+
+    if not plan.foreign:
+        return revert()
+    question = (
+        f"Revert these {len(plan.entries)} changes? {plan.foreign} of them are not this session's:\n"
+        f"{plan.describe()}"
+    )
+    return SlashReply("", confirm=Confirm(question, revert))
 
 
 def _clear(chat: ChatSession, _rest: str) -> SlashReply:
@@ -137,15 +208,25 @@ def _compact(_chat: ChatSession, _rest: str) -> SlashReply:
 
 
 def _export(chat: ChatSession, rest: str) -> SlashReply:
-    return SlashReply(f"wrote {chat.export(rest)}")
+    path = chat.export_target(rest)
+
+    def write() -> SlashReply:
+        return SlashReply(f"wrote {chat.export(path)}")
+
+    if path.is_dir():
+        return SlashReply(f"/export: {path} is a folder; give a file name")
+    if not chat.inside(path):
+        return SlashReply("", confirm=Confirm(f"Write {path}? It is outside the project.", write))
+    if path.exists():
+        return SlashReply("", confirm=Confirm(f"Overwrite {path}?", write))
+    return write()
 
 
 def _quit(_chat: ChatSession, _rest: str) -> SlashReply:
     return SlashReply("bye", "quit")
 
 
-_HANDLERS = {
-    "/help": _help,
+_HANDLERS: dict[str, Callable[[ChatSession, str], SlashReply]] = {
     "/model": _model,
     "/mode": _mode,
     "/tools": _tools,

@@ -281,8 +281,10 @@ def test_code_fences_of_other_languages_are_left_alone():
 
 
 def test_plain_prose_gives_no_calls():
-    reply = parse_reply("  The answer is 42.\n\n\n\nNothing to call.  ")
-    assert reply == ParsedReply(text="The answer is 42.\n\nNothing to call.")
+    """Prose is kept as written (code quoted without a fence keeps its indentation and blank lines);
+    only the blank lines around it and trailing blanks go."""
+    reply = parse_reply("\n  The answer is 42.\n\n\n\nNothing to call.  \n")
+    assert reply == ParsedReply(text="  The answer is 42.\n\n\n\nNothing to call.")
 
 
 # --- problems ---------------------------------------------------------------------------------------

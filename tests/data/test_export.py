@@ -173,7 +173,7 @@ def test_asi_export_is_spec_5_1_and_validates(project: Path):
 
 
 def test_tool_descriptions_follow_the_locale(project: Path):
-    zh = _export(project)[0]["tools"]
+    zh = _export(project, "--locale", "zh")[0]["tools"]
     en = _export(project, "--locale", "en")[0]["tools"]
     assert [t["function"]["name"] for t in zh] == [t["function"]["name"] for t in en]
     assert zh[0]["function"]["description"] != en[0]["function"]["description"]

@@ -116,6 +116,17 @@ def test_timeout_ends_the_run_with_its_partial_result_and_exit_4(openai_server, 
     assert ends[-1]["status"] == "TIMEOUT"
 
 
+def test_timeout_keeps_the_reply_being_written_as_the_result(openai_server, project):
+    """The model stalls in the middle of its answer: the result holds what it had written."""
+    openai_server.reply(Reply(text="The bug is in add: it subtracts", fault="stall", fault_after=3))
+    proc = cli(
+        "run", *server_flags(openai_server), "--timeout", "2", "--output-format", "json", "why?", cwd=project
+    )
+    assert proc.returncode == 4, proc.stderr
+    result = last_json(proc.stdout)
+    assert result["status"] == "TIMEOUT" and "The bug is in add" in result["result"], result
+
+
 def test_timeout_from_the_config_file(openai_server, project):
     (project / ".asi").mkdir()
     (project / ".asi" / "config.toml").write_text("timeout = 2\n")

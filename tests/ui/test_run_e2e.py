@@ -320,7 +320,14 @@ def test_bad_config_exits_1_with_one_line(project):
     assert proc.stderr.count("\n") == 1 and "config.toml: key 'tool_mode'" in proc.stderr
 
 
-def test_interrupt_exits_130(openai_server, project):
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("inherited", ["default", "ignored"])
+def test_interrupt_exits_130(openai_server, project, inherited):
+    """Also when started with SIGINT ignored (`nohup … &`, some CI runners): the program installs its own
+    handler whatever it inherited."""
     openai_server.reply(Reply(text="thinking…", delay=30))
     env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
@@ -343,6 +350,7 @@ def test_interrupt_exits_130(openai_server, project):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ignore_sigint if inherited == "ignored" else None,  # noqa: PLW1509 - no threads started
     )
     deadline = time.monotonic() + 20
     while not openai_server.chat_bodies and time.monotonic() < deadline:

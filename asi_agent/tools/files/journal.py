@@ -236,6 +236,20 @@ class Journal:
                 self._revert(root, paths[entry.path], entry)
         return targets
 
+    def undo_entries(self, root: Path, chosen: list[JournalEntry]) -> list[JournalEntry]:
+        """Revert exactly these changes, newest first (e.g. only one session's); returns them.
+
+        A change that was undone meanwhile (by another process) is left out; the rest are checked as
+        `undo` checks them, so a file changed since raises UserError and nothing is reverted.
+        """
+        with self._locked():
+            still = {entry.seq for entry in self.undoable()}
+            targets = sorted((e for e in chosen if e.seq in still), key=lambda e: e.seq, reverse=True)
+            paths = self._check_undo(root, targets)
+            for entry in targets:
+                self._revert(root, paths[entry.path], entry)
+        return targets
+
     # -- undo helpers ---------------------------------------------------------------------------
 
     def _check_undo(self, root: Path, targets: list[JournalEntry]) -> dict[str, Path]:

@@ -13,6 +13,8 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.events import Key
+from textual.markup import escape
 from textual.widgets import ListView, OptionList
 from textual.worker import Worker
 
@@ -26,12 +28,16 @@ from asi_agent.ui.cli import project_root
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
-from asi_agent.ui.slash import complete_command, run_slash
-from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen
-from asi_agent.ui.tui.turn import TurnView, replay
+from asi_agent.ui.slash import Confirm, SlashReply, complete_command, confirmed, run_slash
+from asi_agent.ui.tui.keys import KeyRouter, SecondPress
+from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen
+from asi_agent.ui.tui.turn import TurnView, replay, tokens_label
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
 
 __all__ = ["ChatApp"]
+
+QUIT_AGAIN_SECONDS = 3.0
+"""A second Ctrl+C within this time quits."""
 
 
 class ChatApp(App[int]):
@@ -41,6 +47,7 @@ class ChatApp(App[int]):
     TITLE = "asi-agent"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "interrupt", "interrupt", show=False),
+        Binding("ctrl+c", "ctrl_c", "interrupt, or quit", show=False, priority=True),
         Binding("ctrl+b", "toggle_changes", "changed files", show=False),
         Binding("ctrl+q", "quit", "quit", show=False, priority=True),
     ]
@@ -53,6 +60,8 @@ class ChatApp(App[int]):
         self.history = InputHistory(self.root)
         self.files = FileIndex(self.root)
         self.turn_worker: Worker[None] | None = None
+        self.queued: list[str] = []
+        """Messages sent while the agent worked; each is sent when the turn before it ends."""
         self.changes: dict[str, FileChange] = {}
         # kept, not queried: a query looks at the top screen, which may be the modal
         self.conversation = VerticalScroll(id="conversation")
@@ -60,6 +69,8 @@ class ChatApp(App[int]):
         self.completions = OptionList(id="completions")
         self.input = ChatInput(id="input", soft_wrap=True, show_line_numbers=False, compact=True)
         self.status = StatusBar()
+        self.keys = KeyRouter(self.input, self.conversation)
+        self.ctrl_c = SecondPress(QUIT_AGAIN_SECONDS)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -119,7 +130,7 @@ class ChatApp(App[int]):
     def _session_tokens(self) -> None:
         """A resumed session's tokens so far (the next turn counts on from there)."""
         assert self.chat is not None
-        self.status.set(tokens=f"{self.chat.tokens_used():,} tokens")
+        self.status.set(tokens=tokens_label(self.chat.tokens_used()))
 
     def _refresh_status(self) -> None:
         chat = self.chat
@@ -133,11 +144,20 @@ class ChatApp(App[int]):
         text = event.text.strip()
         if not text:
             return
-        if self.turn_worker is not None and self.turn_worker.is_running:
-            self.notify("the agent is working; Esc interrupts it")
-            return
         self.input.clear()
         self.history.add(text)
+        if self.busy:
+            self.queued.append(text)
+            await self.say(f"queued (sent when the agent is done; Esc interrupts it): {text}")
+            return
+        await self._send(text)
+
+    @property
+    def busy(self) -> bool:
+        """A turn (or a compaction) is running."""
+        return self.turn_worker is not None and self.turn_worker.is_running
+
+    async def _send(self, text: str) -> None:
         if self.chat is None:
             await self.say("no model is connected yet", error=True)
         elif text.startswith("/"):
@@ -149,6 +169,17 @@ class ChatApp(App[int]):
         assert self.chat is not None
         await self.conversation.mount(UserLine(text))
         reply = run_slash(self.chat, text)
+        if reply.confirm is not None:
+            question = reply.confirm
+            self.push_screen(ConfirmScreen(question.question), lambda yes: self._confirmed(question, yes))
+            return
+        await self._slash_done(reply)
+
+    async def _confirmed(self, question: Confirm, yes: bool | None) -> None:
+        await self._slash_done(confirmed(question) if yes else SlashReply("not done"))
+
+    async def _slash_done(self, reply: SlashReply) -> None:
+        assert self.chat is not None
         if reply.effect == "quit":
             self.exit(0)
             return
@@ -168,7 +199,8 @@ class ChatApp(App[int]):
 
     @on(ChatInput.HistoryWanted)
     def _history(self, event: ChatInput.HistoryWanted) -> None:
-        text = self.history.previous() if event.older else self.history.next()
+        draft = self.input.text
+        text = self.history.previous(draft) if event.older else self.history.next()
         if text is not None:
             box = self.input
             box.text = text
@@ -225,9 +257,10 @@ class ChatApp(App[int]):
         assert self.chat is not None
         await self.conversation.mount(UserLine(text))
         self.conversation.anchor()
-        view = TurnView(self.conversation, self.status, self.chat.tokens_used())
+        shell = text.startswith("!")
+        view = TurnView(self.conversation, self.status, self.chat.tokens_used(), open_output=shell)
         events: AsyncGenerator[AgentEvent, None]
-        events = self.chat.shell(text[1:].strip()) if text.startswith("!") else self.chat.turn(text)
+        events = self.chat.shell(text[1:].strip()) if shell else self.chat.turn(text)
         self.status.set(agent_status="")
         self.status.busy("thinking")
         interrupted = False
@@ -260,6 +293,8 @@ class ChatApp(App[int]):
             await self.say(f"/compact: {exc}", error=True)
         finally:
             self.status.busy("")
+            if self.queued:
+                self.call_later(self._send_queued)
 
     async def _turn_ended(
         self, events: AsyncGenerator[AgentEvent, None], view: TurnView, interrupted: bool
@@ -276,6 +311,18 @@ class ChatApp(App[int]):
             await self.say("interrupted: what was done is kept; send a message to go on")
         self.files.refresh()
         await self._refresh_changes()
+        if self.queued:
+            if interrupted:  # an interrupt stops what was queued behind it too; it goes back to the input
+                self.input.text = "\n".join([*self.queued, self.input.text]).strip()
+                self.queued.clear()
+            else:
+                self.call_later(self._send_queued)
+
+    async def _send_queued(self) -> None:
+        if self.busy:  # called as the worker ends: its state may not say so yet
+            self.set_timer(0.05, self._send_queued)
+        elif self.queued:
+            await self._send(self.queued.pop(0))
 
     async def _ask(self, request: ApprovalRequested) -> bool:
         """Show the modal; False when the person pressed Esc (the turn stops, the call is refused)."""
@@ -291,13 +338,28 @@ class ChatApp(App[int]):
         return True
 
     def action_interrupt(self) -> None:
-        """Esc: close the completion list, interrupt the running turn, or go back to the input."""
+        """Esc: close the completion list or interrupt the running turn; always back to the input."""
         if self.completions.display:
             self._hide_completions()
         elif self.turn_worker is not None and self.turn_worker.is_running:
             self.turn_worker.cancel()
-        else:
+        self.input.focus()
+
+    def action_ctrl_c(self) -> None:
+        """Ctrl+C: interrupt the running turn; pressed again within three seconds, quit."""
+        if self.ctrl_c.again():
+            self.exit(0)
+        elif self.busy and self.turn_worker is not None:
+            self.turn_worker.cancel()
             self.input.focus()
+            self.notify("interrupted; Ctrl+C again quits")
+        else:
+            self.notify("Ctrl+C again (or Ctrl+Q) quits")
+
+    def on_key(self, event: Key) -> None:
+        """Keys that reach no widget: typing goes to the input, arrows walk the tool cards."""
+        if self.screen is self.screen_stack[0]:  # not under a modal
+            self.keys.route(self.focused, event)
 
     # -- changed files ----------------------------------------------------------------------------
 
@@ -329,7 +391,7 @@ class ChatApp(App[int]):
             return
         self.panel.query_one(DiffView).show(change.diff)
         self.chat.set_cursor(change.path, change.first_line)
-        self.notify(f"cursor for get_cursor_context: {change.path}:{change.first_line}")
+        self.notify(escape(f"cursor for get_cursor_context: {change.path}:{change.first_line}"))
 
     async def on_unmount(self) -> None:
         """Release the model and the tools."""

@@ -19,7 +19,7 @@ from asi_agent.exceptions import BackendError
 from asi_agent.ui import firstrun
 from asi_agent.ui.tui.widgets import diff_renderable
 
-__all__ = ["ApprovalScreen", "FirstRunScreen", "Verdict"]
+__all__ = ["ApprovalScreen", "ConfirmScreen", "FirstRunScreen", "Verdict"]
 
 Verdict = tuple[Answer, str] | None
 """The answer and, with `e`, the person's reason; None when Esc interrupted the turn."""
@@ -98,6 +98,29 @@ class ApprovalScreen(ModalScreen[Verdict]):
         self.dismiss(("no", event.value.strip()))
 
 
+class ConfirmScreen(ModalScreen[bool]):
+    """A slash command's yes/no question (an undo of other sessions' changes, a file outside the project)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "yes"),
+        Binding("n", "answer(False)", "no"),
+        Binding("escape", "answer(False)", "no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.question), id="question")
+            yield Static(Text("[y] yes   [n] no   [Esc] no"), id="keys")
+
+    def action_answer(self, yes: bool) -> None:
+        """Resolve with the answer."""
+        self.dismiss(yes)
+
+
 class FirstRunScreen(Screen[dict[str, Any]]):
     """No model is configured: a local Ollama, an OpenAI-compatible server, or the embedded model."""
 
@@ -118,19 +141,21 @@ class FirstRunScreen(Screen[dict[str, Any]]):
             yield Label(Text("1. A local Ollama", style="bold"))
             yield Static(Text(f"looking for Ollama at {firstrun.ollama_host()} …"), id="ollama-status")
             yield OptionList(id="ollama-models")
-            yield Label(Text("2. An OpenAI-compatible server", style="bold"))
+            # the offline choice comes before the server form, so it is in view on a 24-line terminal
+            yield Label(Text("2. The embedded model (offline)", style="bold"))
+            with Horizontal(classes="row"):
+                yield Button("Use the embedded model", id="embedded")
+                yield Static(
+                    Text("SmolLM2-135M runs inside asi-agent: tiny, for trying things out."),
+                    classes="hint side",
+                )
+            yield Label(Text("3. An OpenAI-compatible server", style="bold"))
             yield Input(placeholder="base URL, e.g. https://api.openai.com/v1", id="url")
             yield Input(placeholder="API key (empty for local servers)", password=True, id="key")
             yield Input(placeholder="model (empty: the server's only model)", id="model")
             with Horizontal(classes="row"):
                 yield self._check_button()
                 yield Static("", id="check-status")
-            yield Label(Text("3. The embedded model", style="bold"))
-            yield Static(
-                Text("SmolLM2-135M runs inside asi-agent, offline: tiny, for trying things out."),
-                classes="hint",
-            )
-            yield Button("Use the embedded model", id="embedded")
 
     def on_mount(self) -> None:
         """Look for Ollama without freezing the screen."""

@@ -24,7 +24,7 @@ from asi_agent.messages import Message, ToolCall
 from asi_agent.statusline import StatusFilter
 from asi_agent.ui.tui.widgets import Notice, ReplyView, StatusBar, ToolCard, UserLine
 
-__all__ = ["TurnView", "replay"]
+__all__ = ["TurnView", "replay", "tokens_label"]
 
 
 @dataclass(slots=True)
@@ -39,6 +39,12 @@ class TurnView:
     partial: str = ""
     cards: dict[str, ToolCard] = field(default_factory=dict)
     changed: bool = False
+    said: str = ""
+    """The model's latest text (a result that differs from it is the runtime's and is shown)."""
+    open_output: bool = False
+    """Show every card open (the turn runs the person's own `!command`)."""
+    rejected: dict[str, ToolCard] = field(default_factory=dict)
+    """Calls shown as rejected; their result events add nothing."""
     status_line: StatusFilter = field(default_factory=StatusFilter)
     """Keeps the `AGENT_STATUS` line out of the streamed reply: the status bar shows it."""
 
@@ -56,6 +62,7 @@ class TurnView:
             card = ToolCard(ToolCall(event.call_id, event.name or "?", {}))
             await self.conversation.mount(card)
             card.refused(event.error)
+            self.rejected[event.call_id] = card  # its result comes too: one card says it all
         elif isinstance(event, RetryRequested):
             await self.conversation.mount(Notice(f"asked the model again ({event.reason})"))
         elif isinstance(event, StatusDecided):
@@ -68,9 +75,12 @@ class TurnView:
             await self.conversation.mount(Notice(f"context compacted ({event.reason}): {sizes}"))
 
     async def stop(self) -> None:
-        """The turn ended (or was interrupted): stop any stream."""
+        """The turn ended (or was interrupted): stop any stream; calls still running were cut short."""
         if self.reply is not None:
             await self.reply.stop()
+        for card in self.cards.values():
+            card.interrupted()
+        self.cards.clear()
 
     async def _streamed(self, event: TextStreamed | ReasoningStreamed) -> None:
         if self.reply is None:
@@ -89,6 +99,7 @@ class TurnView:
     async def _replied(self, event: AssistantReplied) -> None:
         self.status_line.finish()
         text = strip_status(event.message.content)
+        self.said = text or self.said
         if self.reply is None and text.strip():
             self.reply = ReplyView()
             await self.conversation.mount(self.reply)
@@ -96,7 +107,7 @@ class TurnView:
             await self.reply.finish(text)
         self.reply, self.partial = None, ""
         self.tokens += event.usage.prompt_tokens + event.usage.completion_tokens
-        self.status.set(turn=f"turn {event.turn}", tokens=f"{self.tokens:,} tokens")
+        self.status.set(turn=f"turn {event.turn}", tokens=tokens_label(self.tokens))
         self._context_left(event.context_left)
         self.status.busy("thinking")
 
@@ -105,15 +116,20 @@ class TurnView:
             self.status.set(context=f"{left:,} left")
 
     async def _started(self, call: ToolCall) -> None:
-        card = ToolCard(call)
+        if call.id in self.rejected:  # the rejection named the tool only: now its arguments are known
+            self.rejected[call.id].show_call(call)
+            return
+        card = ToolCard(call, open_output=self.open_output)
         self.cards[call.id] = card
         await self.conversation.mount(card)
         self.status.busy(f"running {call.name}")
 
     async def _finished(self, event: ToolFinished) -> None:
+        if event.call.id in self.rejected:
+            return
         card = self.cards.pop(event.call.id, None)
         if card is None:
-            card = ToolCard(event.call)
+            card = ToolCard(event.call, open_output=self.open_output)
             await self.conversation.mount(card)
         card.finished(event.ok, event.output)
         self.changed = self.changed or bool(event.changed_files)
@@ -124,7 +140,13 @@ class TurnView:
         if event.status == "ERROR":
             await self.conversation.mount(Notice(f"error: {event.error or event.result}", error=True))
         elif event.status != "DONE":
-            await self.conversation.mount(Notice(f"ended with {event.status} after {event.turns} turns"))
+            why = f": {event.result}" if event.result and event.result != self.said else ""
+            await self.conversation.mount(Notice(f"ended with {event.status} after {event.turns} turns{why}"))
+
+
+def tokens_label(tokens: int) -> str:
+    """The tokens field: empty while no request used a model token (a turn grounding answered alone)."""
+    return f"{tokens:,} tokens" if tokens else ""
 
 
 async def replay(conversation: VerticalScroll, messages: list[Message]) -> None:

@@ -12,11 +12,13 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Collapsible, Label, ListItem, ListView, Markdown, Static, TextArea
 from textual.widgets.markdown import MarkdownStream
 
 from asi_agent.messages import ToolCall
+from asi_agent.ui.textkind import looks_like_markdown
 
 __all__ = [
     "ChangesPanel",
@@ -74,7 +76,11 @@ class Notice(Static):
 
 
 class ReplyView(Vertical):
-    """One assistant reply: reasoning (dimmed, folded) above the streamed Markdown answer."""
+    """One assistant reply: reasoning (dimmed, folded) above the answer, shown as what it is.
+
+    A Markdown answer is rendered (and streamed) as Markdown; any other text, such as code without a
+    fence or a file listing, is shown exactly, line for line (see `looks_like_markdown`).
+    """
 
     def __init__(self) -> None:
         super().__init__(classes="reply")
@@ -82,21 +88,43 @@ class ReplyView(Vertical):
         self._reasoning: Static | None = None
         self._reasoning_text = ""
         self.text = ""
+        self.markdown = False
+        """Whether the answer is shown as Markdown (else as plain text)."""
 
     def compose(self) -> ComposeResult:
-        yield Markdown("", classes="answer")
+        markdown = Markdown("", classes="answer")
+        markdown.display = False
+        yield markdown
+        yield Static("", classes="answer plain")
 
     async def write(self, delta: str) -> None:
         """Append streamed answer text."""
         self.text += delta
-        await self._answer_stream().write(delta)
+        if looks_like_markdown(self.text) != self.markdown:
+            await self._show(self.text)  # the kind changed: show everything so far the new way
+        elif self.markdown:
+            await self._answer_stream().write(delta)
+        else:
+            self._plain().update(Text(self.text.strip("\n")))
 
     async def finish(self, text: str) -> None:
         """The whole reply is known: show its clean text (no call markup, no status line)."""
         await self.stop()
         self.text = text
-        await self.query_one(Markdown).update(text)
-        self.query_one(Markdown).display = bool(text.strip())
+        await self._show(text)
+
+    async def _show(self, text: str) -> None:
+        """Show `text` whole, as Markdown or as plain text by what it looks like."""
+        await self.stop()
+        self.markdown = looks_like_markdown(text)
+        view = self.query_one(Markdown)
+        await view.update(text if self.markdown else "")
+        view.display = self.markdown and bool(text.strip())
+        self._plain().update(Text(text.strip("\n")) if not self.markdown else "")
+        self._plain().display = not self.markdown and bool(text.strip())
+
+    def _plain(self) -> Static:
+        return self.query_one(".plain", Static)
 
     async def stop(self) -> None:
         """End streaming (the turn ended or was interrupted)."""
@@ -121,21 +149,32 @@ class ReplyView(Vertical):
 
 
 class ToolCard(Collapsible):
-    """A tool call: name, key arguments, status and duration; expands to the whole result."""
+    """A tool call: name, key arguments, status and duration; expands to the whole result.
 
-    def __init__(self, call: ToolCall) -> None:
+    The title is plain text, never markup: `app/[id]/page.tsx` or `echo [red]x[/red]` show as they ran.
+    """
+
+    def __init__(self, call: ToolCall, *, open_output: bool = False) -> None:
         self.call = call
         self.started = time.monotonic()
+        self.open_output = open_output
+        """Show the result open whatever it is (the output of the person's own `!command`)."""
+        self.heading = ""
+        """The title as plain text."""
+        self._state = ("…", "running")
         self._body = Static("", classes="tool-output")
         self.output = ""
         """The result shown when the card is open."""
         super().__init__(self._body, title=self._heading("…", "running"), collapsed=True, classes="tool")
 
-    def _heading(self, mark: str, status: str) -> str:
-        return f"{mark} {self.call.name}  {key_arguments(self.call)}  · {status}"
+    def _heading(self, mark: str, status: str) -> Any:
+        self._state = (mark, status)
+        self.heading = f"{mark} {self.call.name}  {key_arguments(self.call)}  · {status}"
+        # Content, not str: a str title would be parsed as markup and lose every `[...]` in it
+        return Content(self.heading)
 
     def finished(self, ok: bool, output: str) -> None:
-        """Show the result; a failed call or a change stays open so it is seen."""
+        """Show the result; a failed call, a change or a new file stays open so it is seen."""
         seconds = time.monotonic() - self.started
         took = "<1s" if seconds < 1 else f"{seconds:.1f}s"
         self.title = self._heading("✓" if ok else "✗", took if ok else f"failed, {took}")
@@ -148,19 +187,44 @@ class ToolCard(Collapsible):
         parts: list[Any] = [Text(text)]
         if diff:
             parts.append(diff_renderable(diff))
-            self.collapsed = False
+        elif ok and self.call.name == "create_file":
+            parts += created_content(self.call)
         from rich.console import Group  # noqa: PLC0415
 
         self._body.update(Group(*parts))
-        if not ok:
+        if diff or not ok or self.open_output or (ok and self.call.name == "create_file"):
             self.collapsed = False
 
+    def interrupted(self) -> None:
+        """The turn was interrupted while the call ran."""
+        self.title = self._heading("✗", "interrupted")
+        self.add_class("failed")
+
+    def show_call(self, call: ToolCall) -> None:
+        """The call is known in full (a rejected call's arguments come after the rejection)."""
+        self.call = call
+        self.title = self._heading(*self._state)
+
     def refused(self, reason: str) -> None:
-        """The call was not run."""
+        """The call was not run (refused, or its arguments were wrong): shown open, with the reason."""
         self.title = self._heading("✗", "not run")
         self.add_class("failed")
         self.output = reason
         self._body.update(Text(reason))
+        self.collapsed = False
+
+
+def created_content(call: ToolCall) -> list[Any]:
+    """The text a `create_file` call wrote, highlighted by its file name (cut after CARD_OUTPUT_LINES)."""
+    content = call.arguments.get("content")
+    path = call.arguments.get("path")
+    if not isinstance(content, str) or not isinstance(path, str):
+        return []
+    lines = content.splitlines()
+    shown = "\n".join(lines[:CARD_OUTPUT_LINES])
+    more = [Text(f"… {len(lines) - CARD_OUTPUT_LINES} more lines")] if len(lines) > CARD_OUTPUT_LINES else []
+    lexer = Syntax.guess_lexer(path, shown)
+    return [Syntax(shown, lexer, theme="ansi_dark", word_wrap=True, background_color="default"), *more]
 
 
 class DiffView(VerticalScroll):
@@ -252,11 +316,14 @@ class StatusBar(Static):
             self.refresh_text()
 
     def refresh_text(self) -> None:
-        """Render the fields; when they do not fit, the steady ones are cut short, never the live ones."""
-        keys = ("project", "branch", "model", "mode", "turn", "tokens", "context")
-        parts = [self.fields.get(k, "") for k in keys]
-        text = Text(" · ".join(p for p in parts if p))
-        live = Text()
+        """Render the fields; when they do not fit, the steady ones (project, branch, model, mode) are cut
+        short, never the counts (turn, tokens, context left) or the live ones."""
+        steady = [self.fields.get(k, "") for k in ("project", "branch", "model", "mode")]
+        counts = [self.fields.get(k, "") for k in ("turn", "tokens", "context")]
+        text = Text(" · ".join(p for p in steady if p))
+        live = Text(" · ".join(p for p in counts if p))
+        if live and text:
+            live = Text(" · ") + live
         if self.fields.get("agent_status"):
             live.append(f" · {self.fields['agent_status']}", style="bold")
         if self._since is not None:

@@ -39,7 +39,7 @@ async def test_message_streamed_reply_and_tool_cards(project):
         assert app.query_one(ChatInput).text == ""
         cards = list(app.query(ToolCard))
         assert [c.call.name for c in cards] == ["read_file", "replace_text"]
-        assert all(c.title.startswith("✓") and "calc.py" in c.title for c in cards)
+        assert all(c.heading.startswith("✓") and "calc.py" in c.heading for c in cards)
         assert cards[0].collapsed, "a read stays folded"
         assert not cards[1].collapsed, "a change is shown unfolded, with its diff"
         cards[0].collapsed = False
@@ -78,7 +78,7 @@ async def test_refuse_with_n_leaves_the_file_and_tells_the_model(project):
         await pilot.press("n")
         await until(pilot, lambda: idle(app))
         card = app.query_one(ToolCard)
-        assert card.title.startswith("✗") and card.has_class("failed")
+        assert card.heading.startswith("✗") and card.has_class("failed")
         assert (project / "calc.py").read_text() == BUGGY
         sent = app.chat.agent.backend.requests[-1][0]
         assert "the person answered no" in sent[-1].content

@@ -56,7 +56,7 @@ async def test_mode_plan_refuses_the_next_write_without_asking(project):
         assert "unknown mode" in last_notice(app)
         await fixed(pilot, app)
         assert not isinstance(app.screen, ApprovalScreen)
-        assert app.query_one(ToolCard).title.startswith("✗")
+        assert app.query_one(ToolCard).heading.startswith("✗")
         assert (project / "calc.py").read_text() == BUGGY
 
 
@@ -243,7 +243,7 @@ async def test_bang_command_runs_through_the_policy(project):
         await send(pilot, "!ls")  # a read-only command runs without asking, as the model's would
         await until(pilot, lambda: idle(app))
         card = app.query_one(ToolCard)
-        assert card.title.startswith("✓") and "calc.py" in card.output
+        assert card.heading.startswith("✓") and "calc.py" in card.output
         await send(pilot, "!echo made > note.txt")
         await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
         assert app.screen.request.call.arguments == {"command": "echo made > note.txt"}

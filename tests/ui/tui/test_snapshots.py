@@ -74,8 +74,8 @@ def test_approval_modal_with_diff(snap_compare, project):
 
 def test_first_run_screen(project, snap_compare, chat_args_no_model):
     """First run with no model configured and no Ollama answering: the welcome line, "no Ollama answered
-    at http://127.0.0.1:9", the OpenAI-compatible section with its URL, key and model inputs and the
-    "Check and use" button, and the "Use the embedded model" button."""
+    at http://127.0.0.1:9", the embedded model's button with its one-line description, then the
+    OpenAI-compatible section with its URL, key and model inputs and the "Check and use" button."""
     app = ChatApp(chat_args_no_model)
 
     async def run_before(pilot) -> None:
@@ -106,3 +106,55 @@ def test_approval_modal_with_a_long_diff(snap_compare, project):
         await steady(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
+
+
+GREET = '''"""Say hello."""
+
+
+def greet(name):
+    return f"hello, {name}"
+
+
+if __name__ == "__main__":
+    print(greet("world"))
+'''
+
+
+def test_explain_shows_a_python_file_exactly(snap_compare, project):
+    """Asked to explain greet.py, the model reads it and quotes it without a fence: at 100x30 the reply
+    shows the file line for line as it is on disk — the docstring, two blank lines, `def greet(name):`
+    with its indented body, and `if __name__ == "__main__":` with both underscores — not joined into
+    one Markdown paragraph."""
+    (project / "greet.py").write_text(GREET)
+    script = [
+        reply("", call("read_file", path="greet.py")),
+        reply(f"{GREET}\nAGENT_STATUS: DONE"),
+    ]
+    app = make_app(project, script)
+    app.chat.agent.system = "You are a coding assistant."
+    app.input.cursor_blink = False
+
+    async def run_before(pilot) -> None:
+        await send(pilot, "explain greet.py")
+        await until(pilot, lambda: not app.turn_worker.is_running)
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
+
+
+def test_first_run_screen_small_terminal_shows_the_offline_choice(project, snap_compare, chat_args_no_model):
+    """The first-run screen at 80x24: the "Use the embedded model" button, the only choice that needs no
+    server, is in view without scrolling (it used to be below the fold)."""
+    app = ChatApp(chat_args_no_model)
+
+    async def run_before(pilot) -> None:
+        await until(
+            pilot, lambda: isinstance(app.screen, FirstRunScreen) and app.screen.query("#ollama-status")
+        )
+        status = app.screen.query_one("#ollama-status", Static)
+        await until(pilot, lambda: "no Ollama answered" in str(status.render()))
+        button, form = app.screen.query_one("#embedded"), app.screen.query_one("#firstrun")
+        assert button.virtual_region.bottom <= form.scrollable_content_region.height, button.virtual_region
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))

@@ -1,0 +1,94 @@
+"""Slash commands of `chat --plain` that ask first, and its own /help: a subprocess without a terminal
+(nobody can say yes) and in-process with prompt-toolkit reading the keys from a pipe."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from asi_cli import model_free_env
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from asi_agent.backends.scripted import ScriptedBackend, ScriptedCall, ScriptedReply
+from asi_agent.ui.chatsession import ChatSession
+from asi_agent.ui.cli import build_parser
+from asi_agent.ui.plain import PlainChat
+
+BUGGY = "def add(a, b):\n    return a - b\n"
+FIXED = BUGGY.replace("a - b", "a + b")
+WRITE = {"name": "replace_text", "arguments": {"path": "calc.py", "oldText": "a - b", "newText": "a + b"}}
+FIX = [{"text": "", "tool_calls": [WRITE]}, "Fixed add.\nAGENT_STATUS: DONE"]
+
+
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "calc"
+    root.mkdir()
+    (root / "calc.py").write_text(BUGGY)
+    return root
+
+
+def plain_chat(root: Path, replies: list, stdin: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    model = root.parent / "script.json"
+    model.write_text(json.dumps({"native": True, "replies": replies}))
+    env = model_free_env()
+    env["ASI_CONFIG_DIR"] = str(root.parent / "user-config")
+    command = ["chat", "--plain", "--provider", "scripted", "--model", str(model), *flags]
+    return subprocess.run(
+        [sys.executable, "-m", "asi_agent", *command],
+        cwd=root,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_undo_of_another_sessions_change_is_not_done_without_a_terminal(tmp_path):
+    root = project(tmp_path)
+    proc = plain_chat(root, FIX, "fix add\n/clear\n/undo\n/undo 1\n/quit\n", "--approval", "yolo")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "nothing to undo in this session" in out
+    assert "Revert these 1 changes? 1 of them are not this session's" in out
+    assert "not done: this needs a yes, and nobody can answer without a terminal" in out
+    assert (root / "calc.py").read_text() == FIXED
+
+
+def test_export_outside_the_project_is_not_written_without_a_terminal(tmp_path):
+    root = project(tmp_path)
+    proc = plain_chat(root, [], "/export ../out.md\n/export here.md\n/quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "It is outside the project." in proc.stdout and "not done" in proc.stdout
+    assert not (tmp_path / "out.md").exists() and (root / "here.md").is_file()
+
+
+def test_plain_help_lists_its_own_keys(tmp_path):
+    proc = plain_chat(project(tmp_path), [], "/help\n/quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Ctrl-D" in proc.stdout and "Esc then Enter" in proc.stdout
+    assert "Ctrl+B" not in proc.stdout and "Ctrl+Q" not in proc.stdout
+
+
+async def test_undo_asks_in_the_terminal_and_reverts_on_yes(tmp_path):
+    root = project(tmp_path)
+    first = await typed_chat(root, [ScriptedReply(text="", calls=[ScriptedCall(**WRITE)]), FIX[1]], "fix\n")
+    assert (root / "calc.py").read_text() == FIXED
+    second = await typed_chat(root, [], "/undo 1\ny\n")
+    assert second.session_id != first.session_id
+    assert (root / "calc.py").read_text() == BUGGY
+
+
+async def typed_chat(root: Path, replies: list, typed: str) -> ChatSession:
+    """The plain chat with prompt-toolkit reading `typed` (then Ctrl-D) as if from the keyboard."""
+    args = build_parser().parse_args(["chat", "--plain", "--cwd", str(root), "--approval", "yolo"])
+    chat = ChatSession.open(args, backend=ScriptedBackend(replies))
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        keys.send_text(typed + "\x04")
+        await PlainChat(chat, interactive=True).run()
+    return chat
