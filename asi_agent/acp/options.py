@@ -34,6 +34,8 @@ def add_acp_parser(sub: Any) -> None:
     add("--policy", help="policy preset name or TOML file")
     add("--max-turns", type=_positive, metavar="N", help="upper bound on model requests per prompt")
     add("--timeout", type=_seconds, metavar="SECONDS", help="end a prompt's run after this wall-clock time")
+    add("--no-sandbox", action="store_true", help="run commands without the OS sandbox, as you (explicit)")
+    add("--allow-network", action="store_true", help="let sandboxed commands use the network")
 
 
 def _positive(value: str) -> int:
