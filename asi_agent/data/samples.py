@@ -115,7 +115,8 @@ def asi_sample(
     kept = [call for call in conv.calls if call.id not in dropped]
     trained = [call for call in kept if not (mistakes == "mask" and call.mistake)]
     kind = category(kept)
-    tags = [kind, *dict.fromkeys(call.name for call in kept), *extra_tags, "asi_v1"]
+    mode = ["text-mode"] if conv.text_mode else []
+    tags = [kind, *dict.fromkeys(call.name for call in kept), *mode, *extra_tags, "asi_v1"]
     return {
         "id": conv.id,
         "messages": messages,

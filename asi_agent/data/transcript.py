@@ -88,6 +88,9 @@ class Conversation:
     """The system text of the run's first model request, as sent (None: the transcript predates it)."""
     tools: list[dict[str, Any]] | None = None
     """The tool schemas the run's requests offered, in the order first offered."""
+    text_mode: bool = False
+    """Whether a request carried the calls as text (the tools described in the system text, results
+    framed as user turns by the call dialect) rather than natively."""
 
     @property
     def task(self) -> str:
@@ -195,6 +198,7 @@ def _add_request(conv: Conversation, record: Mapping[str, Any]) -> None:
     """The first request's system text; every request's tools, each new one after those seen."""
     if conv.system is None and isinstance(record.get("system"), str):
         conv.system = record["system"]
+    conv.text_mode |= record.get("tool_mode") == "text"
     tools = record.get("tools")
     if not isinstance(tools, list):
         return

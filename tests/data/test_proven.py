@@ -297,3 +297,92 @@ def test_the_export_is_what_the_model_was_sent(tmp_path: Path, openai_server: Op
     assert swift["messages"][0]["content"] == sent[0]["messages"][0]["content"]
     assert json.loads(swift["tools"]) == sent[0]["tools"]
     assert [m["content"] for m in swift["messages"] if m["role"] == "tool_response"] == read  # raw text
+
+
+def test_an_ending_the_runtime_turned_back_is_no_target(tmp_path: Path):
+    (tmp_path / "calc.py").write_text(CALC)
+    script = {
+        "native": True,
+        "replies": [
+            "I fixed add.\nAGENT_STATUS: DONE",  # nothing changed: the runtime's checks turn it back
+            {"tool_calls": [{"name": "read_file", "arguments": {"path": "calc.py"}}]},
+            {
+                "tool_calls": [
+                    {
+                        "name": "replace_text",
+                        "arguments": {"path": "calc.py", "oldText": "a - b", "newText": "a + b"},
+                    }
+                ]
+            },
+            "Fixed add: it now returns a + b.\nAGENT_STATUS: DONE",
+        ],
+    }
+    (tmp_path / "s.json").write_text(json.dumps(script))
+    done = asi(
+        "run", "--provider", "scripted", "--model", "s.json", "--yes", "Fix add in calc.py", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    [masked], _ = _export(tmp_path)
+    claim = next(m for m in masked["messages"] if m.get("content") == "I fixed add.\nAGENT_STATUS: DONE")
+    assert claim["loss"] is False
+    [dropped], _ = _export(tmp_path, "--mistakes", "drop")
+    roles = [m["role"] for m in dropped["messages"]]
+    assert roles == ["system", "user", "assistant", "tool", "assistant", "tool", "assistant"]
+    assert "I fixed add." not in json.dumps(dropped) and "Not done yet" not in json.dumps(dropped)
+
+
+def test_a_reply_cut_by_the_token_limit_keeps_the_run_out(tmp_path: Path, openai_server: OpenAIServer):
+    (tmp_path / "calc.py").write_text(CALC)
+    (tmp_path / ".asi").mkdir()
+    (tmp_path / ".asi" / "config.toml").write_text("max_tokens = 200\n")
+    openai_server.reply(
+        Reply(calls=[Call("read_file", {"path": "calc.py"})]),
+        Reply(calls=[Call("replace_text", {"path": "calc.py", "oldText": "a - b", "newText": "a + b"})]),
+        Reply(text="Fixed add: it now", finish_reason="length", completion_tokens=200),
+        " returns a + b.\nAGENT_STATUS: DONE",
+    )
+    done = _cli(
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        openai_server.base_url,
+        "--model",
+        "test-model",
+        "--yes",
+        "Fix add in calc.py",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr  # DONE: the continued answer is whole
+    samples, summary = _export(tmp_path)
+    assert samples == []
+    assert summary == (
+        "asi-agent: 0 sample(s) written; skipped 1: a reply was cut off or repeating "
+        "(--include-unproven keeps them)"
+    )
+
+
+def test_a_text_mode_run_is_tagged_and_keeps_its_system_text(tmp_path: Path):
+    (tmp_path / "calc.py").write_text(CALC)
+    script = {
+        "native": False,
+        "replies": [
+            '[TOOL_CALL]read_file[ARGS]{"path": "calc.py"}',
+            '[TOOL_CALL]replace_text[ARGS]{"path": "calc.py", "oldText": "a - b", "newText": "a + b"}',
+            "Fixed add: it now returns a + b.\nAGENT_STATUS: DONE",
+        ],
+    }
+    (tmp_path / "t.json").write_text(json.dumps(script))
+    done = asi(
+        "run", "--provider", "scripted", "--model", "t.json", "--yes", "Fix add in calc.py", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    [sample], _ = _export(tmp_path)
+    assert "text-mode" in sample["tags"]
+    [request] = [
+        json.loads(line)
+        for line in _session(tmp_path).read_text().splitlines()
+        if '"type": "request"' in line
+    ]
+    assert request["tool_mode"] == "text" and sample["messages"][0]["content"] == request["system"]
+    assert "[TOOL_CALL]" in request["system"]  # the call contract the model was given, as sent
