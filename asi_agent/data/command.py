@@ -88,7 +88,10 @@ def conversations(
                 ident = f"{task['id']}#{task.get('repeat', 0)}"
                 yield read_conversation(task["transcript"], registry, ident), [verdict], _proven(task)
         else:
-            yield read_conversation(load_records(path), registry, path.stem), [], False
+            records = load_records(path)
+            if records and not any(r.get("type") in ("meta", "message") for r in records):
+                raise UserError(f"{path}: not a session transcript; name the session files or their folder")
+            yield read_conversation(records, registry, path.stem), [], False
 
 
 def _proven(task: dict[str, Any]) -> bool:

@@ -386,3 +386,11 @@ def test_a_text_mode_run_is_tagged_and_keeps_its_system_text(tmp_path: Path):
     ]
     assert request["tool_mode"] == "text" and sample["messages"][0]["content"] == request["system"]
     assert "[TOOL_CALL]" in request["system"]  # the call contract the model was given, as sent
+
+
+def test_a_sample_file_is_no_session(mistakes: Path):
+    samples, _ = _export(mistakes)
+    (mistakes / "out.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
+    done = asi("data", "export", "out.jsonl", cwd=mistakes)
+    assert done.returncode == 1
+    assert "out.jsonl: not a session transcript; name the session files or their folder" in done.stderr
