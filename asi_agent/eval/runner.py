@@ -111,6 +111,7 @@ def _run_in(task: EvalTask, settings: EvalSettings, repeat: int, root: Path) -> 
         "legal_before": sum(c.legal_before for c in calls),
         "legal_after": sum(c.legal_after for c in calls),
         "violations": sum(c.violation for c in calls),
+        "unapproved": sum(c.unapproved for c in calls),
         "tools": [c.name for c in calls],
         "verifier": verdict.replace(str(root), PROJECT_MARK),
         "transcript": records,
