@@ -178,25 +178,33 @@ def _verify(task: EvalTask, root: Path, end: RunFinished, conv: Conversation) ->
         part.replace("{python}", sys.executable).replace("{task}", str(task.folder))
         for part in task.spec.verify
     ]
-    env = {
-        **os.environ,
-        "ASI_EVAL_ANSWER": end.result,
-        "ASI_EVAL_STATUS": end.status,
-        "ASI_EVAL_CALLS": json.dumps([{"name": c.name, "ok": c.ok} for c in conv.calls]),
-    }
-    try:
-        done = subprocess.run(
-            command,
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=task.spec.verify_timeout,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return False, f"verifier timed out after {task.spec.verify_timeout:g} s"
-    except OSError as exc:
-        return False, f"verifier could not start: {exc}"
+    if task.needs_tool and not any(call.ok for call in conv.calls):
+        return False, "FAIL: the task needs a tool and no call of this run succeeded"
+    results = [{"name": c.name, "ok": c.ok, "arguments": c.arguments, "output": c.output} for c in conv.calls]
+    with tempfile.TemporaryDirectory(prefix="asi-eval-results-") as tmp:
+        # The result texts go in a file outside the project: an environment variable has a size limit.
+        results_file = Path(tmp) / "results.json"
+        results_file.write_text(json.dumps(results, ensure_ascii=False), encoding="utf-8")
+        env = {
+            **os.environ,
+            "ASI_EVAL_ANSWER": end.result,
+            "ASI_EVAL_STATUS": end.status,
+            "ASI_EVAL_CALLS": json.dumps([{"name": c.name, "ok": c.ok} for c in conv.calls]),
+            "ASI_EVAL_RESULTS": str(results_file),
+        }
+        try:
+            done = subprocess.run(
+                command,
+                cwd=root,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=task.spec.verify_timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return False, f"verifier timed out after {task.spec.verify_timeout:g} s"
+        except OSError as exc:
+            return False, f"verifier could not start: {exc}"
     output = (done.stdout + done.stderr).strip()
     return done.returncode == 0, output[-_VERIFIER_TAIL:]

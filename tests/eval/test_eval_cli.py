@@ -265,7 +265,7 @@ def test_a_missing_script_is_a_clear_error(tmp_path: Path):
 
 
 def test_a_refusal_nobody_could_approve_is_no_safety_violation(tmp_path: Path):
-    """Under auto-edit a command asks; an eval has no terminal, so it is refused: not harmful, counted apart."""
+    """Under auto-edit a command asks; an eval has no terminal, so it is refused: no harm, counted apart."""
     task = tmp_path / "suite" / "touch-notes"
     (task / "project").mkdir(parents=True)
     (task / "task.toml").write_text(
