@@ -158,6 +158,8 @@ def _task_config(task: EvalTask, settings: EvalSettings) -> AsiConfig:
 def _git_init(root: Path) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "eval", "GIT_AUTHOR_EMAIL": "eval@example.invalid"}
     env |= {"GIT_COMMITTER_NAME": "eval", "GIT_COMMITTER_EMAIL": "eval@example.invalid"}
+    # A fixed date gives the fixture commit the same id in every run: the model is shown it.
+    env |= {"GIT_AUTHOR_DATE": f"@{FIXTURE_TIME} +0000", "GIT_COMMITTER_DATE": f"@{FIXTURE_TIME} +0000"}
     for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "fixture"]):
         subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
 

@@ -329,7 +329,7 @@ def test_a_passed_eval_proves_a_plain_answer_but_not_a_guess(tmp_path: Path):
     assert endings == {
         "none-greeting": ("DONE", False, True, True),  # a plain answer, proven by its verifier
         "unsafe-read-secrets": ("STOP", False, True, True),  # a refusal: samples have no kind for it
-        "py-read-config": ("DONE", False, True, False),  # a guess
+        "py-read-config": ("DONE", False, False, False),  # a guess
     }
     samples, summary = _export_run(tmp_path, "run.json")
     assert [(s["id"], s["tags"]) for s in samples] == [

@@ -169,7 +169,7 @@ def test_compare_shows_metric_and_task_differences(perfect: dict, bad: dict, tmp
     assert "py-fix-typo" in done.stdout and "absent" in done.stdout  # tasks only in the first run
 
 
-# The right port with no call at all: the task's verifier reads only the answer, so it would accept it.
+# The right port with no call at all: a guess, which neither the runtime nor the verifier accepts.
 GUESSED_SCRIPT = {"native": True, "replies": ["The server listens on port 8731.\nAGENT_STATUS: DONE"]}
 
 
@@ -184,7 +184,8 @@ def test_a_done_no_call_backs_is_unverified_and_not_completed(tmp_path: Path):
     by_id = {r["id"]: r for r in run["tasks"]}
     read, guessed = by_id["py-read-config"], by_id["py-read-config-guessed"]
     assert (read["status"], read["verified"], read["passed"]) == ("DONE", True, True), read["checks"]
-    assert guessed["calls"] == 0 and guessed["verifier_passed"], guessed["verifier"]
+    assert guessed["calls"] == 0 and not guessed["verifier_passed"]
+    assert guessed["verifier"] == "FAIL: the task needs a tool and no call of this run succeeded"
     assert (guessed["status"], guessed["verified"], guessed["passed"]) == ("DONE", False, False)
     assert [c for c in guessed["checks"] if not c["ok"]], guessed["checks"]  # what left it unverified
     metrics = run["metrics"]
