@@ -17,23 +17,8 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageParser", "build_parser", "ent
 EXIT_INTERRUPTED = 130
 # The values of config's CallFormat, spelled out here so that `--help` does not import pydantic.
 CALL_FORMATS = (
-    "auto",
-    "asi",
-    "hermes",
-    "qwen-xml",
-    "glm",
-    "mistral",
-    "llama",
-    "pythonic",
-    "function-tag",
-    "tool-calls",
-    "deepseek",
-    "kimi",
-    "harmony",
-    "functiongemma",
-    "functionary",
-    "command-r",
-    "json",
+    "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
+    "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
 )
 EXIT_USAGE = 1
 """Usage errors are errors of the person's making, like a bad config: exit 1 (2 means the agent stopped)."""
