@@ -6,6 +6,7 @@ The loop depends on Protocols and components passed in; it yields typed events a
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -105,6 +106,7 @@ class Agent:
         self.verifier: Verifier | None = None
         self._continuing = False  # the next reply continues one cut for repetition
         self._guarded_before = 0
+        self._requested: tuple[str, str] | None = None  # the last system text and tools recorded
 
     @property
     def sandbox_kind(self) -> str | None:
@@ -271,10 +273,10 @@ class Agent:
             if compacted := await self._fit(schemas, "overflow" if overflowed else "budget"):
                 yield compacted
             reply = Completion("")
+            wire = self._wire_messages(schemas)
+            self._record_request(wire[0].content, schemas)
             try:
-                async for piece in streamed(
-                    self.backend, self._wire_messages(schemas), schemas if self.native else None
-                ):
+                async for piece in streamed(self.backend, wire, schemas if self.native else None):
                     if isinstance(piece, Completion):
                         reply = piece
                     else:
@@ -313,6 +315,14 @@ class Agent:
             self._continuing = cut.reason == "repetition"
             self._add(Message("user", cut.prompt))
             yield RetryRequested(cut.message, 1)
+
+    def _record_request(self, system: str, schemas: list[ToolSchema]) -> None:
+        """Keep the system text and tool schemas this request sends, when they differ from the last ones
+        kept: training data exported from the session shows the model exactly what it saw."""
+        tools = json.dumps(schemas, ensure_ascii=False, sort_keys=True)
+        if self._requested != (system, tools):
+            self._requested = (system, tools)
+            self.session.append("request", system=system, tools=schemas, tool_mode=self._mode())
 
     def _wire_messages(self, schemas: list[ToolSchema]) -> list[Message]:
         if self.native:

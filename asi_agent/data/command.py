@@ -12,8 +12,17 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from asi_agent.config import load_config, user_config_dir
-from asi_agent.data.gates import MIX, check_sample, gates, mix, read_samples
-from asi_agent.data.pairs import failure_samples, preference_pairs
+from asi_agent.data.gates import (
+    MIX,
+    PAIR_KINDS,
+    check_sample,
+    gates,
+    mix,
+    pair_kind,
+    pair_sides,
+    read_samples,
+)
+from asi_agent.data.pairs import MistakePool, failure_samples, mistake_pool, preference_pairs
 from asi_agent.data.redact import Redactor
 from asi_agent.data.samples import asi_sample, swift_messages, to_swift
 from asi_agent.data.transcript import Conversation, load_records, read_conversation
@@ -23,9 +32,18 @@ from asi_agent.tools.registry import ToolRegistry
 
 __all__ = ["data_command"]
 
-_LEFT_OUT = ("not finished DONE", "DONE not verified", "no final answer")
+_LEFT_OUT = (
+    "not finished DONE",
+    "DONE not verified",
+    "a reply was cut off or repeating",
+    "a call without a result",
+    "no final answer",
+    "no recorded request",
+)
 """Why `export` skips a run, in the order it asks: the ending, its proof (the runtime verified it, or an
-eval passed it), the closing answer."""
+eval passed it), a reply the runtime had to ask again for (cut at the token limit, or repeating itself),
+a call nothing answered, the closing answer, and the request the model was sent (a transcript from
+before requests were recorded: its system text and tools are unknown)."""
 
 
 def data_command(args: argparse.Namespace) -> int:
@@ -72,7 +90,10 @@ def conversations(
                 ident = f"{task['id']}#{task.get('repeat', 0)}"
                 yield read_conversation(task["transcript"], registry, ident), [verdict], _proven(task)
         else:
-            yield read_conversation(load_records(path), registry, path.stem), [], False
+            records = load_records(path)
+            if records and not any(r.get("type") in ("meta", "message") for r in records):
+                raise UserError(f"{path}: not a session transcript; name the session files or their folder")
+            yield read_conversation(records, registry, path.stem), [], False
 
 
 def _proven(task: dict[str, Any]) -> bool:
@@ -87,25 +108,39 @@ def export(args: argparse.Namespace) -> int:
     root = Path(os.path.expanduser(args.cwd)).resolve()
     registry = _registry(root, args.locale)
     redactor = Redactor(project_roots=[root]) if args.redact else None
-    written = 0
     skipped: Counter[str] = Counter()
-    sources = _sources(args, root)
+    # Pairs and §6.3 samples find the mistakes themselves: they read every reply as it was.
+    mistakes = "keep" if args.dpo or args.failures else args.mistakes
+    runs = []
+    for conv, tags, proven in conversations(_sources(args, root), registry):
+        reason = None if args.include_unproven else _left_out(conv, proven)
+        sample = asi_sample(conv, registry, extra_tags=tags, mistakes=mistakes, narration=args.narration)
+        runs.append((conv, sample, reason))
+    # Rejections are drawn from the mistakes of every session read, proven or not: a wrong name is wrong.
+    pool = mistake_pool([sample for _, sample, _ in runs], registry) if args.dpo else {}
+    written = mistaken = 0
     out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
-        for conv, tags, proven in conversations(sources, registry):
-            reason = None if args.include_unfinished else _left_out(conv, proven)
+        for conv, sample, reason in runs:
             if reason is not None:
                 skipped[reason] += 1
-                continue
-            for item in _items(asi_sample(conv, registry, extra_tags=tags), args, registry):
+            items = _items(sample, args, registry, pool, proven=reason is None)
+            mistaken += sum(call.mistake for call in conv.calls) if reason is None else 0
+            for item in items:
                 shown = redactor.sample(item) if redactor else item
                 out.write(json.dumps(shown, ensure_ascii=False) + "\n")
                 written += 1
     finally:
         if args.output:
             out.close()
-    print(f"asi-agent: {written} sample(s) written{_skip_note(skipped)}", file=sys.stderr)
+    note = _skip_note(skipped)
+    if mistaken and not (args.dpo or args.failures):
+        note += f"; {mistaken} mistaken call(s) {_DONE_WITH[args.mistakes]}"
+    print(f"asi-agent: {written} {'pair' if args.dpo else 'sample'}(s) written{note}", file=sys.stderr)
     return 0
+
+
+_DONE_WITH = {"drop": "dropped", "mask": "masked (loss: false)", "keep": "kept as targets"}
 
 
 def _left_out(conv: Conversation, proven: bool) -> str | None:
@@ -114,16 +149,20 @@ def _left_out(conv: Conversation, proven: bool) -> str | None:
     A run is proven when it ended DONE and the runtime verified it, or — from an eval result — when it
     ended DONE and the task `passed` (`proven`): a plain answer no call backs, proven by its verifier.
     A DONE nothing proves (no call at all, an invented answer) teaches the model to claim success, so it
-    is left out like a failed run. A refusal (STOP) is left out even when its eval passed: the §5.2 kinds
+    is left out like a failed run; so is a run with a reply cut at the token limit or for repeating
+    itself (the cut reply and the runtime's request to continue would be in the sample), and a call with
+    no result. A refusal (STOP) is left out even when its eval passed: the §5.2 kinds
     of samples have no refusal kind to export it as.
     """
-    if conv.status != "DONE":
-        return _LEFT_OUT[0]
-    if not (conv.verified or proven):
-        return _LEFT_OUT[1]
-    if not conv.closed:
-        return _LEFT_OUT[2]
-    return None
+    failed = (
+        conv.status != "DONE",
+        not (conv.verified or proven),
+        conv.cut_off,
+        bool(conv.unanswered),
+        not conv.closed,
+        conv.system is None or conv.tools is None,
+    )
+    return next((reason for reason, fails in zip(_LEFT_OUT, failed, strict=True) if fails), None)
 
 
 def _skip_note(skipped: Counter[str]) -> str:
@@ -131,16 +170,26 @@ def _skip_note(skipped: Counter[str]) -> str:
     if not skipped:
         return ""
     counts = ", ".join(f"{skipped[reason]}: {reason}" for reason in _LEFT_OUT if skipped[reason])
-    return f"; skipped {counts} (--include-unfinished keeps them)"
+    return f"; skipped {counts} (--include-unproven keeps them)"
 
 
 def _items(
-    sample: dict[str, Any], args: argparse.Namespace, registry: ToolRegistry
+    sample: dict[str, Any],
+    args: argparse.Namespace,
+    registry: ToolRegistry,
+    pool: MistakePool,
+    *,
+    proven: bool,
 ) -> Iterator[dict[str, Any]]:
+    """What one run gives: its sample, its §6.3 samples or its pairs. An unproven run gives nothing but
+    the pairs against the calls the policy refused as harmful (the refusal is their proof)."""
     swift = args.format == "ms-swift"
     if args.dpo:
-        for pair in preference_pairs(sample, registry):
-            yield _swift_pair(pair) if swift else pair
+        for pair in preference_pairs(sample, registry, pool):
+            if proven or pair["kind"] == "unsafe_call":
+                yield _swift_pair(pair) if swift else pair
+        return
+    if not proven:
         return
     chosen = failure_samples(sample) if args.failures else iter([sample])
     for item in chosen:
@@ -181,13 +230,34 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def stats(args: argparse.Namespace) -> int:
-    """The §5.2 mix of a file against the suggested proportions."""
+    """The §5.2 mix of a file against the suggested proportions; for preference pairs, what their
+    rejected sides do wrong and where they come from."""
     samples = [sample for _, sample in read_samples(Path(args.file))]
     if not samples:
         raise UserError(f"{args.file}: no samples")
+    pairs = [sample for sample in samples if pair_sides(sample) is not None]
+    if pairs:
+        _pair_stats(pairs, _registry(Path(os.path.expanduser(args.cwd)).resolve()))
+    rest = [sample for sample in samples if pair_sides(sample) is None]
+    if not rest:
+        return 0
+    if pairs:
+        print()
     print(f"{'kind':<18} {'samples':>8} {'share':>7} {'suggested':>10} {'gap':>8}")
-    for kind, (count, share) in mix(samples).items():
+    for kind, (count, share) in mix(rest).items():
         gap = 100 * (share - MIX[kind])
         print(f"{kind:<18} {count:>8} {100 * share:>6.1f}% {100 * MIX[kind]:>9.0f}% {gap:>+7.1f}pt")
-    print(f"{'total':<18} {len(samples):>8}")
+    print(f"{'total':<18} {len(rest):>8}")
     return 0
+
+
+def _pair_stats(pairs: list[dict[str, Any]], registry: ToolRegistry) -> None:
+    """The table of pair kinds, then the sources (a real mistake of a session, or derived)."""
+    kinds = Counter(pair_kind(pair, registry) for pair in pairs)
+    print(f"{'rejected side':<20} {'pairs':>6} {'share':>7}")
+    for kind in PAIR_KINDS:
+        print(f"{kind:<20} {kinds[kind]:>6} {100 * kinds[kind] / len(pairs):>6.1f}%")
+    print(f"{'total pairs':<20} {len(pairs):>6}")
+    sources = Counter(str(pair["source"]) for pair in pairs if "source" in pair)
+    if sources:  # ms-swift pairs carry no source
+        print("source: " + ", ".join(f"{count} {name}" for name, count in sorted(sources.items())))

@@ -38,13 +38,31 @@ def add_data_parser(sub: Any) -> None:
         "--redact", action="store_true", help="remove absolute paths, user names, e-mails, secrets"
     )
     export.add_argument(
+        "--include-unproven",
         "--include-unfinished",
+        dest="include_unproven",
         action="store_true",
         help="also export unproven runs: not ended DONE, DONE neither verified nor passed in an eval, "
-        "or with no final answer",
+        "a reply cut off or repeating, a call without a result, no final answer, no recorded request",
     )
     export.add_argument(
-        "--locale", choices=["zh", "en"], help="language of the tool descriptions (default: config)"
+        "--mistakes",
+        choices=["mask", "drop", "keep"],
+        default="mask",
+        help="a rejected or failed call (and an ending the runtime turned back): kept with its loss "
+        'masked ("loss": false), dropped with its result, or kept as a target (default: mask)',
+    )
+    export.add_argument(
+        "--narration",
+        choices=["drop", "keep"],
+        default="drop",
+        help="the text of an assistant turn that calls tools (default: drop; spec §4.1: calls alone)",
+    )
+    export.add_argument(
+        "--locale",
+        choices=["zh", "en"],
+        help="language of the tool descriptions of a transcript that did not record its requests "
+        "(default: config); recorded runs keep the descriptions they sent",
     )
     validate = nested.add_parser(
         "validate",
@@ -57,6 +75,8 @@ def add_data_parser(sub: Any) -> None:
     stats = nested.add_parser(
         "stats",
         help="the spec §5.2 mix of a JSONL file",
-        description="The mix of single-tool, multi-tool, error-correction and no-tool samples.",
+        description="The mix of single-tool, multi-tool, error-correction and no-tool samples; for "
+        "preference pairs, what their rejected sides do wrong and where they come from.",
     )
     stats.add_argument("file", metavar="FILE", help="the JSONL file to describe")
+    stats.add_argument("--cwd", default=".", help="project root whose registry is used (default: .)")

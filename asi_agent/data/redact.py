@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Redactor"]
+__all__ = ["Redactor", "find_secrets"]
 
 _SECRETS = (
     re.compile(r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}"),  # OpenAI / Anthropic style keys
@@ -26,8 +26,9 @@ _SECRETS = (
 )
 _ASSIGNED = re.compile(
     r"(?i)\b([\w-]*(?:api[_-]?key|token|secret|password|passwd|access[_-]?key)[\w-]*)"
-    r"(\s*[:=]\s*|\"\s*:\s*\")(['\"]?)([^\s'\"]{6,})"
+    r"(\s*[:=]\s*|\"\s*:\s*\")(['\"]?)(?!<secret>)([^\s'\"(){}\[\]$<>]{6,}+)(?![(\[])"
 )
+"""A value assigned to a secret-like name; a call, an index, a variable or a mark is code, not a value."""
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/-]{12,}=*")
 _EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
 _POSIX_PATH = re.compile(r"(?<![\w.:/~<>-])/(?:[\w.@+-]+/)*[\w.@+-]+/?")
@@ -70,6 +71,14 @@ class Redactor:
         if isinstance(data, dict):
             return {k: self.sample(v, key=k) for k, v in data.items()}
         return data
+
+
+def find_secrets(text: str) -> list[str]:
+    """The secrets `--redact` would remove from `text`, each cut to its first characters (for a report)."""
+    found = [m[0] for pattern in _SECRETS for m in pattern.finditer(text)]
+    found += [m[4] for m in _ASSIGNED.finditer(text)]
+    found += [m[0] for m in _BEARER.finditer(text)]
+    return [secret[:8] + "…" for secret in found]
 
 
 def _path_mark(match: re.Match[str]) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from asi_agent.config import AsiConfig, load_config
 from asi_agent.eval.metrics import summarize
-from asi_agent.eval.report import Progress, compare_table, load_run, results_table
+from asi_agent.eval.report import Progress, compare_table, load_run, results_table, task_difference
 from asi_agent.eval.runner import EvalSettings, script_path
 from asi_agent.eval.scale import Job, isolated_user_config, run_local, run_ray
 from asi_agent.eval.suite import BUILTIN_SUITE, EvalTask, load_suite
@@ -69,6 +69,13 @@ def eval_command(args: argparse.Namespace) -> int:
 def compare_command(args: argparse.Namespace) -> int:
     """Show two result files side by side, metric by metric and task by task."""
     a, b = load_run(Path(args.first)), load_run(Path(args.second))
+    if (difference := task_difference(a, b, (args.first, args.second))) is not None:
+        if not args.different_tasks:
+            raise UserError(
+                f"{difference}: their metrics measure different things. Run both on the same tasks, or "
+                "pass --different-tasks to compare them anyway"
+            )
+        print(f"asi-agent: warning: {difference}; the metrics below cover different tasks", file=sys.stderr)
     print(compare_table(a, b, (Path(args.first).stem, Path(args.second).stem)))
     return 0
 

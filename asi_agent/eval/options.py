@@ -26,6 +26,12 @@ def add_eval_parser(sub: Any) -> None:
     )
     cmp.add_argument("first", metavar="A.json", help="the first result file (the baseline)")
     cmp.add_argument("second", metavar="B.json", help="the second result file")
+    cmp.add_argument(
+        "--different-tasks",
+        action="store_true",
+        help="compare runs over different task sets anyway (refused without it: their metrics differ in "
+        "what they measure)",
+    )
     add = ev.add_argument
     add("--suite", metavar="PATH", help="suite folder (default: the built-in suite)")
     add("--filter", action="append", metavar="GLOB", help="only tasks whose id or a tag matches (repeatable)")

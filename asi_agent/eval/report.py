@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -10,7 +11,7 @@ from typing import Any, TextIO
 from asi_agent.eval.metrics import METRICS
 from asi_agent.exceptions import UserError
 
-__all__ = ["Progress", "compare_table", "load_run", "results_table"]
+__all__ = ["Progress", "compare_table", "load_run", "results_table", "task_difference"]
 
 _BAR = 28
 _RATES = {key for key, _ in METRICS if key.endswith(("_rate", "_repair")) or key == "tasks_with_violations"}
@@ -103,6 +104,27 @@ def load_run(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or "metrics" not in data or "tasks" not in data:
         raise UserError(f"{path}: not an eval result (written by `asi-agent eval --output`)")
     return data
+
+
+def task_difference(a: Mapping[str, Any], b: Mapping[str, Any], names: tuple[str, str]) -> str | None:
+    """How the task sets of two runs differ (ids, and how often each ran), None when they are the same."""
+    count_a, count_b = Counter(r["id"] for r in a["tasks"]), Counter(r["id"] for r in b["tasks"])
+    if count_a == count_b:
+        return None
+    only_a, only_b = sorted(set(count_a) - set(count_b)), sorted(set(count_b) - set(count_a))
+    parts = [
+        f"{len(ids)} task(s) only in {name} ({_some(ids)})"
+        for ids, name in ((only_a, names[0]), (only_b, names[1]))
+        if ids
+    ]
+    repeats = sorted(t for t in set(count_a) & set(count_b) if count_a[t] != count_b[t])
+    if repeats:
+        parts.append(f"{len(repeats)} task(s) run a different number of times ({_some(repeats)})")
+    return f"{names[0]} and {names[1]} ran different tasks: " + "; ".join(parts)
+
+
+def _some(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:5]) + (f", … {len(ids) - 5} more" if len(ids) > 5 else "")
 
 
 def _delta(key: str, a: object, b: object) -> str:

@@ -111,6 +111,7 @@ def _run_in(task: EvalTask, settings: EvalSettings, repeat: int, root: Path) -> 
         "legal_before": sum(c.legal_before for c in calls),
         "legal_after": sum(c.legal_after for c in calls),
         "violations": sum(c.violation for c in calls),
+        "unapproved": sum(c.unapproved for c in calls),
         "tools": [c.name for c in calls],
         "verifier": verdict.replace(str(root), PROJECT_MARK),
         "transcript": records,
@@ -157,6 +158,8 @@ def _task_config(task: EvalTask, settings: EvalSettings) -> AsiConfig:
 def _git_init(root: Path) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "eval", "GIT_AUTHOR_EMAIL": "eval@example.invalid"}
     env |= {"GIT_COMMITTER_NAME": "eval", "GIT_COMMITTER_EMAIL": "eval@example.invalid"}
+    # A fixed date gives the fixture commit the same id in every run: the model is shown it.
+    env |= {"GIT_AUTHOR_DATE": f"@{FIXTURE_TIME} +0000", "GIT_COMMITTER_DATE": f"@{FIXTURE_TIME} +0000"}
     for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "fixture"]):
         subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
 
@@ -177,25 +180,33 @@ def _verify(task: EvalTask, root: Path, end: RunFinished, conv: Conversation) ->
         part.replace("{python}", sys.executable).replace("{task}", str(task.folder))
         for part in task.spec.verify
     ]
-    env = {
-        **os.environ,
-        "ASI_EVAL_ANSWER": end.result,
-        "ASI_EVAL_STATUS": end.status,
-        "ASI_EVAL_CALLS": json.dumps([{"name": c.name, "ok": c.ok} for c in conv.calls]),
-    }
-    try:
-        done = subprocess.run(
-            command,
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=task.spec.verify_timeout,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return False, f"verifier timed out after {task.spec.verify_timeout:g} s"
-    except OSError as exc:
-        return False, f"verifier could not start: {exc}"
+    if task.needs_tool and not any(call.ok for call in conv.calls):
+        return False, "FAIL: the task needs a tool and no call of this run succeeded"
+    results = [{"name": c.name, "ok": c.ok, "arguments": c.arguments, "output": c.output} for c in conv.calls]
+    with tempfile.TemporaryDirectory(prefix="asi-eval-results-") as tmp:
+        # The result texts go in a file outside the project: an environment variable has a size limit.
+        results_file = Path(tmp) / "results.json"
+        results_file.write_text(json.dumps(results, ensure_ascii=False), encoding="utf-8")
+        env = {
+            **os.environ,
+            "ASI_EVAL_ANSWER": end.result,
+            "ASI_EVAL_STATUS": end.status,
+            "ASI_EVAL_CALLS": json.dumps([{"name": c.name, "ok": c.ok} for c in conv.calls]),
+            "ASI_EVAL_RESULTS": str(results_file),
+        }
+        try:
+            done = subprocess.run(
+                command,
+                cwd=root,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=task.spec.verify_timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return False, f"verifier timed out after {task.spec.verify_timeout:g} s"
+        except OSError as exc:
+            return False, f"verifier could not start: {exc}"
     output = (done.stdout + done.stderr).strip()
     return done.returncode == 0, output[-_VERIFIER_TAIL:]

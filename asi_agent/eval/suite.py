@@ -98,6 +98,12 @@ class EvalTask:
         """The task's tags."""
         return tuple(self.spec.tags)
 
+    @property
+    def needs_tool(self) -> bool:
+        """Whether the task is done by working with tools (a verified DONE, not tagged `no-tool`): a run
+        with no successful call cannot complete it, whatever its answer says."""
+        return self.spec.expect == "verified" and "no-tool" not in self.spec.tags
+
 
 def ending_matches(expect: Expect, status: str, verified: bool) -> bool:
     """Whether a run that ended `status` (`verified`: the runtime backed its DONE) ended as expected."""

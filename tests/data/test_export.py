@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from asi_cli import asi
 
-from asi_agent.data.pairs import IGNORED_ERROR_REPLY
 from asi_agent.data.transcript import legal_after, legal_before
 from asi_agent.eval.suite import BUILTIN_SUITE
 from asi_agent.tools.registry import default_registry
@@ -97,11 +96,11 @@ def test_only_runs_that_ended_done_and_verified_are_exported(project: Path):
     assert [_task(s) for s in samples] == ["Fix add in calc.py"]
     assert summary == (
         "asi-agent: 1 sample(s) written; skipped 1: not finished DONE, 1: DONE not verified "
-        "(--include-unfinished keeps them)"
+        "(--include-unproven keeps them); 1 mistaken call(s) masked (loss: false)"
     )
-    every, summary = _export_run(project, "--include-unfinished")  # unproven runs only on purpose
+    every, summary = _export_run(project, "--include-unproven")  # unproven runs only on purpose
     assert sorted(_task(s) for s in every) == sorted(task for _, task, _ in RUNS)
-    assert summary == "asi-agent: 3 sample(s) written"
+    assert summary == "asi-agent: 3 sample(s) written; 1 mistaken call(s) masked (loss: false)"
 
 
 def _with_ending(transcript: str, **finished: object) -> str:
@@ -138,11 +137,11 @@ def test_the_recorded_ending_decides_what_is_exported(project: Path, tmp_path: P
     assert [s["id"] for s in samples] == ["done-verified"]
     assert summary == (
         "asi-agent: 1 sample(s) written; skipped 2: not finished DONE, 2: DONE not verified "
-        "(--include-unfinished keeps them)"
+        "(--include-unproven keeps them); 1 mistaken call(s) masked (loss: false)"
     )
     pairs, _ = _export_run(project, str(sessions), "--dpo")
     assert pairs and {p["id"].split(":")[0] for p in pairs} == {"done-verified"}
-    every, _ = _export_run(project, str(sessions), "--include-unfinished")
+    every, _ = _export_run(project, str(sessions), "--include-unproven")
     assert sorted(s["id"] for s in every) == sorted(endings)
 
 
@@ -163,24 +162,39 @@ def test_asi_export_is_spec_5_1_and_validates(project: Path):
     command = results[calls[-1]["id"]]
     assert command["permission"]["action"] == "allow" and command["permission"]["risk"] == "execute"
     assert results[calls[2]["id"]]["content"].startswith("ERROR: replace_text: unknown parameter 'force'")
-    assert fix["quality"] == {"schema_valid": False, "tools_from_registry": True, "closed": True}
-    assert {t["function"]["name"] for t in fix["tools"]} == set(default_registry().names())
-    every = _export(project, "--include-unfinished")
+    assert fix["quality"] == {
+        "schema_valid": True,  # the rejected call is masked: no target
+        "tools_from_registry": True,
+        "closed": True,
+        "mistakes": {"calls": 1, "handled": "mask"},
+        "agent_status": "DONE",
+    }
+    assert {t["function"]["name"] for t in fix["tools"]} <= set(default_registry().names())
+    every = _export(project, "--include-unproven", "--redact")
     hello = next(s for s in every if _task(s) == "Say hello")
     assert hello["tags"][0] == "no-tool" and hello["quality"]["schema_valid"]
     report = _validate(project, every, "asi.jsonl")
     assert "all gates passed" in report and report.count(": ok") == 3
 
 
-def test_tool_descriptions_follow_the_locale(project: Path):
-    zh = _export(project, "--locale", "zh")[0]["tools"]
-    en = _export(project, "--locale", "en")[0]["tools"]
+def test_tool_descriptions_are_the_sent_ones_and_follow_the_locale_when_unrecorded(
+    project: Path, tmp_path: Path
+):
+    sent = _export(project)[0]["tools"]
+    assert _export(project, "--locale", "en")[0]["tools"] == sent  # what the run sent, whatever the flag
+    fix = next(
+        p for p in (project / ".asi" / "sessions").glob("*.jsonl") if "Fix add in calc.py" in p.read_text()
+    )
+    old = [line for line in fix.read_text().splitlines() if '"type": "request"' not in line]
+    (tmp_path / "old.jsonl").write_text("\n".join(old) + "\n")  # from before requests were recorded
+    zh = _export(project, str(tmp_path / "old.jsonl"), "--include-unproven", "--locale", "zh")[0]["tools"]
+    en = _export(project, str(tmp_path / "old.jsonl"), "--include-unproven", "--locale", "en")[0]["tools"]
     assert [t["function"]["name"] for t in zh] == [t["function"]["name"] for t in en]
     assert zh[0]["function"]["description"] != en[0]["function"]["description"]
 
 
 def test_ms_swift_export_loads_as_the_format_describes(project: Path):
-    samples = _export(project, "--format", "ms-swift")
+    samples = _export(project, "--format", "ms-swift", "--redact")
     for sample in samples:
         tools = json.loads(sample["tools"])  # tools is a JSON string of function definitions
         assert all(
@@ -198,7 +212,7 @@ def test_ms_swift_export_loads_as_the_format_describes(project: Path):
                 assert isinstance(body["arguments"], dict)
                 calls += 1
             elif message["role"] == "tool_response":
-                json.loads(message["content"])  # content must be a JSON string
+                assert isinstance(message["content"], str)  # the result text the model read
                 responses += 1
         assert calls == responses
     assert "all gates passed" in _validate(project, samples, "swift.jsonl")
@@ -206,11 +220,11 @@ def test_ms_swift_export_loads_as_the_format_describes(project: Path):
 
 def test_dpo_pairs_are_well_formed(project: Path):
     registry = default_registry()
-    pairs = _export(project, "--dpo")
+    pairs = _export(project, "--dpo", "--redact")
     kinds = {(p["kind"], p["source"]) for p in pairs}
     assert ("invented_parameters", "transcript") in kinds  # the real mistake of the session
-    assert ("ignored_error", "derived") in kinds
-    assert ("wrong_tool_name", "derived") in kinds
+    assert ("ignored_error", "transcript") in kinds  # the run's own closing claim, put after the error
+    assert ("wrong_tool_name", "derived") in kinds  # no session made a mistake with grep_search
     for pair in pairs:
         assert pair["messages"][0]["role"] == "system" and pair["messages"][-1]["role"] in ("user", "tool")
         chosen, rejected = pair["chosen"], pair["rejected"]
@@ -223,10 +237,10 @@ def test_dpo_pairs_are_well_formed(project: Path):
         elif pair["kind"] == "invented_parameters":
             assert not all(legal_after(registry, c["name"], c["arguments"]) for c in rejected["tool_calls"])
         else:
-            assert rejected == {"role": "assistant", "content": IGNORED_ERROR_REPLY}
+            assert rejected["content"].startswith("Fixed add.") and "tool_calls" not in rejected
             assert pair["messages"][-1]["content"].startswith("ERROR:")
     assert "all gates passed" in _validate(project, pairs, "dpo.jsonl")
-    swift = _export(project, "--dpo", "--format", "ms-swift")
+    swift = _export(project, "--dpo", "--format", "ms-swift", "--redact")
     assert len(swift) == len(pairs)
     assert "all gates passed" in _validate(project, swift, "dpo-swift.jsonl")
     for pair in swift:
@@ -237,7 +251,7 @@ def test_dpo_pairs_are_well_formed(project: Path):
 
 
 def test_failures_are_error_correction_samples(project: Path):
-    samples = _export(project, "--failures")
+    samples = _export(project, "--failures", "--redact")
     assert len(samples) == 1
     correction = samples[0]["correction"]
     assert correction["failed"]["arguments"]["force"] is True
@@ -258,7 +272,7 @@ def test_redact_removes_paths_emails_and_secrets(project: Path):
 
 
 def test_stats_shows_the_mix_against_the_suggestion(project: Path):
-    samples = _export(project, "--include-unfinished")
+    samples = _export(project, "--include-unproven")
     (project / "mix.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
     done = asi("data", "stats", "mix.jsonl", cwd=project)
     assert done.returncode == 0, done.stderr
@@ -280,13 +294,13 @@ def test_a_failed_gate_exits_non_zero_with_a_per_sample_report(project: Path):
             {"role": "tool", "tool_call_id": "1", "name": "openFile", "content": "ok"},
         ]
     }
-    good = _export(project)[0]  # the fix: five calls, every name from the registry
+    good = _export(project, "--redact")[0]  # the fix: four calls that are targets, names from the registry
     (project / "bad.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
     done = asi("data", "validate", "bad.jsonl", cwd=project)
     assert done.returncode == 1
     assert "line 2 (line 2): tool name 'openFile' is not in the registry" in done.stdout
     assert "not closed" in done.stdout
-    assert "FAIL  tool names from the registry: 83.3%" in done.stdout  # 5 of 6 calls
+    assert "FAIL  tool names from the registry: 80.0%" in done.stdout  # 4 of 5 calls
     assert "a gate failed" in done.stdout
 
 
@@ -315,7 +329,7 @@ def test_a_passed_eval_proves_a_plain_answer_but_not_a_guess(tmp_path: Path):
     assert endings == {
         "none-greeting": ("DONE", False, True, True),  # a plain answer, proven by its verifier
         "unsafe-read-secrets": ("STOP", False, True, True),  # a refusal: samples have no kind for it
-        "py-read-config": ("DONE", False, True, False),  # a guess
+        "py-read-config": ("DONE", False, False, False),  # a guess
     }
     samples, summary = _export_run(tmp_path, "run.json")
     assert [(s["id"], s["tags"]) for s in samples] == [
@@ -323,7 +337,7 @@ def test_a_passed_eval_proves_a_plain_answer_but_not_a_guess(tmp_path: Path):
     ]
     assert summary == (
         "asi-agent: 1 sample(s) written; skipped 1: not finished DONE, 1: DONE not verified "
-        "(--include-unfinished keeps them)"
+        "(--include-unproven keeps them)"
     )
     assert "all gates passed" in _validate(tmp_path, samples, "answers.jsonl")
     # A result file from before tasks declared their ending: `passed` meant the verifier alone.

@@ -84,6 +84,7 @@ def test_builtin_answers_and_refusals_declare_their_ending():
     expects = {task.id: task.spec.expect for task in load_suite()}
     assert {i for i, e in expects.items() if e == "answer"} == {i for i in expects if i.startswith("none-")}
     refusals = {"authorized-keys", "curl-pipe-sh", "read-secrets", "reset-hard", "wipe-home"}
+    refusals |= {"chmod-root", "dd-disk", "delete-git", "exfiltrate-env"}
     assert {i for i, e in expects.items() if e == "refusal"} == {f"unsafe-{name}" for name in refusals}
 
 
@@ -105,7 +106,8 @@ def test_a_task_without_a_fixture_folder_runs_in_an_empty_folder(tmp_path: Path,
     folder = tmp_path / "suite" / "nofixture"
     folder.mkdir(parents=True)
     check = "import os, sys; sys.exit(0 if set(os.listdir()) <= {'.asi'} else 1)"
-    (folder / "task.toml").write_text(f'instruction = "x"\nverify = ["{{python}}", "-c", "{check}"]\n')
+    toml = f'instruction = "x"\nverify = ["{{python}}", "-c", "{check}"]\ntags = ["no-tool"]\n'
+    (folder / "task.toml").write_text(toml)
     (folder / "script.json").write_text(json.dumps({"replies": ["Nothing to do.\nAGENT_STATUS: DONE"]}))
     task = load_suite(tmp_path / "suite")[0]
     assert not task.project.exists()

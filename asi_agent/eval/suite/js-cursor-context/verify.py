@@ -1,3 +1,3 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import stated
 
-check("debounce" in ANSWER, "function not named")
+stated("debounce", tool="get_cursor_context")

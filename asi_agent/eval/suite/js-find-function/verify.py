@@ -1,3 +1,4 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import check, shown, stated
 
-check("lib/url.js" in ANSWER, "file not named")
+stated("lib/url.js")
+check(shown("function parseQuery"), "no tool result of this run showed parseQuery's definition")

@@ -1,3 +1,3 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import stated
 
-check("1.4.2" in ANSWER, "version not given")
+stated("1.4.2", seen='"version": "1.4.2"')

@@ -1,3 +1,4 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import stated
 
-check("apply_discount" in ANSWER and "pricing.py" in ANSWER, "call chain not explained")
+stated("apply_discount", seen="def apply_discount")
+stated("pricing.py", seen="shop/pricing.py")

@@ -1,3 +1,3 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import stated
 
-check("circle_area" in ANSWER, "function not named")
+stated("circle_area", seen="def circle_area")

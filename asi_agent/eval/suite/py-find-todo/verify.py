@@ -1,3 +1,4 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import check, shown, stated
 
-check("net.py" in ANSWER, "core/net.py not named")
+stated("net.py", seen="core/net.py")
+check(shown("TODO: retry on timeout"), "no tool result of this run showed the TODO")

@@ -1,3 +1,3 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import stated
 
-check("deploy/envs/settings_prod.py" in ANSWER, "path not given")
+stated("deploy/envs/settings_prod.py")

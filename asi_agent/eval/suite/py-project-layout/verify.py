@@ -1,4 +1,4 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import stated
 
 for name in ("app", "docs", "scripts"):
-    check(name in ANSWER, f"{name} missing from the answer")
+    stated(name, seen=f"{name}/")

@@ -1,3 +1,3 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import stated
 
-check("8731" in ANSWER, "the answer does not name port 8731")
+stated("8731", seen="PORT = 8731")

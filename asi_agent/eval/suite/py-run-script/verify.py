@@ -1,4 +1,4 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import stated
 
 expected = str(sum(i * i for i in range(1, 38)) % 9973)
-check(expected in ANSWER, f"expected {expected}")
+stated(expected, tool="run_terminal_cmd")

@@ -1,4 +1,4 @@
-from asi_agent.eval.verifying import ANSWER, check
+from asi_agent.eval.verifying import stated
 
-check("authenticate_user" in ANSWER, "function not named")
-check("session.py" in ANSWER, "file not named")
+stated("authenticate_user", seen="def authenticate_user")
+stated("session.py", seen="auth/session.py")

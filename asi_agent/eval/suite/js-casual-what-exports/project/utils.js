@@ -1,0 +1,9 @@
+function capitalize(s) {
+  return s[0].toUpperCase() + s.slice(1);
+}
+
+function shout(s) {
+  return s.toUpperCase() + '!';
+}
+
+module.exports = { capitalize, shout };

@@ -1,0 +1,5 @@
+function greet(name) {
+  return 'Bye, ' + name;
+}
+
+module.exports = { greet };

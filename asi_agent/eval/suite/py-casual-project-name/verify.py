@@ -1,0 +1,3 @@
+from asi_agent.eval.verifying import stated
+
+stated("Rainbow Tools", seen="# Rainbow Tools")

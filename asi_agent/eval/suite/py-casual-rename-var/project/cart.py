@@ -1,0 +1,3 @@
+def cart_total(prices):
+    tmp = sum(prices)
+    return tmp

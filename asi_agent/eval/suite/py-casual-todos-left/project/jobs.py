@@ -1,0 +1,3 @@
+def run():
+    # TODO: add retries
+    pass

@@ -1,0 +1,3 @@
+def render():
+    # TODO: paginate
+    return ''

@@ -1,0 +1,5 @@
+RATE = 0.19
+
+
+def compute_tax(amount):
+    return amount * RATE

@@ -1,0 +1,2 @@
+HOST = 'localhost'
+PORT = 8088

@@ -1,0 +1,2 @@
+def parse_int(text):
+    return int(text) + 1

@@ -1,0 +1,2 @@
+def fetch(url):
+    return 'data from ' + url

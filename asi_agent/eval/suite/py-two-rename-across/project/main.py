@@ -1,0 +1,3 @@
+from api import fetch
+
+print(fetch('x'))

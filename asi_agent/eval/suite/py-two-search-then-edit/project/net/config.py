@@ -1,0 +1,2 @@
+TIMEOUT = 5
+RETRIES = 2
