@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sandbox_helpers import sleeps
 
 from asi_agent.sandbox import Sandbox, find_bwrap, unavailable, unavailable_cached
 from asi_agent.tools.args import RunTerminalCmdArgs
@@ -15,17 +16,6 @@ from asi_agent.tools.files.journal import Journal
 
 BWRAP = find_bwrap()
 pytestmark = pytest.mark.skipif((why := unavailable(BWRAP)) is not None, reason=f"no sandbox here: {why}")
-
-
-def _sleeps(tag: str) -> list[int]:
-    found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            if cmdline.read_bytes().split(b"\0")[:2] == [b"sleep", tag.encode()]:
-                found.append(int(cmdline.parent.name))
-        except OSError:
-            continue
-    return found
 
 
 async def test_a_background_process_is_contained_and_stopped_with_all_it_started(tmp_path: Path) -> None:
@@ -40,16 +30,16 @@ async def test_a_background_process_is_contained_and_stopped_with_all_it_started
     started = await run_terminal_cmd(RunTerminalCmdArgs(command=command, is_background=True), ctx)
     assert "started bg1" in started
     deadline = time.monotonic() + 10
-    while len(_sleeps(tag)) < 2 and time.monotonic() < deadline:
+    while len(sleeps(tag)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(_sleeps(tag)) == 2
+    assert len(sleeps(tag)) == 2
     assert (root / "inside.txt").exists() and not (outside / "marker").exists()
     stopped = await run_terminal_cmd(RunTerminalCmdArgs(command="bg:stop bg1"), ctx)
     assert "stopped bg1" in stopped
     deadline = time.monotonic() + 10
-    while _sleeps(tag) and time.monotonic() < deadline:
+    while sleeps(tag) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _sleeps(tag) == []  # the detached one too: the sandbox's pid namespace went with it
+    assert sleeps(tag) == []  # the detached one too: the sandbox's pid namespace went with it
 
 
 def test_the_probe_is_remembered_per_binary_and_kernel(tmp_path: Path) -> None:

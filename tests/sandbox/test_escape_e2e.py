@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from asi_cli import model_free_env
+from sandbox_helpers import sleeps
 
 from asi_agent.sandbox import find_bwrap, unavailable
 
@@ -67,30 +65,6 @@ def _tool_output(root: Path, session_id: str) -> str:
 @pytest.fixture
 def probe(tmp_path: Path) -> Probe:
     return Probe(tmp_path)
-
-
-@pytest.fixture
-def server() -> Iterator[int]:
-    """A TCP server on this machine's loopback, outside any sandbox; it answers 'hello' to every client."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(0.2)
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            with conn:
-                conn.sendall(b"hello\n")
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield listener.getsockname()[1]
-    stop.set()
-    thread.join()
-    listener.close()
 
 
 Ran = tuple[dict[str, Any], str, str]
@@ -149,23 +123,13 @@ def test_a_name_cannot_be_resolved_inside(probe: Probe) -> None:
 def test_a_process_left_behind_does_not_outlive_the_call(probe: Probe) -> None:
     tag = f"{os.getpid() % 1000}.{int(time.time()) % 1000:03d}"  # a sleep only this test starts
 
-    def alive() -> list[int]:
-        found = []
-        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-            try:
-                if cmdline.read_bytes().split(b"\0")[:2] == [b"sleep", tag.encode()]:
-                    found.append(int(cmdline.parent.name))
-            except OSError:
-                continue
-        return found
-
     detach = f"setsid sleep {tag} > /dev/null 2>&1 < /dev/null & sleep 0.5"  # gone from the command's group
     probe.run(detach)
     time.sleep(0.5)
-    assert alive() == []
+    assert sleeps(tag) == []
     probe.run(detach, "--no-sandbox")
     time.sleep(0.5)
-    left = alive()
+    left = sleeps(tag)
     try:
         assert left, "without the sandbox the detached sleep survives: the probe is real"
     finally:

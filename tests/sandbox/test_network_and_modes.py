@@ -5,10 +5,7 @@ can start, yolo refuses to start unless the sandbox was turned off explicitly.""
 from __future__ import annotations
 
 import json
-import socket
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,31 +31,6 @@ BWRAP = find_bwrap()
 needs_sandbox = pytest.mark.skipif(
     (why := unavailable(BWRAP)) is not None, reason=f"no sandbox on this machine: {why}"
 )
-
-
-@pytest.fixture
-def server() -> Iterator[int]:
-    """A loopback TCP server outside the sandbox that says hello; a client that reaches it proves the
-    network was open for its command."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(0.2)
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            with conn:
-                conn.sendall(b"hello\n")
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield listener.getsockname()[1]
-    stop.set()
-    thread.join()
-    listener.close()
 
 
 def _curl(port: int) -> str:
