@@ -207,6 +207,21 @@ def assemble_agent(
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
 
 
+def broad_root(root: Path) -> str | None:
+    """A warning when the project folder is the home folder or the file system's root (`--cwd ~` by
+    mistake): the agent may read and change everything below it, and its state goes there."""
+    if root == Path.home().resolve():
+        what = "your home folder"
+    elif root == Path(root.anchor):
+        what = "the file system's root"
+    else:
+        return None
+    return (
+        f"{root} is {what}, not a project: the agent may read and change everything below it and keeps its "
+        f"state in {root / '.asi'}; run it in a project folder (--cwd PROJECT) instead"
+    )
+
+
 def contain(root: Path, config: AsiConfig, policy: Policy, approval: str) -> tuple[Sandbox | None, str]:
     """The sandbox of the run's commands, and the line that says which one is in force (or why none).
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import cast
 
 from asi_agent.agent import Agent
-from asi_agent.assembly import assemble_agent, attach_servers, config_flags
+from asi_agent.assembly import assemble_agent, attach_servers, broad_root, config_flags
 from asi_agent.backends.base import Backend
 from asi_agent.config import Approval, AsiConfig, load_config
 from asi_agent.events import AgentEvent, ToolFinished, ToolStarted
@@ -79,8 +79,10 @@ class ChatSession:
         return cls(root, config, agent)
 
     async def start(self) -> list[str]:
-        """Attach the MCP servers of the manifests; returns the problems to show."""
-        return await attach_servers(self.agent)
+        """Attach the MCP servers of the manifests; returns the problems to show (a project folder that
+        is the home folder first)."""
+        broad = broad_root(self.root)
+        return [*([broad] if broad else []), *await attach_servers(self.agent)]
 
     async def close(self) -> None:
         """End the session's tools and the backend."""

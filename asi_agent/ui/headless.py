@@ -13,6 +13,7 @@ import sys
 from asi_agent.agent import Agent
 from asi_agent.assembly import (
     assemble_agent,
+    broad_root,
     config_flags,
     drive,
     session_settings,
@@ -81,6 +82,8 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
         interactive=interactive,
         announce=_announce,
     )
+    if (broad := broad_root(root)) is not None:
+        stderr_warning(broad)
     allow_dirty = bool(getattr(args, "allow_dirty", False))
     git = attach_git(agent, root, task, auto_commit=config.auto_commit, allow_dirty=allow_dirty)
     watch = RunWatch(agent)
