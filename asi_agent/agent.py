@@ -97,6 +97,7 @@ class Agent:
         self.gate = Gate(config.gate, runner.ctx, session)
         self.style = CallStyle.choose(config.call_format, backend.model_name, session.records())
         self.shape: CallShape | None = None
+        self._shape: asyncio.Future[CallShape | None] | None = None
         self.schemas: list[ToolSchema] = []
         writes = frozenset(spec.name for spec in runner.registry if spec.risk == "write")
         self.context = ContextKeeper(backend, config.context, state_dir=runner.ctx.state_dir, writes=writes)
@@ -134,7 +135,7 @@ class Agent:
                     "STOP" if isinstance(exc, CutOffStop) else "ERROR", str(exc), turn, error=str(exc)
                 )
                 return
-            parsed = self._parse(reply)
+            parsed = await self._read(reply)
             message, prepared = prepare_reply(self.runner, reply, parsed)
             self._add(message)
             verifier.answer_cut = self._continuing and not message.tool_calls
@@ -173,7 +174,9 @@ class Agent:
         """Begin a run of `task`: the tool mode decided, the task added, its checks set up."""
         if self.config.tool_mode == "auto":
             self.native = await self.backend.supports_native_tools()
-        self.shape = await shape_for(self.backend, self.config.chat_template)
+        # The call shape is learned from the chat template beside the first request (reading a GGUF's
+        # header and rendering the template take ~0.1 s), not before it: it is needed once a reply is read.
+        self._shape = asyncio.ensure_future(shape_for(self.backend, self.config.chat_template))
         resumed = bool(self.messages)
         self.session.append("run", task=task, tool_mode=self._mode(), model=self.backend.model_name)
         self._add(Message("user", task))
@@ -184,6 +187,12 @@ class Agent:
         self.verifier = Verifier.start(task, ctx.root, ctx.journal, self.session.id, _parses)
         self._guarded_before = ctx.guarded_edits
         return SessionStarted(self.session.id, self.backend.model_name, self._mode(), resumed)
+
+    async def _read(self, reply: Completion) -> ParsedReply:
+        """`_parse`, once the call shape learned beside the first request is there."""
+        if self._shape is not None:
+            self.shape, self._shape = await self._shape, None
+        return self._parse(reply)
 
     def _parse(self, reply: Completion) -> ParsedReply:
         """The reply's calls; in text mode, the dialect they were written in is learnt."""

@@ -14,6 +14,7 @@ is checked for tools the server accepted but never showed the model.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Sequence
@@ -122,6 +123,7 @@ class OpenAIBackend:
         self._tools_verdict: bool | None = None
         self._props: ServerProps | None = None
         self._props_read = False
+        self._props_flight: asyncio.Task[ServerProps | None] | None = None
         self._tools_checked = False
         self._names = ModelNameCheck(config.model, f"the model server at {config.base_url}")
         self.on_retry: RetryCallback | None = None
@@ -198,7 +200,11 @@ class OpenAIBackend:
         """llama.cpp's `/props`, asked once (only when needed: auto tool mode, a `length` stop)."""
         # OpenAI's own API has no /props: spare the round trip.
         if not self._props_read and "api.openai.com" not in self._config.base_url:
-            self._props = await read_props(self._config.base_url, self._auth_headers())
+            # One request however many ask at once (the first request and the chat template's reader).
+            loop = asyncio.get_running_loop()
+            if self._props_flight is None or self._props_flight.get_loop() is not loop:
+                self._props_flight = loop.create_task(read_props(self._config.base_url, self._auth_headers()))
+            self._props = await asyncio.shield(self._props_flight)
         self._props_read = True
         return self._props
 
