@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
+
+from asi_agent.argtypes import positive, seconds
 
 __all__ = ["add_acp_parser"]
 
@@ -32,27 +33,9 @@ def add_acp_parser(sub: Any) -> None:
     add("--approval", choices=list(MODES), help="the sessions' first permission mode (default: ask)")
     add("--yes", action="store_true", help="never ask (same as --approval yolo)")
     add("--policy", help="policy preset name or TOML file")
-    add("--max-turns", type=_positive, metavar="N", help="upper bound on model requests per prompt")
-    add("--timeout", type=_seconds, metavar="SECONDS", help="end a prompt's run after this wall-clock time")
+    add("--max-turns", type=positive, metavar="N", help="upper bound on model requests per prompt")
+    add("--timeout", type=seconds, metavar="SECONDS", help="end a prompt's run after this wall-clock time")
     add("--no-sandbox", action="store_true", help="run commands without the OS sandbox, as you (explicit)")
     add("--allow-network", action="store_true", help="let sandboxed commands use the network")
 
 
-def _positive(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
-    return number
-
-
-def _seconds(value: str) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {value!r}") from None
-    if not number > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {value}")
-    return number

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from asi_agent.argtypes import positive, seconds
+
 __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "UsageParser", "build_parser", "entry", "main", "project_root"]
 
 EXIT_INTERRUPTED = 130
@@ -116,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Revert the last N changes asi-agent made (edits, creates, deletes), newest first.",
     )
     undo.add_argument(
-        "count", nargs="?", type=_positive, default=1, metavar="N", help="how many changes (default: 1)"
+        "count", nargs="?", type=positive, default=1, metavar="N", help="how many changes (default: 1)"
     )
     undo.add_argument("--cwd", default=".", help="project root (default: .)")
     sessions = sub.add_parser(
@@ -190,7 +192,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--approval", choices=["ask", "auto-edit", "plan", "yolo"], help="permission mode (default: ask)")
     add("--yes", action="store_true", help="never ask (same as --approval yolo)")
     add("--policy", help="policy preset name or TOML file")
-    add("--max-turns", type=_positive, metavar="N", help="upper bound on model requests (default: 30)")
+    add("--max-turns", type=positive, metavar="N", help="upper bound on model requests (default: 30)")
     add(
         "--output-format",
         choices=["text", "json", "stream-json"],
@@ -209,30 +211,12 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--allow-network", action="store_true", help="let sandboxed commands use the network")
     add(
         "--timeout",
-        type=_seconds,
+        type=seconds,
         metavar="SECONDS",
         help="end the run after this wall-clock time with status TIMEOUT, exit code 4 (default: none)",
     )
 
 
-def _positive(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
-    return number
-
-
-def _seconds(value: str) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {value!r}") from None
-    if not number > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {value}")
-    return number
 
 
 def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
