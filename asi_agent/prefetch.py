@@ -326,26 +326,12 @@ def _write_entry(path: str, key: str, entry: dict[str, Any] | None) -> None:
     os.makedirs(folder, exist_ok=True)
     fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        if _lock(fd):
+        from asi_agent.state import lock_within  # noqa: PLC0415 - only when a run ends
+
+        if lock_within(fd, _LOCK_WAIT):
             _update_entries(path, key, entry)
     finally:
         os.close(fd)
-
-
-def _lock(fd: int) -> bool:
-    """Take an exclusive lock on `fd` within `_LOCK_WAIT` seconds; False when another process holds it."""
-    import fcntl  # noqa: PLC0415 - only when a run ends, never on the way to the first request
-    import time  # noqa: PLC0415
-
-    deadline = time.monotonic() + _LOCK_WAIT
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.005)
 
 
 def _update_entries(path: str, key: str, entry: dict[str, Any] | None) -> None:

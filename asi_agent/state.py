@@ -8,10 +8,12 @@ in one `write` to a file opened with O_APPEND, so two processes' lines never mix
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
+import time
 from pathlib import Path
 
-__all__ = ["append_line", "ensure_state_dir"]
+__all__ = ["append_line", "ensure_state_dir", "lock_within"]
 
 
 def ensure_state_dir(state_dir: Path, *parts: str) -> Path:
@@ -41,3 +43,19 @@ def append_line(path: Path, line: str) -> None:
             written += os.write(fd, data[written:])
     finally:
         os.close(fd)
+
+
+def lock_within(fd: int, seconds: float) -> bool:
+    """Take an exclusive `flock` on `fd`, trying for at most `seconds`; False when another process still
+    holds it then (every asi-agent process honours these locks, and none waits on one forever)."""
+    deadline = time.monotonic() + seconds
+    delay = 0.001
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(delay)
+            delay = min(delay * 2, 0.005)

@@ -28,18 +28,16 @@ temporary files of the interrupted write are deleted. Only committed entries are
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
-import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from asi_agent.exceptions import ModelFixableError, ToolError, UserError
-from asi_agent.state import ensure_state_dir
+from asi_agent.state import ensure_state_dir, lock_within
 from asi_agent.tools.files.journal_format import (
     ABORTED,
     JournalEntry,
@@ -394,22 +392,13 @@ class Journal:
 
     def _acquire(self, fd: int) -> None:
         """Take the lock on `fd`, waiting at most `LOCK_WAIT` seconds; the holder's pid is written in it."""
-        deadline = time.monotonic() + LOCK_WAIT
-        delay = 0.001
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
-                    raise JournalBusyError(
-                        f"another asi-agent process (pid {holder}) has held the change journal "
-                        f"({self._dir / 'lock'}) for more than {LOCK_WAIT:.0f} s; nothing was written. "
-                        "Wait for it to finish, or stop it if it hangs, and try again"
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.005)
+        if not lock_within(fd, LOCK_WAIT):
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            raise JournalBusyError(
+                f"another asi-agent process (pid {holder}) has held the change journal "
+                f"({self._dir / 'lock'}) for more than {LOCK_WAIT:.0f} s; nothing was written. "
+                "Wait for it to finish, or stop it if it hangs, and try again"
+            )
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
 
