@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -27,3 +28,11 @@ def asi(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProc
         timeout=timeout,
         check=False,
     )
+
+
+def tool_results(root: Path, session_id: str) -> list[str]:
+    """The tool results as the model received them, from the session's transcript, in order."""
+    transcript = root / ".asi" / "sessions" / f"{session_id}.jsonl"
+    records = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    messages = [r["message"] for r in records if r.get("type") == "message"]
+    return [m["content"] for m in messages if m["role"] == "tool"]

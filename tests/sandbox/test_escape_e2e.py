@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import model_free_env, tool_results
 from sandbox_helpers import sleeps
 
 from asi_agent.sandbox import find_bwrap, unavailable
@@ -53,13 +53,8 @@ class Probe:
         )  # fmt: skip
         assert done.stdout.strip(), done.stderr
         result = json.loads(done.stdout.strip().splitlines()[-1])
-        return result, _tool_output(self.root, result["session_id"]), done.stderr
+        return result, "\n".join(tool_results(self.root, result["session_id"])), done.stderr
 
-
-def _tool_output(root: Path, session_id: str) -> str:
-    records = (root / ".asi" / "sessions" / f"{session_id}.jsonl").read_text(encoding="utf-8").splitlines()
-    messages = [json.loads(line).get("message") or {} for line in records]
-    return "\n".join(m["content"] for m in messages if m.get("role") == "tool")
 
 
 @pytest.fixture

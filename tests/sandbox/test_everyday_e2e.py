@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import model_free_env, tool_results
 
 from asi_agent.sandbox import find_bwrap, unavailable
 
@@ -109,9 +109,7 @@ def test_venv_editable_install_pytest_git_make_and_npm_work_inside(tmp_path: Pat
     )  # fmt: skip
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["sandbox"] == "bubblewrap", done.stderr
-    records = (root / ".asi" / "sessions" / f"{result['session_id']}.jsonl").read_text().splitlines()
-    messages = [json.loads(record).get("message") or {} for record in records]
-    outputs = [m["content"] for m in messages if m.get("role") == "tool"]
+    outputs = tool_results(root, result["session_id"])
     assert len(outputs) == len(commands)
     for command, output in zip(commands, outputs, strict=True):
         assert output.rstrip().endswith("exit code: 0"), f"{command}\n{output}"

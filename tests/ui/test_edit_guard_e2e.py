@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from asi_cli import asi
+from asi_cli import asi, tool_results
 
 GREET = 'def greet(name):\n    return f"hello {name}"\n'
 BREAKING_EDIT = {
@@ -40,13 +40,6 @@ def _run(root: Path) -> tuple[int, dict[str, Any]]:
     return proc.returncode, json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def _tool_results(root: Path, session_id: str) -> list[str]:
-    """The tool results as the model received them, from the session's transcript."""
-    transcript = root / ".asi" / "sessions" / f"{session_id}.jsonl"
-    records = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
-    messages = [r["message"] for r in records if r.get("type") == "message"]
-    return [m["content"] for m in messages if m["role"] == "tool"]
-
 
 def test_an_edit_that_would_break_a_python_file_is_refused_and_the_model_told_why(tmp_path: Path) -> None:
     root = _project(tmp_path)
@@ -54,7 +47,7 @@ def test_an_edit_that_would_break_a_python_file_is_refused_and_the_model_told_wh
     assert (root / "greet.py").read_text(encoding="utf-8") == GREET
     assert code == 2 and result["status"] == "STOP"
     assert result["changed_files"] == []
-    [seen] = _tool_results(root, result["session_id"])
+    [seen] = tool_results(root, result["session_id"])
     assert "edit refused: after this change greet.py would not parse (line 1: expected ':')" in seen
     assert "greet.py is unchanged" in seen and "> 1| def greet(name: str)" in seen
     assert result["tool_calls"][0]["ok"] is False
@@ -72,6 +65,6 @@ def test_edit_guard_false_in_the_project_config_lets_the_edit_through(tmp_path: 
     _code, result = _run(root)
     assert (root / "greet.py").read_text(encoding="utf-8") == GREET.replace("(name):", "(name: str)")
     assert result["changed_files"] == ["greet.py"]
-    assert "would not parse" not in "".join(_tool_results(root, result["session_id"]))
+    assert "would not parse" not in "".join(tool_results(root, result["session_id"]))
     # The guard was off, so the broken file was written; the ending's check still sees it.
     assert not next(c for c in result["checks"] if c["name"] == "files_parse")["ok"]
