@@ -36,3 +36,13 @@ def tool_results(root: Path, session_id: str) -> list[str]:
     records = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
     messages = [r["message"] for r in records if r.get("type") == "message"]
     return [m["content"] for m in messages if m["role"] == "tool"]
+
+
+def text_mode_run(base_url: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`asi-agent run --provider openai --base-url URL --model test-model --tool-mode text --yes ARGS` in
+    `cwd`, with a user config folder beside the project."""
+    env = model_free_env()
+    env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
+    command = [sys.executable, "-m", "asi_agent", "run", "--provider", "openai", "--base-url", base_url]
+    command += ["--model", "test-model", "--tool-mode", "text", "--yes", *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=120, check=False)

@@ -4,10 +4,9 @@ reader knows are read and run; a cut-off one is not run; a missing file is an er
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
-from asi_cli import model_free_env
+from asi_cli import text_mode_run
 
 TEMPLATE = (
     "{% for m in messages %}{% if m.tool_calls %}{% for c in m.tool_calls %}<<call {{ c.function.name }}|"
@@ -19,20 +18,7 @@ EDIT = '<<call replace_text|{"path": "calc.py", "oldText": "return a - b", "newT
 
 
 def run(server, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
-    command = [
-        sys.executable,
-        "-m",
-        "asi_agent",
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.base_url,
-    ]
-    command += ["--model", "test-model", "--tool-mode", "text", "--yes", *args]
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=120, check=False)
+    return text_mode_run(server.base_url, *args, cwd=cwd)
 
 
 def project(tmp_path: Path) -> tuple[Path, Path]:

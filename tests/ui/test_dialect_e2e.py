@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import text_mode_run
 from servers.openai_server import Reply
 
 from asi_agent.calls.dialects import DIALECTS, get_dialect
@@ -36,20 +35,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def run(server, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
-    command = [
-        sys.executable,
-        "-m",
-        "asi_agent",
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.base_url,
-    ]
-    command += ["--model", "test-model", "--tool-mode", "text", "--yes", *args]
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=120, check=False)
+    return text_mode_run(server.base_url, *args, cwd=cwd)
 
 
 def written(name: str, call: ToolCall) -> str:
