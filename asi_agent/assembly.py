@@ -18,13 +18,15 @@ from typing import Any
 from asi_agent import prefetch
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.bounds import EventHandler, RunWatch
-from asi_agent.config import AsiConfig, user_config_dir
+from asi_agent.config import APPROVAL_ORDER, Approval, AsiConfig, load_config, user_config_dir
 from asi_agent.context import ContextConfig
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
 from asi_agent.plugins import attach_mcp_servers, build_registry
+from asi_agent.plugins.loader import project_supplies
 from asi_agent.policy import Policy, load_policy
+from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
 from asi_agent.providers import offered_tools, provider_of
 from asi_agent.sandbox import Sandbox, find_bwrap, sandbox_for, unavailable_cached
@@ -34,11 +36,12 @@ from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY
+from asi_agent.trust import untrusted_notice
 from asi_agent.userdirs import user_cache_dir
 
 __all__ = [
-    "MODEL_SETTINGS", "Warn", "assemble_agent", "attach_servers", "config_flags", "drive", "session_settings",
-    "stderr_warning", "with_session",
+    "MODEL_SETTINGS", "TRUSTED_KEY", "Warn", "assemble_agent", "attach_servers", "config_flags", "drive",
+    "session_settings", "stderr_warning", "trust_notice", "trusted_flag", "untrusted_changes", "with_session",
 ]  # fmt: skip
 
 Warn = Callable[[str], None]
@@ -46,6 +49,8 @@ Warn = Callable[[str], None]
 CURSOR_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
 MODEL_SETTINGS = ("provider", "model", "base_url")
 """Reused by `resume` together, or not at all: another provider's model name would be meaningless."""
+TRUSTED_KEY = "asi_agent.trusted"
+"""The `ctx.state` key that says whether the session trusts its project folder (its MCP servers start)."""
 
 
 def stderr_warning(problem: str) -> None:
@@ -78,6 +83,11 @@ def config_flags(args: argparse.Namespace) -> dict[str, Any]:
         "timeout": args.timeout,
         "sandbox": _sandbox_flags(args),
     }
+
+
+def trusted_flag(args: argparse.Namespace) -> bool | None:
+    """`--trust` as `load_config`'s `trusted`: True for this run, else None (the stored decisions)."""
+    return True if getattr(args, "trust", False) else None
 
 
 def _sandbox_flags(args: argparse.Namespace) -> dict[str, bool] | None:
@@ -159,13 +169,19 @@ def assemble_agent(
     `announce` gets the line saying which sandbox the commands run in, before anything else is said.
     """
     state = root / ".asi"
-    policy = load_policy(config.policy, root)
-    approval = config.approval or policy.mode or "ask"
+    policy, approval = _policy_and_mode(root, config)
     sandbox, sandbox_note = contain(root, config, policy, approval)
     if announce is not None:
         announce(sandbox_note)
+    trusted = config.trust.trusted
+    if not trusted:
+        config.trust.ignored.extend(project_supplies(root))
     registry, problems = build_registry(
-        root, user_config_dir(), locale=config.tool_locale, disabled_plugins=config.disabled_plugins
+        root,
+        user_config_dir(),
+        trusted=trusted,
+        locale=config.tool_locale,
+        disabled_plugins=config.disabled_plugins,
     )
     for problem in problems:
         warn(str(problem))
@@ -184,7 +200,9 @@ def assemble_agent(
     if cursor:
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
-    ctx.state[REGISTRY_KEY] = registry  # moss_register_plugin_tool makes new tools callable at once
+    ctx.state[TRUSTED_KEY] = trusted
+    if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
+        ctx.state[REGISTRY_KEY] = registry
     if config.local.grounding and provider_of(backend) == "local":
         from asi_agent.grounding import attach_grounding  # noqa: PLC0415 - only the local model's turns
 
@@ -205,6 +223,38 @@ def assemble_agent(
     system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+
+
+def _policy_and_mode(root: Path, config: AsiConfig) -> tuple[Policy, Approval]:
+    """The policy and the approval mode: the user's, narrowed by what an untrusted folder's config asks
+    for (its policy's deny and ask rules, a stricter mode); what it asked for in vain goes to the ignored."""
+    trust = config.trust
+    policy = load_policy(config.policy, root)
+    if trust.policy is not None:
+        policy, left = narrowed(policy, load_policy(trust.policy, root), trust.policy)
+        trust.ignored.extend(left)
+    approval: Approval = config.approval or policy.mode or "ask"
+    if trust.approval is not None:
+        if APPROVAL_ORDER.index(trust.approval) < APPROVAL_ORDER.index(approval):  # stricter: it narrows
+            approval = APPROVAL_ORDER[APPROVAL_ORDER.index(trust.approval)]
+        elif trust.approval != approval:
+            trust.ignored.append(f".asi/config.toml: approval = {trust.approval!r}")
+    return policy, approval
+
+
+def trust_notice(root: Path, config: AsiConfig) -> str | None:
+    """The one message a front end shows when an untrusted folder supplied what was ignored (after
+    `assemble_agent`, which completes the list); None when nothing was."""
+    ignored = config.trust.ignored
+    return untrusted_notice(root, ignored) if ignored and not config.trust.trusted else None
+
+
+def untrusted_changes(root: Path, flags: dict[str, Any]) -> list[str]:
+    """What the folder would change if it were trusted (its settings, policy, plugins, MCP servers), one
+    phrase each, read without running anything: what the chat shows when it asks whether to trust it."""
+    config = load_config(root, flags, trusted=False)
+    _policy_and_mode(root, config)
+    return [*config.trust.ignored, *project_supplies(root)]
 
 
 def broad_root(root: Path) -> str | None:
@@ -230,7 +280,10 @@ def contain(root: Path, config: AsiConfig, policy: Policy, approval: str) -> tup
     """
     section = config.sandbox
     if not section.enabled:
-        return None, "no sandbox (--no-sandbox): commands run as you, gated by the policy only"
+        who = config.trust.sandbox_off or "--no-sandbox"
+        if who == "--no-sandbox":
+            return None, "no sandbox (--no-sandbox): commands run as you, gated by the policy only"
+        return None, f"sandbox off ({who}): commands run as you, gated by the policy only"
     binary = find_bwrap()
     reason = unavailable_cached(binary, user_cache_dir() / "sandbox-probe.json")
     if reason is not None:
@@ -273,7 +326,9 @@ def _cursor(root: Path, value: str) -> Cursor:
 
 async def attach_servers(agent: Agent) -> list[str]:
     """Start the MCP servers of the plugin manifests and add their tools; returns the problems found."""
-    found = await attach_mcp_servers(agent.runner.registry, agent.runner.ctx, user_dir=user_config_dir())
+    ctx = agent.runner.ctx
+    trusted = ctx.state.get(TRUSTED_KEY) is True
+    found = await attach_mcp_servers(agent.runner.registry, ctx, user_dir=user_config_dir(), trusted=trusted)
     return [str(problem) for problem in found]
 
 

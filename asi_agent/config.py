@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from asi_agent.exceptions import ConfigError
+from asi_agent.trust import ProjectTrust, is_trusted
 from asi_agent.userdirs import user_config_dir
 
 Provider = Literal["openai", "ollama", "local", "scripted"]
@@ -25,8 +26,8 @@ CallFormat = Literal[
 ]
 
 __all__ = [
-    "SANDBOX_CACHES", "SANDBOX_HIDDEN", "Approval", "AsiConfig", "CallFormat", "Provider", "ToolMode",
-    "load_config", "user_config_dir", "user_locale",
+    "APPROVAL_ORDER", "PROJECT_KEYS", "SANDBOX_CACHES", "SANDBOX_HIDDEN", "Approval", "AsiConfig",
+    "CallFormat", "KeyRule", "Provider", "ToolMode", "load_config", "user_config_dir", "user_locale",
 ]  # fmt: skip
 
 ENV_KEYS = {
@@ -35,6 +36,34 @@ ENV_KEYS = {
     "ASI_BASE_URL": "base_url",
     "ASI_API_KEY": "api_key",
 }
+
+
+KeyRule = Literal[
+    "kept", "ignored", "only-true", "only-false", "union", "subset", "inside", "stricter", "narrowing"
+]  # fmt: skip
+"""What an untrusted project's `.asi/config.toml` may do with one key: `kept` (harmless or narrowing by
+nature); `ignored`; `only-true`/`only-false` (kept only at that value, which narrows); `union` (its items are
+added to the user's); `subset` (only items the user's list has too); `inside` (a file inside the project);
+`stricter` (an approval mode stricter than the user's); `narrowing` (a policy of which only deny and ask
+rules, stricter modes and more secrets are used)."""
+PROJECT_KEYS: dict[str, KeyRule] = {
+    "provider": "ignored", "model": "ignored", "base_url": "ignored", "api_key": "ignored",
+    "local.model_path": "ignored",
+    "approval": "stricter", "policy": "narrowing", "chat_template": "inside",
+    "sandbox.enabled": "only-true", "sandbox.network": "only-false", "sandbox.writable": "subset",
+    "sandbox.caches": "subset", "sandbox.hidden": "union",
+    "auto_commit": "only-false", "prefetch": "only-false", "disabled_plugins": "union",
+    "tool_mode": "kept", "call_format": "kept", "max_turns": "kept", "timeout": "kept",
+    "offered_tools": "kept", "tool_locale": "kept", "request_timeout": "kept", "idle_timeout": "kept",
+    "max_tokens": "kept",
+    "stream": "kept", "max_retries": "kept", "temperature": "kept", "read_max_bytes": "kept",
+    "edit_guard": "kept", "context_window": "kept", "ollama.num_ctx": "kept", "local.n_ctx": "kept",
+    "local.threads": "kept", "local.grounding": "kept",
+}  # fmt: skip
+"""The rule of each key of an untrusted project's `.asi/config.toml` (a key not listed is ignored);
+`docs/configuration.md` shows the same table."""
+APPROVAL_ORDER: tuple[Approval, ...] = ("plan", "ask", "auto-edit", "yolo")
+"""Approval modes from the strictest to the loosest."""
 
 
 class OllamaSection(BaseModel):
@@ -168,20 +197,59 @@ class AsiConfig(BaseModel):
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
     sandbox: SandboxSection = Field(default_factory=SandboxSection)
+    _trust: ProjectTrust = PrivateAttr(default_factory=ProjectTrust)
+
+    @property
+    def trust(self) -> ProjectTrust:
+        """How far this run trusts the project folder (set by `load_config`; a config made in code is
+        untrusted), what the folder supplied that was ignored, and who turned the sandbox off."""
+        return self._trust
+
+    def trusting(self, trust: ProjectTrust) -> AsiConfig:
+        """A copy with `trust` as its project trust (e.g. `eval`, which trusts its own fixtures)."""
+        copy = self.model_copy(deep=True)
+        copy._trust = trust
+        return copy
 
 
 def load_config(
-    project: Path, flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None
+    project: Path,
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    *,
+    trusted: bool | None = None,
 ) -> AsiConfig:
-    """Merge all layers; raise ConfigError naming the file (or variable) and key of a bad value."""
+    """Merge all layers; raise ConfigError naming the file (or variable) and key of a bad value.
+
+    `trusted`: whether the project folder's `.asi/config.toml` is read in full; None asks the stored
+    decisions (`asi_agent.trust`). Untrusted, each of its keys is kept only as `PROJECT_KEYS` allows."""
     env = os.environ if env is None else env
+    trust = ProjectTrust(trusted=is_trusted(project) if trusted is None else trusted)
     merged: dict[str, Any] = {"tool_locale": user_locale(env)}  # a default: every layer overrides it
-    for path in (user_config_dir() / "config.toml", project / ".asi" / "config.toml"):
-        if path.is_file():
-            _merge(merged, _checked(_read_toml(path), str(path)))
-    _merge(merged, _checked(_env_layer(env), "environment"))
-    _merge(merged, _checked({k: v for k, v in (flags or {}).items() if v is not None}, "command line"))
-    return AsiConfig.model_validate(merged)
+    user_file, project_file = user_config_dir() / "config.toml", project / ".asi" / "config.toml"
+    layers: list[tuple[str, dict[str, Any]]] = []
+    if user_file.is_file():
+        layers.append((f"user config {user_file}", _checked(_read_toml(user_file), str(user_file))))
+    if project_file.is_file():
+        layer = _checked(_read_toml(project_file), str(project_file))
+        if not trust.trusted:
+            base = _merged([merged, *(data for _, data in layers)])
+            layer = _narrowed(layer, AsiConfig.model_validate(base), project, trust)
+        layers.append((f"project config {project_file}", layer))
+    layers.append(("environment", _checked(_env_layer(env), "environment")))
+    given = _checked({k: v for k, v in (flags or {}).items() if v is not None}, "command line")
+    layers.append(("--no-sandbox", given))
+    for name, data in layers:
+        _merge(merged, data)
+        if data.get("sandbox", {}).get("enabled") is not None:
+            trust.sandbox_off = None if data["sandbox"]["enabled"] else name
+    if any(data.get("approval") for name, data in layers[-2:]):
+        trust.approval = None  # the person chose the mode for this run: the project's does not apply
+    if given.get("policy"):
+        trust.policy = None
+    config = AsiConfig.model_validate(merged)
+    config._trust = trust  # set once, here, by its owner
+    return config
 
 
 def user_locale(env: Mapping[str, str]) -> Literal["zh", "en"]:
@@ -227,6 +295,77 @@ def _checked(layer: dict[str, Any], origin: str) -> dict[str, Any]:
         reason = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
         raise ConfigError(f"{origin}: key '{key}': {reason}") from None
     return layer
+
+
+def _narrowed(layer: dict[str, Any], base: AsiConfig, project: Path, trust: ProjectTrust) -> dict[str, Any]:
+    """An untrusted project's layer with only what `PROJECT_KEYS` allows; the rest goes to `trust.ignored`,
+    the approval and the policy to `trust` (the assembly applies them where they narrow)."""
+    kept: dict[str, Any] = {}
+    for key, value in _flat(layer):
+        rule = PROJECT_KEYS.get(key, "ignored")
+        current = _value_at(base, key)
+        verdict = _judge(rule, value, current, project)
+        if rule == "stricter" and verdict is not None:
+            trust.approval = verdict
+        elif rule == "narrowing" and verdict is not None:
+            trust.policy = verdict
+        elif verdict is not None:
+            section, _, name = key.rpartition(".")
+            (kept.setdefault(section, {}) if section else kept)[name] = verdict
+        if verdict is None or (isinstance(value, list) and verdict != value):
+            shown = key if key == "api_key" or isinstance(value, list) else f"{key} = {_toml(value)}"
+            trust.ignored.append(f".asi/config.toml: {shown}")
+    return kept
+
+
+def _judge(rule: KeyRule, value: Any, current: Any, project: Path) -> Any:
+    """The value kept under `rule` (None: nothing is kept)."""
+    if rule == "kept" or (rule == "only-true" and value is True) or (rule == "only-false" and value is False):
+        return value
+    if rule == "union":
+        return [*current, *(item for item in value if item not in current)]
+    if rule == "subset":
+        return [item for item in value if item in current]
+    if rule in ("inside", "narrowing"):  # a policy preset's name is a path inside the project too
+        return value if _inside(project, project / Path(str(value)).expanduser()) else None
+    if rule == "stricter":
+        return value
+    return None
+
+
+def _inside(project: Path, path: Path) -> bool:
+    """Whether `path`, its links resolved, lies inside the project folder."""
+    real, root = os.path.realpath(path), os.path.realpath(project)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _flat(layer: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """Dotted keys and their values (sections opened, lists kept whole)."""
+    found: list[tuple[str, Any]] = []
+    for key, value in layer.items():
+        if isinstance(value, Mapping):
+            found += _flat(value, f"{prefix}{key}.")
+        else:
+            found.append((f"{prefix}{key}", value))
+    return found
+
+
+def _value_at(config: AsiConfig, key: str) -> Any:
+    value: Any = config
+    for part in key.split("."):
+        value = getattr(value, part, None)
+    return list(value) if isinstance(value, list) else value
+
+
+def _toml(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else repr(value)
+
+
+def _merged(layers: list[dict[str, Any]]) -> dict[str, Any]:
+    into: dict[str, Any] = {}
+    for layer in layers:
+        _merge(into, layer)
+    return into
 
 
 def _merge(into: dict[str, Any], layer: Mapping[str, Any]) -> None:

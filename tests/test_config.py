@@ -56,7 +56,7 @@ def test_precedence_flags_env_project_user(user_dir, project):
     env = {"ASI_MODEL": "env"}
     assert load_config(project, env=env).model == "env"
     assert load_config(project, {"model": "flag"}, env=env).model == "flag"
-    config = load_config(project, env={})
+    config = load_config(project, env={}, trusted=True)  # untrusted, a project cannot choose the model
     assert config.model == "project"
     assert config.max_turns == 6
     assert config.tool_locale == "en"  # only the user file sets it

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from asi_agent.assembly import config_flags
+from asi_agent.assembly import config_flags, trusted_flag
 from asi_agent.config import load_config
 
 __all__ = ["acp_command"]
@@ -22,12 +22,13 @@ def acp_command(args: argparse.Namespace) -> int:
 
     UserError (exit 1, before anything is served) for bad options or a bad user configuration."""
     flags = config_flags(args)
-    load_config(Path.cwd(), flags)  # a bad flag or configuration file is reported now, not per session
+    trusted = trusted_flag(args)
+    load_config(Path.cwd(), flags, trusted=trusted)  # a bad flag or config: reported now, not per session
     channel = _protocol_channel()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="asi-agent acp: %(message)s")
     from asi_agent.acp.server import serve  # noqa: PLC0415 - the protocol's SDK, only for this command
 
-    asyncio.run(serve(flags, channel))
+    asyncio.run(serve(flags, channel, trusted=trusted))
     return 0
 
 

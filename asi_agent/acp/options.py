@@ -37,5 +37,4 @@ def add_acp_parser(sub: Any) -> None:
     add("--timeout", type=seconds, metavar="SECONDS", help="end a prompt's run after this wall-clock time")
     add("--no-sandbox", action="store_true", help="run commands without the OS sandbox, as you (explicit)")
     add("--allow-network", action="store_true", help="let sandboxed commands use the network")
-
-
+    add("--trust", action="store_true", help="trust the sessions' project folders (not stored)")

@@ -43,14 +43,15 @@ STREAM_LIMIT = 50 * 1024 * 1024
 """Largest protocol message read (the SDK's own default): prompts may embed whole files."""
 
 
-async def serve(flags: dict[str, Any], channel: IO[bytes]) -> None:
-    """Answer the editor on stdin and `channel` until it closes the connection."""
+async def serve(flags: dict[str, Any], channel: IO[bytes], *, trusted: bool | None = None) -> None:
+    """Answer the editor on stdin and `channel` until it closes the connection; `trusted` True (`--trust`)
+    trusts every session's project folder, None leaves it to the stored decisions."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=STREAM_LIMIT)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, channel)
     writer = asyncio.StreamWriter(transport, protocol, None, loop)
-    server = AcpServer(flags)
+    server = AcpServer(flags, trusted=trusted)
     try:
         # The SDK answers "method not found" for the methods AcpServer leaves out (fork, resume, close,
         # configuration options, extensions), which its `Agent` Protocol lists all the same.
@@ -62,8 +63,8 @@ async def serve(flags: dict[str, Any], channel: IO[bytes]) -> None:
 class AcpServer:
     """The ACP `Agent`: one `EditorSession` per session the editor opened or loaded."""
 
-    def __init__(self, flags: dict[str, Any]) -> None:
-        self.flags = flags
+    def __init__(self, flags: dict[str, Any], *, trusted: bool | None = None) -> None:
+        self.flags, self.trusted = flags, trusted
         self.client: Client | None = None
         self.capabilities = ClientCapabilities()
         self.sessions: dict[str, EditorSession] = {}
@@ -152,7 +153,9 @@ class AcpServer:
         if session_id is not None and session_id in self.sessions:
             await self.sessions.pop(session_id).close()
         try:
-            session = EditorSession.open(root, self.flags, self.client, self.capabilities, session_id)
+            session = EditorSession.open(
+                root, self.flags, self.client, self.capabilities, session_id, trusted=self.trusted
+            )
             problems = await session.start()
         except AsiError as exc:
             raise refused(str(exc)) from None

@@ -24,7 +24,7 @@ from asi_agent.acp.prompt import Prompt
 from asi_agent.acp.replay import replay
 from asi_agent.acp.updates import TurnReporter
 from asi_agent.agent import Agent
-from asi_agent.assembly import assemble_agent, attach_servers, with_session
+from asi_agent.assembly import assemble_agent, attach_servers, trust_notice, with_session
 from asi_agent.bounds import RunWatch
 from asi_agent.config import Approval, AsiConfig, load_config
 from asi_agent.events import RunFinished
@@ -68,11 +68,13 @@ class EditorSession:
         client: Client,
         capabilities: ClientCapabilities,
         session_id: str | None = None,
+        *,
+        trusted: bool | None = None,
     ) -> EditorSession:
         """A new session in `root`, or the saved session `session_id` (its settings reused, as `resume`
-        reuses them)."""
+        reuses them); `trusted` as `load_config` takes it."""
         resumed = SessionStore(root / ".asi").open(session_id) if session_id else None
-        config = load_config(root, with_session(flags, resumed))
+        config = load_config(root, with_session(flags, resumed), trusted=trusted)
         backend = create_backend(config)
         agent = assemble_agent(root, config, backend, interactive=True, session=resumed)
         link = Link(client, agent.session.id)
@@ -91,9 +93,14 @@ class EditorSession:
         return self.agent.gate.config.approval
 
     async def start(self) -> list[str]:
-        """Attach the plugin manifests' MCP servers (returns their problems); announce the commands."""
+        """Attach the plugin manifests' MCP servers (returns their problems); announce the commands, and
+        say once what an untrusted folder supplied that was ignored."""
         problems = await attach_servers(self.agent)
         self._soon(self.link.send(update_available_commands(available_commands())))
+        notice = trust_notice(self.agent.runner.ctx.root, self.config)
+        if notice is not None:
+            self._soon(self.link.say(f"asi-agent: {notice}"))
+            problems.insert(0, notice)
         return problems
 
     def modes(self) -> SessionModeState:

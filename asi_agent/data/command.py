@@ -55,7 +55,11 @@ def data_command(args: argparse.Namespace) -> int:
 def _registry(root: Path, locale: str | None = None) -> ToolRegistry:
     config = load_config(root)
     registry, _ = build_registry(
-        root, user_config_dir(), locale=locale or config.tool_locale, disabled_plugins=config.disabled_plugins
+        root,
+        user_config_dir(),
+        trusted=config.trust.trusted,
+        locale=locale or config.tool_locale,
+        disabled_plugins=config.disabled_plugins,
     )
     return registry
 

@@ -26,6 +26,7 @@ from asi_agent.eval.suite import EvalTask, ending_matches
 from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.tools.registry import ToolRegistry
+from asi_agent.trust import ProjectTrust
 
 __all__ = ["PROJECT_MARK", "EvalSettings", "run_task", "script_path"]
 
@@ -152,7 +153,8 @@ def _task_config(task: EvalTask, settings: EvalSettings) -> AsiConfig:
     data["max_turns"] = settings.max_turns or task.spec.max_turns
     if data.get("provider") == "scripted":
         data["model"] = str(script_path(task, settings))
-    return AsiConfig.model_validate(data)
+    # the project is the suite's own fixture, copied to a temporary folder: its plugins are the task's
+    return AsiConfig.model_validate(data).trusting(ProjectTrust(trusted=True))
 
 
 def _git_init(root: Path) -> None:

@@ -1,8 +1,9 @@
 """Loading plugin tools: the project's and the user's `moss-tools.json`, installed plugin packages, then
 the manifests' MCP servers.
 
-The project manifest is read first, then the user's, then the installed packages (`installed.py`): on
-a name clash the earlier tool is kept and the later one reported. Manifest tools are registered without
+The project manifest is read first (only in a trusted folder: an untrusted one supplies no tools and no
+MCP servers), then the user's, then the installed packages (`installed.py`): on a name clash the earlier
+tool is kept and the later one reported. Manifest tools are registered without
 running any plugin code; MCP servers start
 when their tools are listed (`attach_mcp_servers`, at session start) and stop with the session.
 """
@@ -36,6 +37,7 @@ __all__ = [
     "describe_tools",
     "load_plugin_tools",
     "plugin_spec",
+    "project_supplies",
     "python_entry_problem",
 ]
 
@@ -85,23 +87,36 @@ def python_entry_problem(
     )
 
 
-def _manifests(root: Path, user_dir: Path) -> list[tuple[Path, str, str]]:
-    """(folder, source, name shown in problems) of the project's and the user's manifest."""
-    return [
-        (root, PROJECT_SOURCE, MANIFEST_NAME),
-        (user_dir, USER_SOURCE, str(user_dir / MANIFEST_NAME)),
-    ]
+def _manifests(root: Path, user_dir: Path, *, trusted: bool) -> list[tuple[Path, str, str]]:
+    """(folder, source, name shown in problems) of the project's (if trusted) and the user's manifest."""
+    project = [(root, PROJECT_SOURCE, MANIFEST_NAME)] if trusted else []
+    return [*project, (user_dir, USER_SOURCE, str(user_dir / MANIFEST_NAME))]
+
+
+def project_supplies(root: Path) -> list[str]:
+    """What the project's own manifest declares, one phrase each ("moss-tools.json: tool 'x'",
+    "moss-tools.json: MCP server 'y'"), read without running anything; [] without a manifest."""
+    if not os.path.lexists(root / MANIFEST_NAME):
+        return []
+    from asi_agent.plugins.manifest import read_manifest  # noqa: PLC0415
+
+    contents = read_manifest(root / MANIFEST_NAME, PROJECT_SOURCE, shown=MANIFEST_NAME, taken=set())
+    found = [f"{MANIFEST_NAME}: tool {tool.name!r}" for tool in contents.tools]
+    found += [f"{MANIFEST_NAME}: MCP server {name!r}" for name in contents.servers]
+    if not found and contents.problems:
+        found = [f"{MANIFEST_NAME} (which has problems)"]
+    return found
 
 
 def _load(
-    root: Path, user_dir: Path, taken: Collection[str]
+    root: Path, user_dir: Path, taken: Collection[str], *, trusted: bool
 ) -> tuple[list[ToolSpec], dict[str, McpServerEntry], list[PluginProblem]]:
     """Specs of the manifest tools, the declared MCP servers (name → entry), and the problems."""
     names = set(taken)
     specs: list[ToolSpec] = []
     servers: dict[str, McpServerEntry] = {}
     problems: list[PluginProblem] = []
-    for folder, source, shown in _manifests(root, user_dir):
+    for folder, source, shown in _manifests(root, user_dir, trusted=trusted):
         if not os.path.lexists(folder / MANIFEST_NAME):
             continue  # read_manifest would find nothing; its models take ~30 ms to build (field docstrings)
         from asi_agent.plugins.manifest import read_manifest  # noqa: PLC0415
@@ -128,23 +143,30 @@ def _load(
 
 
 def load_plugin_tools(
-    root: Path, user_dir: Path, *, disabled_plugins: Collection[str] = ()
+    root: Path, user_dir: Path, *, trusted: bool, disabled_plugins: Collection[str] = ()
 ) -> tuple[list[ToolSpec], list[PluginProblem]]:
-    """The tools of both manifests and of the installed plugin packages (MCP servers excluded: see
-    `attach_mcp_servers`), and the problems; `disabled_plugins` names packages left out."""
+    """The tools of both manifests (the project's only when `trusted`) and of the installed plugin packages
+    (MCP servers excluded: see `attach_mcp_servers`), and the problems; `disabled_plugins` names packages
+    left out."""
     builtin = default_registry().names()
-    specs, _, problems = _load(root, user_dir, builtin)
+    specs, _, problems = _load(root, user_dir, builtin, trusted=trusted)
     installed, more = installed_specs({*builtin, *(spec.name for spec in specs)}, disabled_plugins)
     return [*specs, *installed], [*problems, *more]
 
 
 def build_registry(
-    root: Path, user_dir: Path, *, locale: str = DEFAULT_LOCALE, disabled_plugins: Collection[str] = ()
+    root: Path,
+    user_dir: Path,
+    *,
+    trusted: bool,
+    locale: str = DEFAULT_LOCALE,
+    disabled_plugins: Collection[str] = (),
 ) -> tuple[ToolRegistry, list[PluginProblem]]:
-    """The built-in tools plus the manifests' and the installed packages' tools; problems are returned,
-    never raised. `disabled_plugins` names plugin packages not to load (the configuration's)."""
+    """The built-in tools plus the manifests' (the project's only when `trusted`) and the installed
+    packages' tools; problems are returned, never raised. `disabled_plugins` names plugin packages not
+    to load (the configuration's)."""
     registry = default_registry(locale=locale)
-    specs, _, problems = _load(root, user_dir, registry.names())
+    specs, _, problems = _load(root, user_dir, registry.names(), trusted=trusted)
     for spec in specs:
         registry.register(spec)
     installed, more = installed_specs(registry.names(), disabled_plugins)
@@ -154,10 +176,11 @@ def build_registry(
 
 
 async def attach_mcp_servers(
-    registry: ToolRegistry, ctx: ToolContext, *, user_dir: Path
+    registry: ToolRegistry, ctx: ToolContext, *, user_dir: Path, trusted: bool
 ) -> list[PluginProblem]:
-    """Start the manifests' MCP servers, register their tools, and stop them when the session ends."""
-    _, servers, _ = _load(ctx.root, user_dir, ())
+    """Start the manifests' MCP servers (the project's only when `trusted`), register their tools, and
+    stop them when the session ends."""
+    _, servers, _ = _load(ctx.root, user_dir, (), trusted=trusted)
     if not servers:
         return []
     report_progress("starting MCP servers", ", ".join(servers))
@@ -171,13 +194,21 @@ async def attach_mcp_servers(
 
 
 async def check_plugins(
-    root: Path, user_dir: Path, *, locale: str = DEFAULT_LOCALE, disabled_plugins: Collection[str] = ()
+    root: Path,
+    user_dir: Path,
+    *,
+    trusted: bool,
+    locale: str = DEFAULT_LOCALE,
+    disabled_plugins: Collection[str] = (),
 ) -> tuple[ToolRegistry, list[PluginProblem]]:
-    """Everything `asi-agent tools [--check]` shows: all tools (MCP servers started, then stopped)."""
-    registry, problems = build_registry(root, user_dir, locale=locale, disabled_plugins=disabled_plugins)
+    """Everything `asi-agent tools [--check]` shows: all tools (MCP servers started, then stopped); the
+    project's manifest only when `trusted`."""
+    registry, problems = build_registry(
+        root, user_dir, trusted=trusted, locale=locale, disabled_plugins=disabled_plugins
+    )
     ctx = ToolContext(root, Journal(root / ".asi"))
     try:
-        problems += await attach_mcp_servers(registry, ctx, user_dir=user_dir)
+        problems += await attach_mcp_servers(registry, ctx, user_dir=user_dir, trusted=trusted)
     finally:
         await ctx.aclose()
     return registry, problems

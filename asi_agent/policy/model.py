@@ -29,13 +29,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from asi_agent.config import Approval
+from asi_agent.config import APPROVAL_ORDER, Approval
 from asi_agent.exceptions import ConfigError
 
 Action = Literal["allow", "ask", "deny"]
 RiskName = Literal["read", "write", "execute", "network"]
 
-__all__ = ["PRESETS", "Action", "Policy", "Rule", "load_policy", "preset_text"]
+__all__ = ["PRESETS", "Action", "Policy", "Rule", "load_policy", "narrowed", "preset_text"]
 
 PRESETS = ("default", "readonly", "auto-edit", "ci-headless", "yolo")
 DEFAULT_SECRETS = (
@@ -152,6 +152,33 @@ def _load(spec: str, project: Path, seen: tuple[str, ...]) -> Policy:
         return policy
     base = _load(policy.extends, project, (*seen, spec))
     return _combine(base, policy)
+
+
+def narrowed(base: Policy, project: Policy, origin: str) -> tuple[Policy, list[str]]:
+    """`base` (the user's policy) with what an untrusted folder's policy `project` may add: its deny and
+    ask rules, a stricter mode, more secrets. Also what was left out, one phrase each, naming `origin`."""
+    kept = [rule for rule in project.rules if rule.action != "allow"]
+    dropped = len(project.rules) - len(kept)
+    left = [f"{origin}: {dropped} allow rule(s)"] if dropped else []
+    mode = base.mode
+    if project.mode is not None:
+        if APPROVAL_ORDER.index(project.mode) < APPROVAL_ORDER.index(base.mode or "ask"):
+            mode = project.mode
+        elif project.mode != (base.mode or "ask"):
+            left.append(f"{origin}: mode = {project.mode!r}")
+    if project.allow_dirs:
+        left.append(f"{origin}: allow_dirs")
+    if project.network:
+        left.append(f"{origin}: network = true")
+    policy = base.model_copy(
+        update={
+            "mode": mode,
+            "rules": [*base.rules, *kept],
+            "secrets": [*base.secrets, *(glob for glob in project.secrets if glob not in base.secrets)],
+            "network": False if project.network is False else base.network,
+        }
+    )
+    return policy, left
 
 
 def _read_policy(path: Path) -> str:

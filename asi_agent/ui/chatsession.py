@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import cast
 
 from asi_agent.agent import Agent
-from asi_agent.assembly import assemble_agent, attach_servers, broad_root, config_flags
+from asi_agent.assembly import (
+    assemble_agent,
+    attach_servers,
+    broad_root,
+    config_flags,
+    trust_notice,
+    trusted_flag,
+    untrusted_changes,
+)
 from asi_agent.backends.base import Backend
 from asi_agent.config import Approval, AsiConfig, load_config
 from asi_agent.events import AgentEvent, ToolFinished, ToolStarted
@@ -30,7 +38,7 @@ from asi_agent.ui.mentions import expand_mentions
 from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
 from asi_agent.vcs.session import GitSession
 
-__all__ = ["MODES", "ChatSession", "FileChange", "git_branch"]
+__all__ = ["MODES", "ChatSession", "FileChange", "git_branch", "trust_question"]
 
 MODES: tuple[Approval, ...] = ("ask", "auto-edit", "plan", "yolo")
 SHELL_TOOL = "run_terminal_cmd"
@@ -69,7 +77,7 @@ class ChatSession:
     ) -> ChatSession:
         """Build the backend and the agent from the command line and the configuration files."""
         root = project_root(args)
-        config = load_config(root, config_flags(args))
+        config = load_config(root, config_flags(args), trusted=trusted_flag(args))
         store = SessionStore(root / ".asi")
         session = store.open(args.resume) if args.resume else store.create(cwd=str(root))
         backend = backend or create_backend(config)
@@ -80,9 +88,9 @@ class ChatSession:
 
     async def start(self) -> list[str]:
         """Attach the MCP servers of the manifests; returns the problems to show (a project folder that
-        is the home folder first)."""
-        broad = broad_root(self.root)
-        return [*([broad] if broad else []), *await attach_servers(self.agent)]
+        is the home folder first, then what an untrusted folder supplied in vain)."""
+        found = [broad_root(self.root), trust_notice(self.root, self.config)]
+        return [*(note for note in found if note), *await attach_servers(self.agent)]
 
     async def close(self) -> None:
         """End the session's tools and the backend."""
@@ -104,10 +112,12 @@ class ChatSession:
 
     @property
     def sandbox(self) -> str:
-        """Short, for the status bar: "sandbox", "sandbox + network" or "NO SANDBOX"."""
+        """Short, for the status bar: "sandbox", "sandbox + network" or "NO SANDBOX" (with who turned it
+        off: "(--no-sandbox)", "(user config)", "(project config)")."""
         sandbox = self.agent.runner.ctx.sandbox
         if sandbox is None:
-            return "NO SANDBOX"
+            who = self.config.trust.sandbox_off
+            return f"NO SANDBOX ({' '.join(who.split()[:2])})" if who else "NO SANDBOX"
         return "sandbox + network" if sandbox.network else "sandbox"
 
     @property
@@ -298,6 +308,18 @@ class ChatSession:
         self.agent = Agent(old.backend, old.runner, session, old.system, config)
         self._notes.clear()
         self._attach_git()
+
+
+def trust_question(args: argparse.Namespace) -> list[str]:
+    """What the chat shows when it asks whether to trust the project folder: the changes the folder would
+    make (settings, policy, plugins, MCP servers); [] when there is nothing to ask (trusted, `--trust`,
+    or a folder that changes nothing)."""
+    from asi_agent.trust import is_trusted  # noqa: PLC0415
+
+    root = project_root(args)
+    if trusted_flag(args) or is_trusted(root):
+        return []
+    return untrusted_changes(root, config_flags(args))
 
 
 def git_branch(root: Path) -> str:

@@ -21,7 +21,7 @@ EXIT_INTERRUPTED = 130
 CALL_FORMATS = (
     "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
     "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
-)
+)  # fmt: skip
 EXIT_USAGE = 1
 """Usage errors are errors of the person's making, like a bad config: exit 1 (2 means the agent stopped)."""
 MACHINE_FORMATS = ("json", "stream-json")
@@ -112,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="validate the plugin manifests; exit 1 on any problem"
     )
     tools.add_argument("--cwd", default=".", help="project root (default: .)")
+    tools.add_argument(
+        "--trust", action="store_true", help="trust the folder for this listing: its MCP servers start"
+    )
     undo = sub.add_parser(
         "undo",
         help="revert the last N journaled changes",
@@ -127,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="List the project's saved sessions, newest first.",
     )
     sessions.add_argument("--cwd", default=".", help="project root (default: .)")
+    _trust_commands(sub)
     _git_commands(sub)
     _model_adaptation_parsers(sub)
     from asi_agent.acp.options import add_acp_parser  # noqa: PLC0415 - argparse only, cheap
@@ -136,6 +140,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_plugins_parser(sub)
     return parser
+
+
+def _trust_commands(sub: argparse._SubParsersAction[UsageParser]) -> None:
+    trust = sub.add_parser(
+        "trust",
+        help="trust a project folder (default: the current one), or list the trusted ones",
+        description="Trust a project folder and the folders below it: its own settings, policies, plugins "
+        "and MCP servers are then used in full. Untrusted, they can only narrow your configuration. "
+        "Kept in your configuration folder by the folder's real path.",
+    )
+    trust.add_argument("path", nargs="?", metavar="PATH", help="the folder (default: .)")
+    trust.add_argument("--list", action="store_true", help="list the trusted folders")
+    untrust = sub.add_parser(
+        "untrust",
+        help="stop trusting a project folder (default: the current one)",
+        description="Remove a folder from the trusted ones.",
+    )
+    untrust.add_argument("path", nargs="?", metavar="PATH", help="the folder (default: .)")
 
 
 def _git_commands(sub: argparse._SubParsersAction[UsageParser]) -> None:
@@ -209,14 +231,13 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         help="run commands without the OS sandbox, as you (explicit; shown in the status and the result)",
     )
     add("--allow-network", action="store_true", help="let sandboxed commands use the network")
+    add("--trust", action="store_true", help="trust the project folder for this run (not stored)")
     add(
         "--timeout",
         type=seconds,
         metavar="SECONDS",
         help="end the run after this wall-clock time with status TIMEOUT, exit code 4 (default: none)",
     )
-
-
 
 
 def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -330,6 +351,8 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         "sessions": commands.sessions,
         "diff": commands.diff,
         "checkpoints": commands.checkpoints,
+        "trust": commands.trust,
+        "untrust": commands.untrust,
         "chat": commands.chat,
     }
     return handlers[command](args)

@@ -1,4 +1,4 @@
-"""The small subcommands: `tools`, `undo`, `sessions`, and `chat`."""
+"""The small subcommands: `tools`, `undo`, `sessions`, `trust`, `untrust`, and `chat`."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from asi_agent.exceptions import UserError
 from asi_agent.ui.cli import project_root
 
-__all__ = ["chat", "checkpoints", "diff", "sessions", "tools", "undo"]
+__all__ = ["chat", "checkpoints", "diff", "sessions", "tools", "trust", "undo", "untrust"]
 
 
 def tools(args: argparse.Namespace) -> int:
@@ -22,8 +23,11 @@ def tools(args: argparse.Namespace) -> int:
     from asi_agent.tools.schema import tool_schema  # noqa: PLC0415
 
     root = project_root(args)
-    disabled = load_config(root).disabled_plugins
-    registry, problems = asyncio.run(check_plugins(root, user_config_dir(), disabled_plugins=disabled))
+    config = load_config(root, trusted=True if args.trust else None)
+    trusted = config.trust.trusted
+    registry, problems = asyncio.run(
+        check_plugins(root, user_config_dir(), trusted=trusted, disabled_plugins=config.disabled_plugins)
+    )
     rows = describe_tools(registry)
     if args.json:
         for row in rows:
@@ -34,7 +38,54 @@ def tools(args: argparse.Namespace) -> int:
             print(f"{row['name']:<32} {row['risk']:<8} {row['source']}")
     for problem in problems:
         print(f"asi-agent: {'error' if args.check else 'warning'}: {problem}", file=sys.stderr)
+    if not trusted and (root / "moss-tools.json").exists():
+        print(
+            f"asi-agent: note: {root} is not a trusted folder: its moss-tools.json was not loaded "
+            f"(`asi-agent trust {root}` trusts it)",
+            file=sys.stderr,
+        )
     return 1 if args.check and problems else 0
+
+
+def trust(args: argparse.Namespace) -> int:
+    """`trust [PATH]` stores a folder (and those below it) as trusted; `trust --list` lists them."""
+    from asi_agent.trust import trust_folder, trusted_folders  # noqa: PLC0415
+
+    if args.list:
+        if args.path is not None:
+            raise UserError("trust --list takes no PATH: `asi-agent trust --list`")
+        folders = trusted_folders()
+        if not folders:
+            print("no trusted folders yet: `asi-agent trust [PATH]` trusts one")
+        for folder in folders:
+            print(folder)
+        return 0
+    folder, added = trust_folder(_folder(args.path))
+    print(f"trusted {folder}" if added else f"{folder} was already trusted")
+    return 0
+
+
+def untrust(args: argparse.Namespace) -> int:
+    """`untrust [PATH]` removes a folder from the trusted ones (the folders below it with it)."""
+    from asi_agent.trust import trusted_by, untrust_folder  # noqa: PLC0415
+
+    folder, removed = untrust_folder(_folder(args.path))
+    if removed:
+        print(f"{folder} is no longer trusted")
+        return 0
+    parent = trusted_by(folder)
+    if parent is not None:
+        raise UserError(f"{folder} is trusted because {parent} is; `asi-agent untrust {parent}` removes that")
+    print(f"{folder} was not trusted")
+    return 0
+
+
+def _folder(path: str | None) -> Path:
+    """The folder `trust`/`untrust` names (default: the current one); UserError when it is none."""
+    folder = Path(os.path.expanduser(path or "."))
+    if not folder.is_dir():
+        raise UserError(f"{path}: not a folder")
+    return folder
 
 
 def undo(args: argparse.Namespace) -> int:

@@ -18,6 +18,8 @@ from asi_agent.assembly import (
     drive,
     session_settings,
     stderr_warning,
+    trust_notice,
+    trusted_flag,
     with_session,
 )
 from asi_agent.bounds import RunWatch
@@ -68,7 +70,7 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
     task = _task(args)
     store = SessionStore(root / ".asi")
     resumed = store.open(args.resume) if args.resume else None
-    config = load_config(root, with_session(config_flags(args), resumed))
+    config = load_config(root, with_session(config_flags(args), resumed), trusted=trusted_flag(args))
     report_progress("preparing the model", config.provider or "detecting the provider")
     backend = create_backend(config)
     session = resumed or store.create(cwd=str(root), settings=session_settings(config, backend))
@@ -82,6 +84,8 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
         interactive=interactive,
         announce=_announce,
     )
+    if (notice := trust_notice(root, config)) is not None:
+        stderr_warning(notice)
     if (broad := broad_root(root)) is not None:
         stderr_warning(broad)
     allow_dirty = bool(getattr(args, "allow_dirty", False))

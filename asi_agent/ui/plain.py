@@ -36,7 +36,7 @@ from asi_agent.exceptions import AsiError
 from asi_agent.messages import Message
 from asi_agent.statusline import StatusFilter
 from asi_agent.threads import abandon_threads_at_exit, leave
-from asi_agent.ui.chatsession import ChatSession
+from asi_agent.ui.chatsession import ChatSession, trust_question
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
@@ -56,6 +56,11 @@ def run_plain(args: argparse.Namespace) -> int:
         from asi_agent.ui.plain_setup import setup_in_terminal  # noqa: PLC0415
 
         asyncio.run(setup_in_terminal())
+    changes = trust_question(args) if interactive else []
+    if changes:
+        from asi_agent.ui.plain_setup import ask_trust_in_terminal  # noqa: PLC0415
+
+        asyncio.run(ask_trust_in_terminal(project_root(args), changes))
     chat = ChatSession.open(args, interactive=interactive)
     # a model still writing an interrupted reply, or a plugin still working, must not hold the process
     return leave(asyncio.run(PlainChat(chat, interactive=interactive).run()))

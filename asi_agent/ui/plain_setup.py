@@ -1,14 +1,38 @@
-"""First run of the line-mode chat: the same three choices as the full-screen setup screen, as questions."""
+"""First run of the line-mode chat: the same three choices as the full-screen setup screen, as questions;
+and the question whether to trust a new project folder, as the full-screen chat's modal asks it."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 from asi_agent.exceptions import BackendError
+from asi_agent.trust import trust_folder
 from asi_agent.ui import firstrun
 
-__all__ = ["setup_in_terminal"]
+__all__ = ["ask_trust_in_terminal", "setup_in_terminal"]
+
+
+async def ask_trust_in_terminal(root: Path, changes: list[str]) -> bool:
+    """Show what the folder would change and ask: t trusts it (remembered), anything else is not now."""
+    from prompt_toolkit import PromptSession  # noqa: PLC0415 - only for a new folder
+
+    print(
+        f"{root} has settings of its own. Untrusted, they can only narrow yours; trusted, asi-agent uses "
+        "them in full, and these would change:",
+        flush=True,
+    )
+    for change in changes:
+        print(f"  • {change}", flush=True)
+    session: PromptSession[str] = PromptSession()
+    answer = (await session.prompt_async("[t] trust this folder (remembered)  [n] not now: ")).strip().lower()
+    if answer in ("t", "trust"):
+        folder, _ = trust_folder(root)
+        print(f"trusted {folder}", flush=True)
+        return True
+    print("not now: this chat uses your settings, narrowed by the folder's", flush=True)
+    return False
 
 
 async def setup_in_terminal() -> dict[str, Any]:

@@ -29,9 +29,12 @@ def list_plugins(args: argparse.Namespace) -> int:
     from asi_agent.plugins.installed import find_installed_plugins  # noqa: PLC0415
 
     root = project_root(args)
-    disabled = load_config(root).disabled_plugins
+    config = load_config(root)
+    disabled = config.disabled_plugins
     found = find_installed_plugins(disabled)
-    registry, _ = build_registry(root, user_config_dir(), disabled_plugins=disabled)
+    registry, _ = build_registry(
+        root, user_config_dir(), trusted=config.trust.trusted, disabled_plugins=disabled
+    )
     rows = [_row(plugin, registry) for plugin in found]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))

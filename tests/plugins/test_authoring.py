@@ -99,7 +99,7 @@ def test_add_writes_then_updates_the_manifest_entry_of_a_tool(tmp_path):
     (entry,) = manifest["tools"]
     assert entry["run"] == {"type": "python", "entry": "shout:shout"}
     assert entry["parameters"]["properties"]["text"] == {"type": "string", "description": "What to shout"}
-    listed = asi("tools", "--check", cwd=tmp_path)
+    listed = asi("tools", "--check", "--trust", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert "shout" in listed.stdout.split()
     source.write_text(SHOUT.replace('"Upper-case a text", risk="read"', '"Shout a text", risk="write"'))

@@ -41,7 +41,7 @@ def reply(text: str = "", *calls: ScriptedCall) -> ScriptedReply:
 
 
 def wired_registry(root: Path, user: Path) -> ToolRegistry:
-    registry, problems = build_registry(root, user, locale="en")
+    registry, problems = build_registry(root, user, locale="en", trusted=True)
     assert problems == []
     specs = [
         ToolSpec(spec.name, spec.args, getattr(moss, spec.name), spec.risk, spec.aliases)
@@ -59,7 +59,7 @@ async def run_agent(root: Path, replies: list[ScriptedReply], *, user: Path, mcp
     ctx.state[REGISTRY_KEY] = registry
     try:
         if mcp:
-            assert await attach_mcp_servers(registry, ctx, user_dir=user) == []
+            assert await attach_mcp_servers(registry, ctx, user_dir=user, trusted=True) == []
         agent = Agent(
             ScriptedBackend(replies),
             ToolRunner(registry, ctx),
@@ -147,7 +147,7 @@ async def test_mcp_example_server_through_the_agent(project, user):
 async def test_mcp_server_stops_with_the_session(project, user):
     registry = wired_registry(project, user)
     ctx = ToolContext(project, Journal(project / ".asi"))
-    assert await attach_mcp_servers(registry, ctx, user_dir=user) == []
+    assert await attach_mcp_servers(registry, ctx, user_dir=user, trusted=True) == []
     hub = ctx.state["asi_agent.plugins.mcp"]
     spec = registry.get("demo__slugify")
     assert (spec.source, spec.risk) == ("mcp:demo", "read")
@@ -173,10 +173,10 @@ async def test_mcp_server_that_fails_to_start_is_a_problem(tmp_path, user):
         ),
         encoding="utf-8",
     )
-    registry, _ = build_registry(tmp_path, user)
+    registry, _ = build_registry(tmp_path, user, trusted=True)
     ctx = ToolContext(tmp_path, Journal(tmp_path / ".asi"))
     try:
-        problems = await attach_mcp_servers(registry, ctx, user_dir=user)
+        problems = await attach_mcp_servers(registry, ctx, user_dir=user, trusted=True)
     finally:
         await ctx.aclose()
     assert [(p.manifest, p.tool, p.field) for p in problems] == [("moss-tools.json", "broken", "mcpServers")]
@@ -215,7 +215,8 @@ async def test_register_a_plugin_tool_then_call_it_in_the_same_run(project, user
     )
     saved = json.loads((project / "moss-tools.json").read_text(encoding="utf-8"))
     assert saved["tools"][-1] == {**definition, "run": definition["run"]}
-    registry, problems = build_registry(project, user)  # the next session loads it from the manifest
+    # the next session loads it from the manifest
+    registry, problems = build_registry(project, user, trusted=True)
     assert problems == [] and registry.get("line_count").source == "moss-tools.json"
 
 

@@ -45,7 +45,7 @@ def script(root: Path, name: str, body: str) -> list[str]:
 
 
 async def call(root: Path, name: str, arguments: dict) -> str:
-    registry, problems = build_registry(root, root / "user")
+    registry, problems = build_registry(root, root / "user", trusted=True)
     assert problems == []
     args = registry.validate(name, arguments)
     return await registry.get(name).run(args, ToolContext(root, Journal(root / ".asi")))
@@ -164,7 +164,8 @@ async def test_python_entry_that_is_not_an_sdk_tool(sdk_project):
 async def test_python_module_is_imported_on_first_call_only(sdk_project):
     (sdk_project / "plugins" / "boom.py").write_text("raise RuntimeError('plugin bug')\n", encoding="utf-8")
     manifest(sdk_project, entry("boom", {"type": "python", "entry": "boom:run"}))
-    registry, problems = build_registry(sdk_project, sdk_project / "user")  # listing imports nothing
+    # listing imports nothing
+    registry, problems = build_registry(sdk_project, sdk_project / "user", trusted=True)
     assert problems == [] and "boom" in registry
     with pytest.raises(ToolError, match=r"importing boom.py failed: RuntimeError: plugin bug"):
         await call(sdk_project, "boom", {"path": "x"})
@@ -224,7 +225,7 @@ async def test_http_timeout(tmp_path, http_url):
 
 def test_plugin_arguments_are_checked_against_the_json_schema(tmp_path):
     manifest(tmp_path, entry("checked", {"type": "command", "command": ["true"]}))
-    registry, _ = build_registry(tmp_path, tmp_path / "user")
+    registry, _ = build_registry(tmp_path, tmp_path / "user", trusted=True)
     with pytest.raises(ToolArgumentsError) as caught:
         registry.validate("checked", {"mode": "quick", "count": "2", "colour": 1})
     lines = str(caught.value).splitlines()
@@ -243,7 +244,7 @@ def test_plugin_arguments_are_checked_against_the_json_schema(tmp_path):
 
 def test_plugin_arguments_near_miss_names_are_mapped(tmp_path):
     manifest(tmp_path, entry("checked", {"type": "command", "command": ["true"]}))
-    registry, _ = build_registry(tmp_path, tmp_path / "user")
+    registry, _ = build_registry(tmp_path, tmp_path / "user", trusted=True)
     args = registry.validate("checked", {"Path": "a.txt", "COUNT": 3})
     assert args.model_dump() == {"path": "a.txt", "count": 3}
 

@@ -108,7 +108,7 @@ def test_a_dangling_ref_makes_only_that_tool_unavailable(tmp_path: Path):
     root = tmp_path / "project"
     write_manifest(root, DANGLING, GOOD)
 
-    registry, problems = build_registry(root, tmp_path / "user", locale="en")
+    registry, problems = build_registry(root, tmp_path / "user", locale="en", trusted=True)
 
     assert "word_count" not in registry.names()
     assert [str(p) for p in problems] == [
@@ -207,11 +207,11 @@ async def test_mcp_tool_schemas_are_inlined_too(tmp_path: Path):
         "mcpServers": {"shapes": {"command": "{python}", "args": ["shapes.py"], "risk": "read"}},
     }
     (root / "moss-tools.json").write_text(json.dumps(manifest), encoding="utf-8")
-    registry, problems = build_registry(root, tmp_path / "user")
+    registry, problems = build_registry(root, tmp_path / "user", trusted=True)
     ctx = ToolContext(root, Journal(root / ".asi"))
 
     try:
-        problems += await attach_mcp_servers(registry, ctx, user_dir=tmp_path / "user")
+        problems += await attach_mcp_servers(registry, ctx, user_dir=tmp_path / "user", trusted=True)
         parameters = registry.get("shapes__distance").parameters
     finally:
         await ctx.aclose()

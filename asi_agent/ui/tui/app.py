@@ -23,14 +23,15 @@ from asi_agent.config import load_config
 from asi_agent.events import AgentEvent, ApprovalRequested
 from asi_agent.exceptions import AsiError, UserError
 from asi_agent.threads import abandon_threads_at_exit
-from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch
+from asi_agent.trust import trust_folder
+from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch, trust_question
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
 from asi_agent.ui.slash import Confirm, SlashReply, complete_command, confirmed, run_slash
 from asi_agent.ui.tui.keys import KeyRouter, SecondPress
-from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen
+from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen, TrustScreen
 from asi_agent.ui.tui.turn import TurnView, replay, tokens_label
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
 
@@ -105,6 +106,7 @@ class ChatApp(App[int]):
         try:
             if needs_setup(load_config(self.root, config_flags(self.args))):
                 await self.push_screen_wait(FirstRunScreen())
+            await self._ask_trust()
             self.status.busy("connecting to the model")
             self.chat = await asyncio.to_thread(ChatSession.open, self.args)
         except UserError as exc:
@@ -112,6 +114,14 @@ class ChatApp(App[int]):
             await self.say(f"cannot start: {exc}", error=True)
             return
         await self._chat_ready()
+
+    async def _ask_trust(self) -> None:
+        """A folder not trusted yet that would change the settings: ask once (trust is remembered)."""
+        changes = await asyncio.to_thread(trust_question, self.args)
+        if not changes:
+            return
+        if await self.push_screen_wait(TrustScreen(str(self.root), changes)):
+            trust_folder(self.root)
 
     async def _chat_ready(self) -> None:
         assert self.chat is not None

@@ -1,4 +1,5 @@
-"""The modal that asks before a call runs, and the first-run screen that picks a model."""
+"""The modal that asks before a call runs, the one that asks whether to trust a new project folder, and
+the first-run screen that picks a model."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from asi_agent.exceptions import BackendError
 from asi_agent.ui import firstrun
 from asi_agent.ui.tui.widgets import diff_renderable
 
-__all__ = ["ApprovalScreen", "ConfirmScreen", "FirstRunScreen", "Verdict"]
+__all__ = ["ApprovalScreen", "ConfirmScreen", "FirstRunScreen", "TrustScreen", "Verdict"]
 
 Verdict = tuple[Answer, str] | None
 """The answer and, with `e`, the person's reason; None when Esc interrupted the turn."""
@@ -119,6 +120,41 @@ class ConfirmScreen(ModalScreen[bool]):
     def action_answer(self, yes: bool) -> None:
         """Resolve with the answer."""
         self.dismiss(yes)
+
+
+class TrustScreen(ModalScreen[bool]):
+    """A new folder that would change asi-agent's settings: what it would change, then t (trust it, kept)
+    or n / Esc (not now: its settings can only narrow yours for this chat)."""
+
+    AUTO_FOCUS = "#changes"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "answer(True)", "trust"),
+        Binding("n", "answer(False)", "not now"),
+        Binding("escape", "answer(False)", "not now"),
+    ]
+
+    def __init__(self, folder: str, changes: list[str]) -> None:
+        super().__init__()
+        self.folder, self.changes = folder, changes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(Text.assemble(("Trust ", ""), (self.folder, "bold"), "?"))
+            yield Static(
+                Text(
+                    "This folder has settings of its own. Untrusted, they can only narrow yours; trusted, "
+                    "asi-agent uses them in full, and these would change:"
+                ),
+                id="question",
+            )
+            with VerticalScroll(id="changes"):
+                yield Static(Text("\n".join(f"• {change}" for change in self.changes)))
+            yield Static(Text("[t] trust this folder (remembered)   [n] not now   [Esc] not now"), id="keys")
+
+    def action_answer(self, trust: bool) -> None:
+        """Resolve with the answer."""
+        self.dismiss(trust)
 
 
 class FirstRunScreen(Screen[dict[str, Any]]):
