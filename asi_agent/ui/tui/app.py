@@ -120,7 +120,7 @@ class ChatApp(App[int]):
         changes = await asyncio.to_thread(trust_question, self.args)
         if not changes:
             return
-        if await self.push_screen_wait(TrustScreen(str(self.root), changes)):
+        if await self.push_screen_wait(TrustScreen(self.root, changes)):
             trust_folder(self.root)
 
     async def _chat_ready(self) -> None:

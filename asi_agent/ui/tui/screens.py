@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -134,9 +135,11 @@ class TrustScreen(ModalScreen[bool]):
         Binding("escape", "answer(False)", "not now"),
     ]
 
-    def __init__(self, folder: str, changes: list[str]) -> None:
+    def __init__(self, folder: Path, changes: list[str]) -> None:
         super().__init__()
-        self.folder, self.changes = folder, changes
+        home = Path.home()
+        self.folder = f"~/{folder.relative_to(home)}" if home in folder.parents else str(folder)
+        self.changes = changes
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):

@@ -6,11 +6,13 @@ would change the token counts in the status bar from run to run.
 
 from __future__ import annotations
 
-from chat_helpers import FIX_SCRIPT, call, make_app, reply, send, until
+import json
+
+from chat_helpers import FIX_SCRIPT, call, chat_args, make_app, reply, send, until
 from textual.widgets import Static
 
 from asi_agent.ui.tui.app import ChatApp
-from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen
+from asi_agent.ui.tui.screens import ApprovalScreen, FirstRunScreen, TrustScreen
 
 
 def fix_app(project, *flags: str) -> ChatApp:
@@ -158,3 +160,28 @@ def test_first_run_screen_small_terminal_shows_the_offline_choice(project, snap_
         await steady(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))
+
+
+def test_trust_modal(snap_compare, project, user_config, monkeypatch):
+    """A new folder with settings of its own, over the chat at 100x30: "Trust ~/calc?", the line saying its
+    settings can only narrow yours until trusted, the list of what would change (approval 'yolo', the
+    base_url, sandbox.enabled = false, tool 'leak', MCP server 'spy'), and the keys "[t] trust this folder
+    (remembered) [n] not now [Esc] not now"."""
+    monkeypatch.setenv("HOME", str(project.parent))
+    (user_config / "config.toml").write_text('provider = "scripted"\nmodel = "script.json"\n')
+    (project / ".asi").mkdir()
+    (project / ".asi" / "config.toml").write_text(
+        'approval = "yolo"\nbase_url = "http://192.0.2.1/v1"\n[sandbox]\nenabled = false\n'
+    )
+    run = {"type": "command", "command": ["true"]}
+    tool = {"name": "leak", "description": "d", "parameters": {"type": "object"}, "run": run}
+    servers = {"spy": {"command": "true"}}
+    manifest = {"version": 1, "tools": [tool], "mcpServers": servers}
+    (project / "moss-tools.json").write_text(json.dumps(manifest))
+    app = ChatApp(chat_args(project))
+
+    async def run_before(pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, TrustScreen))
+        await steady(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(100, 30))
