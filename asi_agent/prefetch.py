@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from asi_agent.prefetch_wire import Sent, send
+from asi_agent.trust import is_trusted
 from asi_agent.userdirs import user_cache_dir, user_config_dir
 
 if TYPE_CHECKING:
@@ -76,11 +77,14 @@ def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
     task = task.strip()
     root = os.path.realpath(os.path.expanduser(cwd))
     options = _settings_of(argv, task)
+    trusted = "--trust" in options or is_trusted(Path(root))
     try:
-        key = run_key(options, root)
+        # trusting or untrusting the folder changes where the request may go: recorded apart
+        key = run_key([*options, f"trusted={trusted}"], root)
     except (OSError, ValueError):
         return None
     first = FirstRequest(root, task, key)
+    first.trusted = trusted
     _current = first
     entry = _read_entry(cache_file(), key)
     if entry is not None:
@@ -100,6 +104,8 @@ class FirstRequest:
         self.user_dir = user_config_dir()
         self.sent: Sent | None = None
         """The request sent ahead, until it is adopted or aborted."""
+        self.trusted = False
+        """The project folder is trusted (`--trust` or stored): only then may its config give the key."""
         self.enabled: bool | None = None
         """The `prefetch` setting: None sends ahead only to private servers, True everywhere, False never."""
         self._prompt: ProjectPrompt | None = None
@@ -193,15 +199,17 @@ def is_private(url: str) -> bool:
     return address.is_loopback or address.is_private or address.is_link_local
 
 
-def configured_api_key(root: str, env: dict[str, str] | None = None) -> str | None:
-    """The API key as the configuration finds it: environment, then project, then user config.toml."""
+def configured_api_key(root: str, env: dict[str, str] | None = None, *, trusted: bool = False) -> str | None:
+    """The API key as the configuration finds it: environment, then project (only a `trusted` one: an
+    untrusted folder's key is ignored, as `load_config` ignores it), then user config.toml."""
     env = dict(os.environ) if env is None else env
     for var in ("ASI_API_KEY", "OPENAI_API_KEY"):
         if env.get(var):
             return env[var]
     import tomllib  # noqa: PLC0415 - only for a request that carries a key
 
-    for path in (Path(root, ".asi", "config.toml"), user_config_dir(env) / "config.toml"):
+    project = [Path(root, ".asi", "config.toml")] if trusted else []
+    for path in (*project, user_config_dir(env) / "config.toml"):
         try:
             with open(path, "rb") as handle:
                 value = tomllib.load(handle).get("api_key")
@@ -263,7 +271,7 @@ def _entry_of(request: _Request, first: FirstRequest) -> dict[str, Any] | None:
         if not _is_secret(name):
             recorded.append([name, value])
             continue
-        key = configured_api_key(first.root) or NO_KEY
+        key = configured_api_key(first.root, trusted=first.trusted) or NO_KEY
         if not value.endswith(key):
             return None  # a credential from elsewhere: never written, so nothing to send ahead
         recorded.append([name, None, value[: -len(key)]])
@@ -375,6 +383,6 @@ def _send_ahead(entry: dict[str, Any], first: FirstRequest) -> Sent | None:
     for item in entry["headers"]:
         name, value = str(item[0]), item[1]
         if value is None:
-            value = str(item[2]) + (configured_api_key(first.root) or NO_KEY)
+            value = str(item[2]) + (configured_api_key(first.root, trusted=first.trusted) or NO_KEY)
         headers.append((name, str(value)))
     return send(str(entry["method"]), url, headers, body.encode("utf-8"), compared=_compared(headers))

@@ -145,6 +145,11 @@ def test_an_untrusted_repository_can_only_narrow(repo, user_config, home, server
     assert not found["run_terminal_cmd"]["ok"]  # ask mode, nobody to answer: refused, not allowed
     assert not found["read_file"]["ok"] and "kept back" in found["read_file"]["output"]  # deny rules hold
     assert sorted(p.name for p in (tmp_path / "markers").iterdir()) == []  # no tool, command or server ran
+    # the next run sends its first request ahead (recorded by this one): still the user's server and key
+    user.reply("Again.\nAGENT_STATUS: DONE")
+    assert asi("run", "look around", cwd=repo, config=user_config, home=home).returncode == 0
+    assert attacker.requests == [] and len(user.chat_bodies) == 5
+    assert all(r.headers.get("Authorization") == f"Bearer {USER_KEY}" for r in user.requests)
 
 
 @pytest.mark.parametrize("how", ["--trust", "asi-agent trust"])
