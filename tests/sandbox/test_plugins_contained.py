@@ -35,7 +35,7 @@ def _run(tmp_path: Path, run: dict[str, Any]) -> str:
     (tmp_path / "tmp").mkdir(exist_ok=True)
     done = subprocess.run(
         [sys.executable, "-m", "asi_agent", "run", "--provider", "scripted", "--model", str(script), "--yes",
-         "--output-format", "json", "mark"],
+         "--trust", "--output-format", "json", "mark"],
         cwd=root, env=env, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     result = json.loads(done.stdout.strip().splitlines()[-1])

@@ -476,8 +476,9 @@ def test_timeout_does_not_wait_for_a_blocked_worker_thread(openai_server, projec
     openai_server.reply(Reply(text="Sleeping.", calls=[Call("sleepy", {})]))
     begun = time.monotonic()
     proc = cli(
-        "run", *server_flags(openai_server), "--timeout", "3", "--output-format", "json", "nap", cwd=project
-    )
+        "run", *server_flags(openai_server), "--trust", "--timeout", "3", "--output-format", "json", "nap",
+        cwd=project,
+    )  # fmt: skip
     took = time.monotonic() - begun
     assert proc.returncode == 4, proc.stderr
     assert last_json(proc.stdout)["status"] == "TIMEOUT"
@@ -517,7 +518,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_tools_check_passes_on_a_copy_of_this_repositorys_plugins(tmp_path):
     shutil.copy(REPO / "moss-tools.json", tmp_path / "moss-tools.json")
     shutil.copytree(REPO / "plugins", tmp_path / "plugins")
-    proc = cli("tools", "--check", cwd=tmp_path)
+    proc = cli("tools", "--check", "--trust", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     names = {line.split()[0] for line in proc.stdout.splitlines()}
     assert {"word_count", "find_todos", "demo__slugify", "demo__count_lines", "refactor"} <= names
@@ -530,7 +531,7 @@ def test_missing_mcp_package_is_named_at_once(tmp_path):
     code = "import sys; sys.modules['mcp'] = None; from asi_agent.ui.cli import main; sys.exit(main())"
     begun = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-c", code, "tools", "--check"],
+        [sys.executable, "-c", code, "tools", "--check", "--trust"],
         cwd=tmp_path,
         env=clean_env(tmp_path),
         capture_output=True,

@@ -257,6 +257,7 @@ def test_quitting_does_not_wait_for_a_blocking_call_still_running(project, tmp_p
         "asi_agent",
         "chat",
         "--plain",
+        "--trust",  # the project's own plugin tool is the one that blocks
         "--provider",
         "scripted",
         "--model",

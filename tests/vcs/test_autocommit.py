@@ -75,7 +75,12 @@ def test_a_task_that_did_not_finish_is_not_committed(repo: Path) -> None:
 def test_auto_commit_from_the_project_config(repo: Path) -> None:
     (repo / ".asi").mkdir()
     (repo / ".asi" / "config.toml").write_text("auto_commit = true\n")
-    done = run(repo)
+    untrusted = run(repo)  # an untrusted folder cannot turn auto-commit on
+    assert untrusted.returncode == 0, untrusted.stderr
+    assert "auto_commit = true" in untrusted.stderr and "asi-agent trust" in untrusted.stderr
+    assert git(repo, "log", "-1", "--format=%s").strip() != "Add a greeting module"
+    (repo / "greet.py").unlink()  # the uncommitted file it made
+    done = run(repo, "--trust")
     assert done.returncode == 0, done.stderr
     assert git(repo, "log", "-1", "--format=%s").strip() == "Add a greeting module"
 
