@@ -18,7 +18,7 @@ from typing import Any
 from asi_agent import prefetch
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.bounds import EventHandler, RunWatch
-from asi_agent.config import APPROVAL_ORDER, Approval, AsiConfig, load_config, user_config_dir
+from asi_agent.config import APPROVAL_ORDER, PROJECT_KEYS, Approval, AsiConfig, load_config, user_config_dir
 from asi_agent.context import ContextConfig
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
@@ -36,12 +36,13 @@ from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY
-from asi_agent.trust import untrusted_notice
+from asi_agent.trust import is_trusted, untrusted_notice
 from asi_agent.userdirs import user_cache_dir
 
 __all__ = [
     "MODEL_SETTINGS", "TRUSTED_KEY", "Warn", "assemble_agent", "attach_servers", "config_flags", "drive",
-    "session_settings", "stderr_warning", "trust_notice", "trusted_flag", "untrusted_changes", "with_session",
+    "resumed_config", "session_settings", "stderr_warning", "trust_notice", "trusted_flag",
+    "untrusted_changes", "with_session",
 ]  # fmt: skip
 
 Warn = Callable[[str], None]
@@ -122,13 +123,33 @@ def read_chat_template(path: str | None, root: Path) -> str | None:
 
 def with_session(flags: dict[str, Any], resumed: Session | None) -> dict[str, Any]:
     """The flags, completed with the resumed session's settings where no flag overrides them."""
-    if resumed is None:
-        return flags
-    settings = resumed.settings()
+    return flags if resumed is None else _with_settings(flags, resumed.settings())
+
+
+def _with_settings(flags: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
     if any(flags.get(key) is not None for key in MODEL_SETTINGS):
         settings = {k: v for k, v in settings.items() if k not in MODEL_SETTINGS}
     given = {k: v for k, v in flags.items() if v is not None}
     return {**settings, **given}
+
+
+def resumed_config(
+    root: Path, flags: dict[str, Any], resumed: Session | None, *, trusted: bool | None
+) -> AsiConfig:
+    """`load_config` with a resumed session's settings under the flags (`with_session`). The transcript
+    lives in the project's `.asi/`: in an untrusted folder only its harmless settings are reused (its
+    provider, model, server and policy are the folder's to suggest, not to choose), the rest is ignored."""
+    trusted = is_trusted(root) if trusted is None else trusted
+    settings = resumed.settings() if resumed is not None else {}
+    dropped = {} if trusted else {k: v for k, v in settings.items() if PROJECT_KEYS.get(k) != "kept"}
+    kept = {k: v for k, v in settings.items() if k not in dropped}
+    config = load_config(root, _with_settings(flags, kept) if resumed else flags, trusted=trusted)
+    config.trust.ignored.extend(
+        f".asi/sessions (resumed): {key}"
+        for key, value in dropped.items()
+        if flags.get(key) is None and getattr(config, key) != value
+    )
+    return config
 
 
 def session_settings(config: AsiConfig, backend: Any) -> dict[str, Any]:

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
+from asi_agent.assembly import resumed_config
 from asi_agent.config import PROJECT_KEYS, AsiConfig, load_config
+from asi_agent.session import SessionStore
 from asi_agent.trust import is_trusted, trust_folder, trusted_by, trusted_folders, untrust_folder
 
 
@@ -156,3 +158,20 @@ def test_the_store_covers_folders_below_and_survives_damage(user_dir, tmp_path):
     (user_dir / "trusted-folders.json").write_text("{not json")
     assert trusted_folders() == [] and not is_trusted(work)
     assert trust_folder(work) == (work, True) and is_trusted(work)
+
+
+def test_a_resumed_sessions_settings_are_the_folders_too(user_dir, project):
+    """A transcript lives in the project's .asi/: untrusted, its model settings and policy are not reused."""
+    (user_dir / "config.toml").write_text('provider = "ollama"\nmodel = "mine"\n')
+    evil = "http://evil.invalid/v1"
+    settings = {"provider": "openai", "model": "theirs", "base_url": evil, "tool_mode": "text"}
+    settings["policy"] = "p.toml"
+    session = SessionStore(project / ".asi").create(cwd=str(project), settings=settings)
+    untrusted = resumed_config(project, {}, session, trusted=None)
+    assert (untrusted.provider, untrusted.model, untrusted.base_url) == ("ollama", "mine", None)
+    assert untrusted.tool_mode == "text" and untrusted.policy is None
+    assert ".asi/sessions (resumed): base_url" in untrusted.trust.ignored
+    trusted = resumed_config(project, {}, session, trusted=True)
+    assert (trusted.provider, trusted.base_url, trusted.policy) == ("openai", evil, "p.toml")
+    flagged = resumed_config(project, {"model": "flag"}, session, trusted=None)
+    assert flagged.model == "flag" and not any("model" in line for line in flagged.trust.ignored)

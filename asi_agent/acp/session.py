@@ -24,9 +24,9 @@ from asi_agent.acp.prompt import Prompt
 from asi_agent.acp.replay import replay
 from asi_agent.acp.updates import TurnReporter
 from asi_agent.agent import Agent
-from asi_agent.assembly import assemble_agent, attach_servers, trust_notice, with_session
+from asi_agent.assembly import assemble_agent, attach_servers, resumed_config, trust_notice
 from asi_agent.bounds import RunWatch
-from asi_agent.config import Approval, AsiConfig, load_config
+from asi_agent.config import Approval, AsiConfig
 from asi_agent.events import RunFinished
 from asi_agent.providers import create_backend
 from asi_agent.session import SessionStore
@@ -74,7 +74,7 @@ class EditorSession:
         """A new session in `root`, or the saved session `session_id` (its settings reused, as `resume`
         reuses them); `trusted` as `load_config` takes it."""
         resumed = SessionStore(root / ".asi").open(session_id) if session_id else None
-        config = load_config(root, with_session(flags, resumed), trusted=trusted)
+        config = resumed_config(root, flags, resumed, trusted=trusted)
         backend = create_backend(config)
         agent = assemble_agent(root, config, backend, interactive=True, session=resumed)
         link = Link(client, agent.session.id)

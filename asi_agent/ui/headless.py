@@ -16,14 +16,13 @@ from asi_agent.assembly import (
     broad_root,
     config_flags,
     drive,
+    resumed_config,
     session_settings,
     stderr_warning,
     trust_notice,
     trusted_flag,
-    with_session,
 )
 from asi_agent.bounds import RunWatch
-from asi_agent.config import load_config
 from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished, progress_sink, report_progress
 from asi_agent.exceptions import UserError
 from asi_agent.providers import create_backend
@@ -70,7 +69,7 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
     task = _task(args)
     store = SessionStore(root / ".asi")
     resumed = store.open(args.resume) if args.resume else None
-    config = load_config(root, with_session(config_flags(args), resumed), trusted=trusted_flag(args))
+    config = resumed_config(root, config_flags(args), resumed, trusted=trusted_flag(args))
     report_progress("preparing the model", config.provider or "detecting the provider")
     backend = create_backend(config)
     session = resumed or store.create(cwd=str(root), settings=session_settings(config, backend))

@@ -324,7 +324,8 @@ def test_resume_with_options_after_the_task(openai_server, project):
 def test_resume_with_options_between_id_and_task(openai_server, project):
     session = _first_run(openai_server, project)
     openai_server.reply(Reply(text="Continued.\nAGENT_STATUS: DONE"))
-    proc = cli("resume", session, "--output-format", "json", "now fix it", cwd=project)
+    # --trust: the session's provider and server, kept in the project's .asi/, are reused in a trusted folder
+    proc = cli("resume", session, "--trust", "--output-format", "json", "now fix it", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert openai_server.chat_bodies[-1]["messages"][-1]["content"] == "now fix it"
 
@@ -332,7 +333,8 @@ def test_resume_with_options_between_id_and_task(openai_server, project):
 def test_resume_without_options_reuses_the_sessions_provider_model_and_tool_mode(openai_server, project):
     session = _first_run(openai_server, project, "--tool-mode", "text")
     openai_server.reply(Reply(text="Went on.\nAGENT_STATUS: DONE"))
-    proc = cli("resume", session, cwd=project)  # no provider, model or server in flags or environment
+    # no provider, model or server in flags or environment; the folder trusted (the transcript is its file)
+    proc = cli("resume", session, "--trust", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "Went on.\n"
     body = openai_server.chat_bodies[-1]
@@ -343,7 +345,7 @@ def test_resume_without_options_reuses_the_sessions_provider_model_and_tool_mode
 def test_resume_flags_override_the_session(openai_server, project):
     session = _first_run(openai_server, project, "--tool-mode", "text")
     openai_server.reply(Reply(text="Native now.\nAGENT_STATUS: DONE"))
-    proc = cli("resume", session, "--tool-mode", "native", cwd=project)
+    proc = cli("resume", session, "--trust", "--tool-mode", "native", cwd=project)  # the session's server
     assert proc.returncode == 0, proc.stderr
     assert "tools" in openai_server.chat_bodies[-1]
 
