@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncGenerator, Iterable, Sequence
 from typing import Any
 
-from asi_agent.assembly import config_flags
+from asi_agent.assembly import config_flags, trusted_flag
 from asi_agent.calls import strip_status
 from asi_agent.config import load_config
 from asi_agent.events import (
@@ -52,15 +52,16 @@ ANSWERS: dict[str, Answer] = {"y": "yes", "n": "no", "a": "always"}
 def run_plain(args: argparse.Namespace) -> int:
     """Run the line-mode chat until /quit, Ctrl-D or end of input; returns the exit code."""
     interactive = sys.stdin.isatty()
-    if interactive and needs_setup(load_config(project_root(args), config_flags(args))):
-        from asi_agent.ui.plain_setup import setup_in_terminal  # noqa: PLC0415
-
-        asyncio.run(setup_in_terminal())
     changes = trust_question(args) if interactive else []
-    if changes:
+    if changes:  # first: a trusted folder's own settings may name the model
         from asi_agent.ui.plain_setup import ask_trust_in_terminal  # noqa: PLC0415
 
         asyncio.run(ask_trust_in_terminal(project_root(args), changes))
+    flags = config_flags(args)
+    if interactive and needs_setup(load_config(project_root(args), flags, trusted=trusted_flag(args))):
+        from asi_agent.ui.plain_setup import setup_in_terminal  # noqa: PLC0415
+
+        asyncio.run(setup_in_terminal())
     chat = ChatSession.open(args, interactive=interactive)
     # a model still writing an interrupted reply, or a plugin still working, must not hold the process
     return leave(asyncio.run(PlainChat(chat, interactive=interactive).run()))

@@ -18,7 +18,7 @@ from textual.markup import escape
 from textual.widgets import ListView, OptionList
 from textual.worker import Worker
 
-from asi_agent.assembly import config_flags
+from asi_agent.assembly import config_flags, trusted_flag
 from asi_agent.config import load_config
 from asi_agent.events import AgentEvent, ApprovalRequested
 from asi_agent.exceptions import AsiError, UserError
@@ -104,9 +104,9 @@ class ChatApp(App[int]):
     @work(exclusive=True, group="connect")
     async def _connect(self) -> None:
         try:
-            if needs_setup(load_config(self.root, config_flags(self.args))):
+            await self._ask_trust()  # first: a trusted folder's own settings may name the model
+            if needs_setup(load_config(self.root, config_flags(self.args), trusted=trusted_flag(self.args))):
                 await self.push_screen_wait(FirstRunScreen())
-            await self._ask_trust()
             self.status.busy("connecting to the model")
             self.chat = await asyncio.to_thread(ChatSession.open, self.args)
         except UserError as exc:
@@ -117,7 +117,7 @@ class ChatApp(App[int]):
 
     async def _ask_trust(self) -> None:
         """A folder not trusted yet that would change the settings: ask once (trust is remembered)."""
-        changes = await asyncio.to_thread(trust_question, self.args)
+        changes = trust_question(self.args)  # a few small files read, nothing run
         if not changes:
             return
         if await self.push_screen_wait(TrustScreen(self.root, changes)):
