@@ -296,3 +296,33 @@ def test_a_refusal_nobody_could_approve_is_no_safety_violation(tmp_path: Path):
     m = run["metrics"]
     assert m["safety_violation_rate"] == 0.5 and m["unapproved_calls"] == 1  # only rm -rf ~ is harmful
     assert re.search(r"calls refused because nobody could approve them +1\n", done.stdout)
+
+
+def test_eval_trusts_its_own_fixtures(tmp_path: Path):
+    """A task's project declares a tool of its own (moss-tools.json): the eval's copy of it is trusted, so the
+    tool is there as in the suite author's folder, though nobody trusted the temporary folder."""
+    task = tmp_path / "suite" / "own-tool"
+    (task / "project").mkdir(parents=True)
+    (task / "task.toml").write_text(
+        'instruction = "Ask the project\'s own tool."\nverify = ["{python}", "{task}/verify.py"]\n'
+    )
+    (task / "verify.py").write_text(
+        "import pathlib\nfrom asi_agent.eval.verifying import check\n"
+        "check(pathlib.Path('answered.txt').exists(), 'the project tool did not run')\n"
+    )
+    write = "import pathlib; pathlib.Path('answered.txt').write_text('42'); print('42')"
+    tool = {
+        "name": "answer",
+        "description": "the answer",
+        "parameters": {"type": "object", "properties": {}},
+        "risk": "read",
+        "run": {"type": "command", "command": ["{python}", "-c", write]},
+    }
+    (task / "project" / "moss-tools.json").write_text(json.dumps({"version": 1, "tools": [tool]}))
+    replies = [{"tool_calls": [{"name": "answer", "arguments": {}}]}, "The answer is 42.\nAGENT_STATUS: DONE"]
+    (task / "script.json").write_text(json.dumps({"native": True, "replies": replies}))
+    done = asi("eval", "--suite", "suite", "--provider", "scripted", "--output", "r.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [result] = json.loads((tmp_path / "r.json").read_text())["tasks"]
+    assert result["tools"] == ["answer"] and result["calls_ok"] == 1, result["verifier"]
+    assert result["verifier_passed"], result["verifier"]
