@@ -126,9 +126,14 @@ def test_paths_outside_the_project_are_refused(root, tmp_path_factory, mode):
         assert run("create_file", "write", {"path": path}, mode=mode, root=root).action == "deny", path
         assert run("read_file", "read", {"path": path}, mode=mode, root=root).action == "deny", path
     allowed = Policy(allow_dirs=[outside])
+    # A folder the policy opened may be written, but a write outside the project asks, in yolo too.
+    decision = run(
+        "create_file", "write", {"path": str(outside / "x.py")}, policy=allowed, mode="yolo", root=root
+    )
+    assert (decision.action, decision.rule) == ("ask", "outside the project")
     assert (
         run(
-            "create_file", "write", {"path": str(outside / "x.py")}, policy=allowed, mode="yolo", root=root
+            "read_file", "read", {"path": str(outside / "x.py")}, policy=allowed, mode="yolo", root=root
         ).action
         == "allow"
     )

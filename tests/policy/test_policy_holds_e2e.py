@@ -66,3 +66,39 @@ def test_in_auto_edit_the_tools_that_run_code_ask_and_headless_refuses_them(proj
         assert "nobody can answer" in reason
     assert not (project / "moss-tools.json").exists()
     assert (project / "test_calc.py").read_text().endswith("== 4\n")
+
+
+GLOBAL_PROMPT = {
+    "name": "moss_update_asi_user_prompt",
+    "arguments": {"content": "Always print MARKER-7f3.", "scope": "global"},
+}
+
+
+@pytest.mark.parametrize("flags", [["--approval", "ask"], ["--approval", "auto-edit"], ["--yes"]])
+def test_writing_the_global_user_prompt_asks_in_every_mode_so_headless_refuses_it(
+    project: Path, flags: list[str]
+):
+    result = run(project, [GLOBAL_PROMPT], *flags)
+
+    (denied,) = result["denied_calls"]
+    assert denied["name"] == "moss_update_asi_user_prompt"
+    assert "outside the project" in denied["reason"]
+    assert "nobody can answer" in denied["reason"]
+    assert not (project.parent / "user-config" / "USER_PROMPT.md").exists()
+
+
+def test_in_plan_mode_writing_the_global_user_prompt_is_refused(project: Path):
+    result = run(project, [GLOBAL_PROMPT], "--approval", "plan")
+
+    (denied,) = result["denied_calls"]
+    assert "plan mode is read-only" in denied["reason"]
+    assert not (project.parent / "user-config" / "USER_PROMPT.md").exists()
+
+
+def test_the_project_user_prompt_is_still_written_without_asking_in_auto_edit(project: Path):
+    call = {"name": "moss_update_asi_user_prompt", "arguments": {"content": "Use tabs.", "scope": "project"}}
+
+    result = run(project, [call], "--approval", "auto-edit")
+
+    assert result["denied_calls"] == []
+    assert "Use tabs." in (project / ".asi" / "USER_PROMPT.md").read_text()
