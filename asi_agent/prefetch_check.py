@@ -181,4 +181,3 @@ def _text(value: Any) -> str | None:
 
 def _default_port(scheme: str) -> int | None:
     return {"http": 80, "https": 443}.get(scheme.lower())
-

@@ -116,6 +116,9 @@ def decide(
     decision = _base(tool, risk, mode, policy, matched)
     if mode != "yolo" and decision.action != "deny":
         decision = _raise_to_ask(decision, risk, arguments, policy, danger)
+        if decision.action == "allow" and words and (secret := _secret_word(words[1:], policy)):
+            # `cat .env` reads what `read_file .env` reads: a command is no way around the question.
+            decision = Decision("ask", f"{secret} may hold secrets; reading it asks first", "secrets")
     return _last_word(decision, mode, outside or _outside_path(arguments, risk, policy, root))
 
 
@@ -198,6 +201,23 @@ def _secret(arguments: Mapping[str, Any], policy: Policy) -> str | None:
         name = PurePosixPath(value).name
         if any(fnmatch.fnmatch(name, pattern) for pattern in policy.secrets):
             return value
+    return None
+
+
+def _secret_word(words: list[str], policy: Policy) -> str | None:
+    """The first argument of a command that names a file that may hold secrets (`.env`, `id_rsa`,
+    `/proc/self/environ` …), an option's `=value` and shell globs (`.env*`) included."""
+    for word in words:
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        if word.startswith("-") and value is word:
+            continue
+        name = PurePosixPath(value).name
+        if any(fnmatch.fnmatch(name, pattern) for pattern in policy.secrets):
+            return word
+        if any(c in name for c in "*?[") and name.strip("*?[]"):
+            examples = (pattern.replace("*", "x") for pattern in policy.secrets)
+            if any(fnmatch.fnmatch(example, name) for example in examples):
+                return word
     return None
 
 

@@ -102,3 +102,22 @@ def test_the_project_user_prompt_is_still_written_without_asking_in_auto_edit(pr
 
     assert result["denied_calls"] == []
     assert "Use tabs." in (project / ".asi" / "USER_PROMPT.md").read_text()
+
+
+def test_in_ask_mode_a_grouped_writing_option_and_a_secret_read_ask_as_their_plain_forms_do(project: Path):
+    (project / ".env").write_text("API_KEY=fake-secret-0000\n")
+    commands = [
+        "tree -ao listing.txt",
+        "tree -o listing.txt",
+        "cat .env",
+        "cat /proc/self/environ",
+        "cat calc.py",
+    ]
+    calls = [{"name": "run_terminal_cmd", "arguments": {"command": command}} for command in commands]
+
+    result = run(project, calls, "--approval", "ask")
+
+    denied = {call["arguments"]["command"]: call["reason"] for call in result["denied_calls"]}
+    assert set(denied) == set(commands[:4]), denied
+    assert "may hold secrets" in denied["cat .env"] and "nobody can answer" in denied["cat .env"]
+    assert not (project / "listing.txt").exists()
