@@ -9,6 +9,7 @@ from asi_agent.policy import PRESETS, Policy, Rule, decide, load_policy
 from asi_agent.policy.approval import mode_action
 from asi_agent.tools.args import CreateFileArgs
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.catalog import builtin_specs
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.files.ops import create_file
 
@@ -209,3 +210,13 @@ async def test_tools_honour_the_policy_allow_dirs(root, tmp_path_factory):
     opened = ToolContext(root, Journal(root / ".asi"), allowed_dirs=(shared,))
     await create_file(CreateFileArgs(path=target, content="x\n"), opened)
     assert (shared / "note.txt").read_text() == "x\n"
+
+
+@pytest.mark.parametrize("tool", ["fix_tests", "generate_tests", "moss_register_plugin_tool"])
+def test_the_code_runners_are_commands_to_auto_edit_and_ci_headless_allows_the_test_writers(root, tool):
+    spec = next(spec for spec in builtin_specs() if spec.name == tool)
+    assert spec.risk == "execute"
+    assert run(tool, spec.risk, {}, mode="auto-edit", root=root).action == "ask"
+    expected = "ask" if tool == "moss_register_plugin_tool" else "allow"
+    ci = load_policy("ci-headless", root)
+    assert run(tool, spec.risk, {}, policy=ci, mode=ci.mode or "auto-edit", root=root).action == expected
