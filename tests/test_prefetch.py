@@ -472,3 +472,17 @@ def test_an_adopted_reply_that_breaks_ends_as_the_same_reply_would_cold(
     assert warm["status"] == cold["status"] == "ERROR"
     assert warm["error"] == cold["error"], (warm["error"], cold["error"])
     assert len(_chats(openai_server)) == 2
+
+
+def test_a_text_mode_run_is_sent_ahead_too(openai_server: OpenAIServer, project: Path):
+    """Text mode appends the tool contract to the system prompt: still this run's own request."""
+    openai_server.reply(DONE, DONE)
+    argv = [*_argv("openai", openai_server.base_url, "first")[:-1], "--tool-mode", "text", "first"]
+    assert _run(project, argv)["status"] == "DONE"
+    openai_server.requests.clear()
+
+    assert _run(project, [*argv[:-1], "second"])["status"] == "DONE"
+
+    assert _order(openai_server)[0] == "/v1/chat/completions"
+    (chat,) = _chats(openai_server)
+    assert _user_message(chat) == "second"
