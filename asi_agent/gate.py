@@ -10,11 +10,11 @@ names what caused it (the rule or the classifier's finding) in one line.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from asi_agent.config import Approval
 from asi_agent.events import AgentEvent, ApprovalRequested, DecisionMade
-from asi_agent.exceptions import ModelFixableError
+from asi_agent.exceptions import ModelFixableError, UserError
 from asi_agent.policy import Policy, decide
 from asi_agent.sandbox.hints import wants_network
 from asi_agent.session import Session
@@ -43,6 +43,19 @@ class Gate:
         self.config, self.ctx, self.session = config, ctx, session
         self._always: set[str] = set()
         self._seen: dict[str, int] = {}
+
+    def switch_mode(self, mode: Approval, *, sandbox_off_by_choice: bool) -> None:
+        """Gate the next calls with `mode`, as start-up would allow it: UserError for yolo in a session
+        whose commands have no sandbox, unless the person turned it off themselves (`--no-sandbox`,
+        `sandbox.enabled = false` in their configuration): yolo runs commands unasked only when contained."""
+        sandbox = self.ctx.sandbox
+        if mode == "yolo" and sandbox is None and not sandbox_off_by_choice:
+            raise UserError(
+                "yolo runs commands without asking only inside the sandbox, and this session has none "
+                f"({self.ctx.sandbox_note}). Start again with --no-sandbox to run yolo without it "
+                "(explicitly), or use auto-edit"
+            )
+        self.config = replace(self.config, approval=mode)
 
     def new_run(self) -> None:
         """A new message: the person may have changed files or the mode since, so calls count afresh."""
@@ -73,6 +86,7 @@ class Gate:
             policy=config.policy,
             mode=config.approval,
             root=self.ctx.root,
+            outside=item.args.outside_project(),
         )
         action, reason, by = decision.action, decision.reason, "policy"
         if action == "ask" and decision.rule.startswith("mode ") and item.spec.name in self._always:

@@ -18,10 +18,14 @@ environment, and the files that shape the request beyond its system prompt (both
 `moss-tools.json` files). A project without files of its own there shares the recording with every
 other: its first run is sent ahead too. Secrets are never written: a credential header is recorded as
 "the configured API key" and rebuilt, when sent ahead, from the places the configuration reads it
-(`ASI_API_KEY`, `OPENAI_API_KEY`, `.asi/config.toml`, the user `config.toml`); a credential from
-anywhere else is not recorded at all. By default only plain-HTTP servers on this machine or a private
-network are sent ahead (a discarded request to a paid API would be charged); the `prefetch` setting
-turns it on everywhere or off.
+(`ASI_API_KEY`, `OPENAI_API_KEY`, the user `config.toml`, and `.asi/config.toml` in a trusted folder);
+a credential from anywhere else is not recorded at all. By default only plain-HTTP servers on this
+machine or a private network are sent ahead (a discarded request to a paid API would be charged); the
+`prefetch` setting turns it on everywhere or off.
+
+The cache is not trusted: before a recorded request is sent, `asi_agent.prefetch_check` makes sure it
+goes to the chat endpoint of the server configured in this run and carries nothing but this run's own
+request (the API key is only ever sent to that server).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from asi_agent.prefetch_check import Configured, checked_body, checked_headers, configured, same_endpoint
 from asi_agent.prefetch_wire import Sent, send
 from asi_agent.trust import is_trusted
 from asi_agent.userdirs import user_cache_dir, user_config_dir
@@ -43,9 +48,7 @@ from asi_agent.userdirs import user_cache_dir, user_config_dir
 if TYPE_CHECKING:
     from asi_agent.prompts import ProjectPrompt
 
-__all__ = [
-    "NO_KEY", "FirstRequest", "cache_file", "configured_api_key", "current", "is_private", "run_key", "start",
-]  # fmt: skip
+__all__ = ["NO_KEY", "FirstRequest", "cache_file", "current", "is_private", "run_key", "start"]
 
 NO_KEY = "not-needed"
 """The API key sent when none is configured (local servers accept anything)."""
@@ -68,8 +71,11 @@ def current() -> FirstRequest | None:
     return _current
 
 
-def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
-    """Compute the run's key and send the recorded first request ahead when the key matches.
+def start(
+    argv: Sequence[str], task: str, cwd: str, *, provider: str | None = None, base_url: str | None = None
+) -> FirstRequest | None:
+    """Compute the run's key and send the recorded first request ahead when the key matches and the
+    request is this run's own (`prefetch_check`). `provider` and `base_url`: the command line's.
 
     Never fails: a missing, unreadable or corrupt cache means nothing is sent ahead.
     """
@@ -81,10 +87,11 @@ def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
     try:
         # trusting or untrusting the folder changes where the request may go: recorded apart
         key = run_key([*options, f"trusted={trusted}"], root)
+        flags = {"provider": provider, "base_url": base_url}
+        settings = configured(flags, root, trusted=trusted)
     except (OSError, ValueError):
         return None
-    first = FirstRequest(root, task, key)
-    first.trusted = trusted
+    first = FirstRequest(root, task, key, settings)
     _current = first
     entry = _read_entry(cache_file(), key)
     if entry is not None:
@@ -98,9 +105,11 @@ def start(argv: Sequence[str], task: str, cwd: str) -> FirstRequest | None:
 class FirstRequest:
     """This run's first chat request: the one sent ahead, if any, and the recording for the next run."""
 
-    def __init__(self, root: str, task: str, key: str) -> None:
+    def __init__(self, root: str, task: str, key: str, settings: Configured) -> None:
         self.root, self.task, self.key = root, task, key
         """The project folder, the task, and the digest of the inputs the request is recorded under."""
+        self.settings = settings
+        """Where this run's configuration sends its first request, with which key."""
         self.user_dir = user_config_dir()
         self.sent: Sent | None = None
         """The request sent ahead, until it is adopted or aborted."""
@@ -141,8 +150,6 @@ class FirstRequest:
         entry = None
         if self.enabled is not False and (self.enabled or is_private(url)):
             entry = _entry_of((method, url, headers, body), self)
-        if entry is not None:
-            entry["anywhere"] = bool(self.enabled)
         # A read-only cache folder: the next run simply sends nothing ahead.
         with contextlib.suppress(OSError, ValueError):
             _write_entry(cache_file(), self.key, entry)
@@ -199,25 +206,6 @@ def is_private(url: str) -> bool:
     return address.is_loopback or address.is_private or address.is_link_local
 
 
-def configured_api_key(root: str, env: dict[str, str] | None = None, *, trusted: bool = False) -> str | None:
-    """The API key as the configuration finds it: environment, then project (only a `trusted` one: an
-    untrusted folder's key is ignored, as `load_config` ignores it), then user config.toml."""
-    env = dict(os.environ) if env is None else env
-    for var in ("ASI_API_KEY", "OPENAI_API_KEY"):
-        if env.get(var):
-            return env[var]
-    import tomllib  # noqa: PLC0415 - only for a request that carries a key
-
-    project = [Path(root, ".asi", "config.toml")] if trusted else []
-    for path in (*project, user_config_dir(env) / "config.toml"):
-        try:
-            with open(path, "rb") as handle:
-                value = tomllib.load(handle).get("api_key")
-        except (OSError, ValueError):
-            continue
-        if isinstance(value, str) and value:
-            return value
-    return None
 
 
 def _stamp(path: str) -> list[int] | None:
@@ -271,7 +259,7 @@ def _entry_of(request: _Request, first: FirstRequest) -> dict[str, Any] | None:
         if not _is_secret(name):
             recorded.append([name, value])
             continue
-        key = configured_api_key(first.root, trusted=first.trusted) or NO_KEY
+        key = first.settings.api_key or NO_KEY
         if not value.endswith(key):
             return None  # a credential from elsewhere: never written, so nothing to send ahead
         recorded.append([name, None, value[: -len(key)]])
@@ -364,25 +352,39 @@ def _update_entries(path: str, key: str, entry: dict[str, Any] | None) -> None:
 
 
 def _send_ahead(entry: dict[str, Any], first: FirstRequest) -> Sent | None:
-    """Send the recorded request with this run's task and system prompt in it, when it may go."""
-    url = str(entry["url"])
-    if not (is_private(url) or (entry.get("anywhere") is True and url.startswith("http://"))):
+    """Send the recorded request with this run's task and system prompt in it, when it is this run's own
+    request to this run's server (`prefetch_check`); anything else read back is dropped."""
+    url, settings = entry["url"], first.settings
+    if not isinstance(url, str) or not _may_go(url, settings) or entry.get("method") != "POST":
         return None
     if entry.get("root") not in (None, first.root):
         return None  # recorded for another project
+    body = _body_of(entry, first)
+    headers = checked_headers(entry["headers"], url, settings.api_key or NO_KEY)
+    if body is None or headers is None:
+        return None
+    return send("POST", url, headers, body.encode("utf-8"), compared=_compared(headers))
+
+
+def _body_of(entry: dict[str, Any], first: FirstRequest) -> str | None:
+    """The recorded body with this run's system prompt and task in its slots, when it has the shape of
+    this run's first request (`prefetch_check.checked_body`)."""
     parts, slots = entry["parts"], entry["slots"]
     if not isinstance(parts, list) or not all(isinstance(part, str) for part in parts):
         return None
     if not isinstance(slots, list) or sorted(slots) != [_SYSTEM, _TASK] or len(parts) != len(slots) + 1:
         return None
-    ascii_only = bool(entry["ascii"])
-    system = _quoted(first.prompt().system, ascii_only)[:-1]  # the string's start: text mode adds to it
-    values = {_TASK: _quoted(first.task, ascii_only), _SYSTEM: system}
+    ascii_only = entry["ascii"] is True
+    system = first.prompt().system
+    values = {_TASK: _quoted(first.task, ascii_only), _SYSTEM: _quoted(system, ascii_only)[:-1]}
     body = parts[0] + "".join(values[slot] + part for slot, part in zip(slots, parts[1:], strict=True))
-    headers: list[tuple[str, str]] = []
-    for item in entry["headers"]:
-        name, value = str(item[0]), item[1]
-        if value is None:
-            value = str(item[2]) + (configured_api_key(first.root, trusted=first.trusted) or NO_KEY)
-        headers.append((name, str(value)))
-    return send(str(entry["method"]), url, headers, body.encode("utf-8"), compared=_compared(headers))
+    return body if checked_body(body, system, first.task) else None
+
+
+def _may_go(url: str, settings: Configured) -> bool:
+    """Whether a request may be sent ahead to `url`: the configured chat endpoint, over plain HTTP to a
+    private server, or to any `http://` one when the `prefetch` setting says so."""
+    endpoint = settings.endpoint()
+    if endpoint is None or settings.prefetch is False or not same_endpoint(url, endpoint):
+        return False
+    return is_private(url) or (settings.prefetch is True and url.startswith("http://"))

@@ -366,7 +366,10 @@ def test_a_damaged_entry_with_the_right_key_is_ignored(
 START = """
 import json, sys
 from asi_agent import prefetch
-first = prefetch.start(json.loads(sys.argv[1]), sys.argv[2], sys.argv[3])
+from asi_agent.ui.cli import parse
+argv = json.loads(sys.argv[1])
+args = parse(argv)
+first = prefetch.start(argv, sys.argv[2], sys.argv[3], provider=args.provider, base_url=args.base_url)
 heavy = sorted(name for name in {heavy} if name in sys.modules)
 print(json.dumps({{"sent": first is not None and first.sent is not None, "heavy": heavy}}))
 """
@@ -397,27 +400,33 @@ def test_sending_ahead_imports_no_heavy_library(openai_server: OpenAIServer, pro
 
 
 @pytest.mark.parametrize(
-    ("url", "sent"),
+    ("base", "forged", "sent"),
     [
-        ("http://127.0.0.1:{port}/v1/chat/completions", True),
-        ("http://localhost:{port}/v1/chat/completions", True),
-        ("http://8.8.8.8:9/v1/chat/completions", False),
-        ("http://api.example.com:9/v1/chat/completions", False),
-        ("https://127.0.0.1:{port}/v1/chat/completions", False),
+        ("http://127.0.0.1:{port}/v1", None, True),
+        ("http://localhost:{port}/v1", None, True),
+        # A recorded URL is sent to only when it is exactly the configured server's chat endpoint.
+        ("http://127.0.0.1:{port}/v1", "http://localhost:{port}/v1/chat/completions", False),
+        ("http://127.0.0.1:{port}/v1", "http://127.0.0.1:{port}/v2/chat/completions", False),
+        ("http://127.0.0.1:{port}/v1", "http://127.0.0.1:{port}/v1/chat/completions?to=x", False),
+        ("http://127.0.0.1:{port}/v1", "http://me@127.0.0.1:{port}/v1/chat/completions", False),
+        ("http://127.0.0.1:{port}/v1", "https://127.0.0.1:{port}/v1/chat/completions", False),
+        ("http://127.0.0.1:{port}/v1", "http://8.8.8.8:9/v1/chat/completions", False),
     ],
 )
-def test_only_private_plain_http_servers_get_a_request_ahead(
-    openai_server: OpenAIServer, project: Path, url: str, sent: bool
+def test_only_the_configured_servers_chat_endpoint_gets_a_request_ahead(
+    openai_server: OpenAIServer, project: Path, base: str, forged: str | None, sent: bool
 ):
     openai_server.reply(DONE, DONE)
-    argv = _argv("openai", openai_server.base_url, "first")
-    assert _run(project, argv)["status"] == "DONE"
-    data = json.loads(_cache(project).read_text())
-    (entry,) = data["entries"].values()
-    entry["url"] = url.format(port=openai_server.root_url.rsplit(":", 1)[1])
-    _cache(project).write_text(json.dumps(data))
+    port = openai_server.root_url.rsplit(":", 1)[1]
+    base = base.format(port=port)
+    assert _run(project, _argv("openai", base, "first"))["status"] == "DONE"
+    if forged is not None:
+        data = json.loads(_cache(project).read_text())
+        (entry,) = data["entries"].values()
+        entry["url"] = forged.format(port=port)
+        _cache(project).write_text(json.dumps(data))
 
-    assert _start(project, _argv("openai", openai_server.base_url, "second"), "second")["sent"] is sent
+    assert _start(project, _argv("openai", base, "second"), "second")["sent"] is sent
 
 
 def test_a_public_server_is_not_recorded(project: Path):
@@ -463,3 +472,17 @@ def test_an_adopted_reply_that_breaks_ends_as_the_same_reply_would_cold(
     assert warm["status"] == cold["status"] == "ERROR"
     assert warm["error"] == cold["error"], (warm["error"], cold["error"])
     assert len(_chats(openai_server)) == 2
+
+
+def test_a_text_mode_run_is_sent_ahead_too(openai_server: OpenAIServer, project: Path):
+    """Text mode appends the tool contract to the system prompt: still this run's own request."""
+    openai_server.reply(DONE, DONE)
+    argv = [*_argv("openai", openai_server.base_url, "first")[:-1], "--tool-mode", "text", "first"]
+    assert _run(project, argv)["status"] == "DONE"
+    openai_server.requests.clear()
+
+    assert _run(project, [*argv[:-1], "second"])["status"] == "DONE"
+
+    assert _order(openai_server)[0] == "/v1/chat/completions"
+    (chat,) = _chats(openai_server)
+    assert _user_message(chat) == "second"

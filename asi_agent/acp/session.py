@@ -8,7 +8,6 @@ chat: the run stops, the reply so far and the finished calls stay in the session
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from asi_agent.assembly import assemble_agent, attach_servers, resumed_config, t
 from asi_agent.bounds import RunWatch
 from asi_agent.config import Approval, AsiConfig
 from asi_agent.events import RunFinished
+from asi_agent.exceptions import UserError
 from asi_agent.providers import create_backend
 from asi_agent.session import SessionStore
 
@@ -114,16 +114,23 @@ class EditorSession:
         )
 
     def set_mode(self, mode: str) -> None:
-        """Gate the next calls with `mode`; an unknown mode is an invalid request."""
+        """Gate the next calls with `mode`; an unknown mode, or yolo in a session without the sandbox
+        (`Gate.switch_mode`), is an invalid request."""
         if mode not in MODES:
             raise refused(f"unknown mode {mode!r}; the modes are {', '.join(MODES)}")
-        gate = self.agent.gate
-        gate.config = dataclasses.replace(gate.config, approval=mode)  # type: ignore[arg-type]
+        try:
+            self._switch(mode)
+        except UserError as exc:
+            raise refused(str(exc)) from None
 
     async def switch_mode(self, mode: str) -> None:
-        """`set_mode`, and tell the editor (the `/mode` command)."""
-        self.set_mode(mode)
+        """`set_mode` for the `/mode` command (a refusal is a UserError, its reply); tells the editor."""
+        self._switch(mode)
         await self.link.send(update_current_mode(mode))
+
+    def _switch(self, mode: str) -> None:
+        sandbox_off = not self.config.sandbox.enabled
+        self.agent.gate.switch_mode(mode, sandbox_off_by_choice=sandbox_off)  # type: ignore[arg-type]
 
     async def replay(self) -> None:
         """Send the saved conversation to the editor (`session/load`)."""

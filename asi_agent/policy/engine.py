@@ -13,7 +13,10 @@ Order of precedence, first match wins:
 7. a destructive command (`git reset --hard` …) asks, whatever the rules and the mode said, and the
    question is the classifier's (an earlier "always" does not answer it); reading a secret (`.env`,
    `*.pem` …) makes "allow" ask unless a rule explicitly allowed it;
-8. `yolo`: nothing else asks — "ask" becomes "allow".
+8. `yolo`: nothing else asks — "ask" becomes "allow";
+9. a call that writes outside the project — a path in a folder of `allow_dirs`, or a target the tool
+   chooses itself (`ToolArgs.outside_project`: the user-level prompt) — is never allowed unasked: it asks
+   in every mode, yolo included (an earlier "always" does not answer it; with nobody to ask it is refused).
 """
 
 from __future__ import annotations
@@ -37,9 +40,11 @@ from asi_agent.tools.paths import resolve_in_project
 if TYPE_CHECKING:
     from asi_agent.policy.danger import CommandRisk
 
-__all__ = ["CLASSIFIER", "Decision", "classify", "decide"]
+__all__ = ["CLASSIFIER", "OUTSIDE", "Decision", "classify", "decide"]
 
 CLASSIFIER = "destructive-command classifier"
+OUTSIDE = "outside the project"
+"""The rule of a question asked because the call writes outside the project."""
 
 PATH_ARGUMENTS = ("path", "cwd", "testFile", "filePath", "file_path", "file")
 NETWORK_PROGRAMS = frozenset(
@@ -66,9 +71,19 @@ def classify(tool: str, risk: Risk, arguments: Mapping[str, Any]) -> Risk:
 
 
 def decide(
-    tool: str, risk: Risk, arguments: Mapping[str, Any], *, policy: Policy, mode: Approval, root: Path
+    tool: str,
+    risk: Risk,
+    arguments: Mapping[str, Any],
+    *,
+    policy: Policy,
+    mode: Approval,
+    root: Path,
+    outside: str | None = None,
 ) -> Decision:
-    """Decide one call. `risk` is the tool's class; the command and paths in `arguments` refine it."""
+    """Decide one call. `risk` is the tool's class; the command and paths in `arguments` refine it.
+
+    `outside` names what the call writes outside the project by its own choice (`ToolArgs.outside_project`).
+    """
     risk = classify(tool, risk, arguments)
     command = arguments.get("command") if tool == "run_terminal_cmd" else None
     if isinstance(command, str):
@@ -101,6 +116,17 @@ def decide(
     decision = _base(tool, risk, mode, policy, matched)
     if mode != "yolo" and decision.action != "deny":
         decision = _raise_to_ask(decision, risk, arguments, policy, danger)
+        if decision.action == "allow" and words and (secret := _secret_word(words[1:], policy)):
+            # `cat .env` reads what `read_file .env` reads: a command is no way around the question.
+            decision = Decision("ask", f"{secret} may hold secrets; reading it asks first", "secrets")
+    return _last_word(decision, mode, outside or _outside_path(arguments, risk, policy, root))
+
+
+def _last_word(decision: Decision, mode: Approval, outside: str | None) -> Decision:
+    """A write outside the project asks in every mode; else yolo allows what would ask."""
+    if outside is not None and decision.action != "deny":
+        reason = f"{outside} is outside the project: a write there asks first, in every mode"
+        return Decision("ask", _line(reason), OUTSIDE)
     if decision.action == "ask" and mode == "yolo":
         return Decision("allow", f"yolo mode: nothing asks ({decision.reason})", decision.rule)
     return decision
@@ -178,6 +204,23 @@ def _secret(arguments: Mapping[str, Any], policy: Policy) -> str | None:
     return None
 
 
+def _secret_word(words: list[str], policy: Policy) -> str | None:
+    """The first argument of a command that names a file that may hold secrets (`.env`, `id_rsa`,
+    `/proc/self/environ` …), an option's `=value` and shell globs (`.env*`) included."""
+    for word in words:
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        if word.startswith("-") and value is word:
+            continue
+        name = PurePosixPath(value).name
+        if any(fnmatch.fnmatch(name, pattern) for pattern in policy.secrets):
+            return word
+        if any(c in name for c in "*?[") and name.strip("*?[]"):
+            examples = (pattern.replace("*", "x") for pattern in policy.secrets)
+            if any(fnmatch.fnmatch(example, name) for example in examples):
+                return word
+    return None
+
+
 def _path_refusal(arguments: Mapping[str, Any], risk: Risk, policy: Policy, root: Path) -> str | None:
     """The same boundary the tools enforce (`resolve_in_project`), decided before anyone is asked."""
     allowed = policy.allowed_folders()
@@ -188,6 +231,21 @@ def _path_refusal(arguments: Mapping[str, Any], risk: Risk, policy: Policy, root
             return str(exc)
         except ToolError:
             continue  # a malformed path: the tool itself explains it to the model
+    return None
+
+
+def _outside_path(arguments: Mapping[str, Any], risk: Risk, policy: Policy, root: Path) -> str | None:
+    """A path of a call that is not a read, in a folder outside the project that the policy opened."""
+    if risk == "read" or not policy.allow_dirs:
+        return None
+    real_root = root.resolve()
+    for value in _paths(arguments):
+        try:
+            resolved = resolve_in_project(root, value, write=False, also=policy.allowed_folders())
+        except (PermissionDeniedError, ToolError):
+            continue  # refused before (`_path_refusal`) or malformed: the tool explains it
+        if not resolved.is_relative_to(real_root):
+            return value
     return None
 
 

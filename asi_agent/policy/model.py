@@ -46,6 +46,8 @@ DEFAULT_SECRETS = (
     "id_rsa",
     "id_rsa*",
     "id_ed25519*",
+    "id_ecdsa*",
+    "id_dsa*",
     "*.p12",
     "*.pfx",
     ".netrc",
@@ -53,8 +55,17 @@ DEFAULT_SECRETS = (
     ".pypirc",
     "credentials",
     "credentials.json",
+    "credentials.toml",
     "*.keystore",
+    ".git-credentials",
+    ".vault-token",
+    ".pgpass",
+    ".envrc",
+    ".*_history",
+    "environ",
 )
+"""File names whose reading asks first: keys, tokens, credential stores, shell history, and a process's
+environment (`/proc/self/environ`)."""
 
 
 class Rule(BaseModel):

@@ -197,3 +197,7 @@ class MossUpdateAsiUserPromptArgs(ToolArgs):
     content: str
     mode: Literal["append", "replace"] = "append"
     scope: Literal["project", "global"] = "project"
+
+    def outside_project(self) -> str | None:
+        """The global scope writes the user-level prompt, read by every later session of every project."""
+        return "the user-level USER_PROMPT.md" if self.scope == "global" else None

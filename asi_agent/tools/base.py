@@ -36,6 +36,12 @@ class ToolArgs(BaseModel):
     # Validators and schemas are built on a model's first use: a run offers and calls only a few tools.
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
+    def outside_project(self) -> str | None:
+        """What this call writes outside the project by its own choice (not a path the model gave, which
+        the policy resolves itself), e.g. a file in the user config folder; None: nothing. Such a call
+        always asks, in every mode (`policy.engine`)."""
+        return None
+
 
 class PluginArgs(ToolArgs):
     """The arguments of a plugin tool: checked against its JSON Schema by the registry, kept as given."""

@@ -55,10 +55,11 @@ _TABLE: tuple[tuple[str, type[ToolArgs], Risk, str | None], ...] = (
     ("lint_check", a.LintCheckArgs, "execute", "asi_agent.tools.exec.lint"),
     ("refactor", a.RefactorArgs, "write", "asi_agent.tools.quality.refactor"),
     ("run_tests", a.RunTestsArgs, "execute", "asi_agent.tools.exec.testing"),
-    # These two write test files, so the policy must treat them like edits.
-    ("generate_tests", a.GenerateTestsArgs, "write", "asi_agent.tools.quality.gentests"),
-    ("fix_tests", a.FixTestsArgs, "write", "asi_agent.tools.quality.fixtests"),
-    ("moss_register_plugin_tool", a.MossRegisterPluginToolArgs, "write", "asi_agent.tools.moss"),
+    # These three run the project's code (the tests they write or fix, a plugin callable at once): they are
+    # commands to the policy, whatever else they write.
+    ("generate_tests", a.GenerateTestsArgs, "execute", "asi_agent.tools.quality.gentests"),
+    ("fix_tests", a.FixTestsArgs, "execute", "asi_agent.tools.quality.fixtests"),
+    ("moss_register_plugin_tool", a.MossRegisterPluginToolArgs, "execute", "asi_agent.tools.moss"),
     ("moss_update_asi_user_prompt", a.MossUpdateAsiUserPromptArgs, "write", "asi_agent.tools.moss"),
 )
 

@@ -190,8 +190,8 @@ class ChatSession:
     # -- slash commands ---------------------------------------------------------------------------
 
     def set_mode(self, mode: Approval) -> None:
-        """Gate the next calls with `mode`."""
-        self.agent.gate.config = dataclasses.replace(self.agent.gate.config, approval=mode)
+        """Gate the next calls with `mode`; UserError for yolo without the sandbox (`Gate.switch_mode`)."""
+        self.agent.gate.switch_mode(mode, sandbox_off_by_choice=not self.config.sandbox.enabled)
 
     def models(self) -> list[str] | None:
         """The models the provider offers (None when its models are files: `local`, `scripted`)."""

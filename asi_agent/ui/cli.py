@@ -300,7 +300,7 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         if args.task == "-":  # read now, so that a task on standard input is sent ahead too
             args.task = sys.stdin.read()
         # The first model request leaves now, before the heavy imports; the backend adopts its reply.
-        prefetch.start(argv, args.task, args.cwd)
+        prefetch.start(argv, args.task, args.cwd, provider=args.provider, base_url=args.base_url)
     from asi_agent.exceptions import UserError  # noqa: PLC0415 - keep `--help` instant
 
     if args.command not in (None, "chat"):  # the chat's UI restores the terminal on its own signals

@@ -16,7 +16,7 @@ import pytest
 
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.backends.scripted import ScriptedBackend, ScriptedCall, ScriptedReply
-from asi_agent.events import RunFinished, ToolFinished
+from asi_agent.events import ApprovalRequested, RunFinished, ToolFinished
 from asi_agent.exceptions import ToolError
 from asi_agent.gate import GateConfig
 from asi_agent.plugins import attach_mcp_servers, build_registry
@@ -52,7 +52,10 @@ def wired_registry(root: Path, user: Path) -> ToolRegistry:
     return ToolRegistry(specs, locale="en")
 
 
-async def run_agent(root: Path, replies: list[ScriptedReply], *, user: Path, mcp: bool = False) -> list:
+async def run_agent(
+    root: Path, replies: list[ScriptedReply], *, user: Path, mcp: bool = False, asked: list | None = None
+) -> list:
+    """The agent's events in yolo; with `asked`, somebody answers yes to every question (kept there)."""
     registry = wired_registry(root, user)
     session = SessionStore(root / ".asi").create()
     ctx = ToolContext(root, Journal(root / ".asi"), session_id=session.id)
@@ -65,9 +68,15 @@ async def run_agent(root: Path, replies: list[ScriptedReply], *, user: Path, mcp
             ToolRunner(registry, ctx),
             session,
             "system",
-            AgentConfig(gate=GateConfig(approval="yolo"), locale="en"),
+            AgentConfig(gate=GateConfig(approval="yolo", interactive=asked is not None), locale="en"),
         )
-        return [event async for event in agent.run("task")]
+        events = []
+        async for event in agent.run("task"):
+            if isinstance(event, ApprovalRequested) and asked is not None:
+                asked.append(event)
+                event.answer.set_result("yes")
+            events.append(event)
+        return events
     finally:
         await ctx.aclose()
 
@@ -253,7 +262,11 @@ async def test_user_prompt_reaches_the_next_agents_system_prompt(project, user):
         reply("", call("moss_update_asi_user_prompt", content="Prefer pathlib.", scope="global")),
         reply("AGENT_STATUS: DONE"),
     ]
-    project_prompt, appended, global_prompt = finished(await run_agent(project, replies, user=user))
+    asked: list[ApprovalRequested] = []
+    events = await run_agent(project, replies, user=user, asked=asked)
+    project_prompt, appended, global_prompt = finished(events)
+    # Only the write outside the project asked, yolo notwithstanding; the person said yes.
+    assert [(a.call.arguments.get("scope"), a.rule) for a in asked] == [("global", "outside the project")]
     assert project_prompt.ok and project_prompt.changed_files == (".asi/USER_PROMPT.md",)
     assert appended.ok and global_prompt.ok and global_prompt.changed_files == ()
     assert (project / ".asi" / "USER_PROMPT.md").read_text() == "Always answer in French.\n\nUse tabs.\n"

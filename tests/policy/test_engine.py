@@ -9,6 +9,7 @@ from asi_agent.policy import PRESETS, Policy, Rule, decide, load_policy
 from asi_agent.policy.approval import mode_action
 from asi_agent.tools.args import CreateFileArgs
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.catalog import builtin_specs
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.files.ops import create_file
 
@@ -126,9 +127,14 @@ def test_paths_outside_the_project_are_refused(root, tmp_path_factory, mode):
         assert run("create_file", "write", {"path": path}, mode=mode, root=root).action == "deny", path
         assert run("read_file", "read", {"path": path}, mode=mode, root=root).action == "deny", path
     allowed = Policy(allow_dirs=[outside])
+    # A folder the policy opened may be written, but a write outside the project asks, in yolo too.
+    decision = run(
+        "create_file", "write", {"path": str(outside / "x.py")}, policy=allowed, mode="yolo", root=root
+    )
+    assert (decision.action, decision.rule) == ("ask", "outside the project")
     assert (
         run(
-            "create_file", "write", {"path": str(outside / "x.py")}, policy=allowed, mode="yolo", root=root
+            "read_file", "read", {"path": str(outside / "x.py")}, policy=allowed, mode="yolo", root=root
         ).action
         == "allow"
     )
@@ -204,3 +210,13 @@ async def test_tools_honour_the_policy_allow_dirs(root, tmp_path_factory):
     opened = ToolContext(root, Journal(root / ".asi"), allowed_dirs=(shared,))
     await create_file(CreateFileArgs(path=target, content="x\n"), opened)
     assert (shared / "note.txt").read_text() == "x\n"
+
+
+@pytest.mark.parametrize("tool", ["fix_tests", "generate_tests", "moss_register_plugin_tool"])
+def test_the_code_runners_are_commands_to_auto_edit_and_ci_headless_allows_the_test_writers(root, tool):
+    spec = next(spec for spec in builtin_specs() if spec.name == tool)
+    assert spec.risk == "execute"
+    assert run(tool, spec.risk, {}, mode="auto-edit", root=root).action == "ask"
+    expected = "ask" if tool == "moss_register_plugin_tool" else "allow"
+    ci = load_policy("ci-headless", root)
+    assert run(tool, spec.risk, {}, policy=ci, mode=ci.mode or "auto-edit", root=root).action == expected

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from asi_cli import model_free_env
+from nosandbox import no_sandbox_env
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -31,11 +32,14 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def plain_chat(root: Path, replies: list, stdin: str, *flags: str) -> subprocess.CompletedProcess[str]:
+def plain_chat(
+    root: Path, replies: list, stdin: str, *flags: str, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     model = root.parent / "script.json"
     model.write_text(json.dumps({"native": True, "replies": replies}))
     env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(root.parent / "user-config")
+    env |= extra or {}
     command = ["chat", "--plain", "--provider", "scripted", "--model", str(model), *flags]
     return subprocess.run(
         [sys.executable, "-m", "asi_agent", *command],
@@ -92,3 +96,19 @@ async def typed_chat(root: Path, replies: list, typed: str) -> ChatSession:
         keys.send_text(typed + "\x04")
         await PlainChat(chat, interactive=True).run()
     return chat
+
+
+def test_mode_yolo_is_refused_where_the_session_has_no_sandbox_unless_it_was_turned_off(tmp_path):
+    """Switching to yolo re-checks the sandbox, as starting in yolo does: refused with the reason, the
+    mode stays; with --no-sandbox (the person's explicit choice) it switches."""
+    root = project(tmp_path)
+    refused = plain_chat(root, FIX, "/mode yolo\n/mode\n/quit\n", extra=no_sandbox_env(tmp_path))
+    assert refused.returncode == 0, refused.stderr
+    assert "/mode: yolo runs commands without asking only inside the sandbox, and this session has none" in (
+        refused.stdout
+    )
+    assert "--no-sandbox" in refused.stdout
+    assert "mode: ask " in refused.stdout and "mode: yolo (from" not in refused.stdout
+
+    chosen = plain_chat(root, FIX, "/mode yolo\n/quit\n", "--no-sandbox", extra=no_sandbox_env(tmp_path))
+    assert "mode: yolo (from the next call on)" in chosen.stdout
