@@ -55,8 +55,8 @@ class GitSession:
     def open(cls, root: Path, session_id: str, *, now: bool = False) -> GitSession | None:
         """The session's git side, or None when the project is in no repository.
 
-        The repository is opened (gitpython loaded, about 0.1 s) before the first change, so a run that
-        changes nothing never pays for it; `now` opens it at once, and then None also means that it is
+        The repository is opened (two git processes) before the first change, so a run that changes
+        nothing never pays for it; `now` opens it at once, and then None also means that it is
         not usable (a bare repository, no git binary).
         """
         if not now:
