@@ -19,6 +19,7 @@ def test_quit_while_a_tool_blocks_its_thread(project, tmp_path, user_config):
     env.update(ASI_CONFIG_DIR=str(user_config), TERM="xterm-256color", COLUMNS="100", LINES="30")
     main, child = pty.openpty()
     command = [sys.executable, "-m", "asi_agent", "chat", "--provider", "scripted", "--model", str(model)]
+    command.append("--yes")  # the plugin tool runs code: it would ask first
     proc = subprocess.Popen(
         command, cwd=project, env=env, stdin=child, stdout=child, stderr=child, close_fds=True
     )
