@@ -11,9 +11,12 @@ reset to the user's own definition (git-lfs from `~/.gitconfig` keeps working) o
 
 The environment is the parent's without any `GIT_*` variable (they could point git at other config,
 another repository, an external diff or a pager), plus `GIT_CONFIG_NOSYSTEM`, an empty askpass and no
-terminal prompt. The `git` program is looked up on PATH without its relative entries, so a `git` in the
-project folder is never the one that runs. The user's own global config (`~/.gitconfig`, the XDG one)
-is read: identity, safe directories and git-lfs come from there.
+terminal prompt. `GIT_WORK_TREE` is the folder that holds `.git`: a `core.worktree` the repository sets
+would otherwise make `status` list, and a checkpoint's `add --all` copy into `.git/objects` (readable from
+the sandbox), the files of any folder it names, `~/.ssh` included. The `git` program is looked up on
+PATH without its relative entries, so a `git` in the project folder is never the one that runs. The
+user's own global config (`~/.gitconfig`, the XDG one) is read: identity, safe directories and git-lfs
+come from there.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["PINNED", "GitCommand", "git_binary", "git_command"]
+__all__ = ["PINNED", "GitCommand", "git_binary", "git_command", "work_tree"]
 
 PINNED: tuple[tuple[str, str], ...] = (
     ("core.hooksPath", "/dev/null"),
@@ -90,11 +93,21 @@ def _config_env(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
     return env
 
 
+def work_tree(folder: Path) -> Path | None:
+    """The working tree `folder` is in: the nearest folder (itself or above) holding `.git` (a folder, or
+    a file for a worktree or submodule); None when there is none, or `folder` is inside a `.git`."""
+    resolved = folder.resolve()
+    if ".git" in resolved.parts:
+        return None  # inside a repository's own folder: no working tree there
+    return next((f for f in (resolved, *resolved.parents) if os.path.lexists(f / ".git")), None)
+
+
 class GitCommand:
     """How git runs in one folder: the program, and an environment pinning every program-running key."""
 
     def __init__(self, binary: str, cwd: Path) -> None:
         self.binary, self.cwd = binary, cwd
+        self.work_tree = work_tree(cwd)
         self._env: dict[str, str] | None = None
 
     def argv(self, *args: str) -> list[str]:
@@ -105,12 +118,18 @@ class GitCommand:
         """The environment of a git process (`extra`: GIT_INDEX_FILE, an identity, ...)."""
         if self._env is None:
             pinned = [*PINNED, *self._filters()]
-            self._env = _base_env() | _config_env(pinned)
+            self._env = self._base() | _config_env(pinned)
         return {**self._env, **(extra or {})}
+
+    def _base(self) -> dict[str, str]:
+        base = _base_env()
+        if self.work_tree is not None:
+            base["GIT_WORK_TREE"] = str(self.work_tree)
+        return base
 
     def _filters(self) -> list[tuple[str, str]]:
         """Each filter command the repository defines, reset to the user's own value (or none)."""
-        env = _base_env() | _config_env(PINNED)
+        env = self._base() | _config_env(PINNED)
         argv = self.argv("config", "--show-scope", "-z", "--get-regexp", r"^filter\.")
         try:
             done = subprocess.run(

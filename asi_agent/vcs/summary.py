@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from asi_agent.vcs.gitcmd import git_command
+from asi_agent.vcs.gitcmd import git_command, work_tree
 
 __all__ = ["dirty_paths", "git_context", "has_git"]
 
@@ -20,7 +20,7 @@ _SHOWN_DIRTY = 20
 def has_git(root: Path) -> bool:
     """Whether git may find a repository for `root`: `root` or a folder above it holds `.git` (a folder,
     or a file for a worktree or submodule). `GIT_DIR` is not honoured: the runtime's git never reads it."""
-    return any((folder / ".git").exists() for folder in (root, *root.resolve().parents))
+    return work_tree(root) is not None
 
 
 def git_context(root: Path, *, commits: int = 5) -> str:

@@ -10,8 +10,10 @@ appear, and the run must still work (the commit is made, the diff shown).
 
 from __future__ import annotations
 
+import json
 import os
 import stat
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -242,3 +244,32 @@ def test_the_users_own_filter_still_runs_where_the_repository_redefines_it(repo:
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
     assert git(repo, "cat-file", "blob", "HEAD:note.txt") == "QUIET WORDS\n"
+
+
+def test_a_work_tree_set_by_the_repository_is_not_followed(repo: Path) -> None:
+    """`core.worktree` pointing at another folder (a home folder, `~/.ssh`) would make the prompt list its
+    files and a checkpoint copy them into `.git/objects`, which sandboxed commands can read."""
+    secrets = repo.parent / "fake-ssh"
+    secrets.mkdir()
+    (secrets / "id_fake").write_text("FAKE-PRIVATE-KEY-0123\n")
+    git(repo, "config", "core.worktree", str(secrets))
+    model = script(
+        repo,
+        [
+            {"text": "Plan.", "tool_calls": [call("create_file", path="greet.py", content="hi = 1\n")]},
+            "Created greet.py.\nAGENT_STATUS: DONE",
+        ],
+    )
+    args = ("run", "--provider", "scripted", "--model", str(model), "--yes", "--output-format", "json", "go")
+    done = cli(repo, *args)
+    assert done.returncode == 0, done.stderr
+    session = json.loads(done.stdout.strip().splitlines()[-1])["session_id"]
+    transcript = (repo / ".asi" / "sessions" / f"{session}.jsonl").read_text()
+    assert "id_fake" not in transcript
+    objects = subprocess.run(
+        ["git", "cat-file", "--batch-all-objects", "--batch"], cwd=repo, capture_output=True, check=True
+    ).stdout
+    assert b"FAKE-PRIVATE-KEY" not in objects
+    checkpoint = git(repo, "for-each-ref", "--format=%(objectname)", "refs/asi").split()[0]
+    names = git(repo, "ls-tree", "-r", "--name-only", checkpoint).split()
+    assert "a.py" in names and "id_fake" not in names
