@@ -116,7 +116,7 @@ def _probe(python: str, module: str, root: Path | None) -> bool:
     """Whether an interpreter can import `module`: asi-agent's own is asked in-process, one of a virtual
     environment is read from its files, one in the project is never started, any other runs isolated."""
     path = Path(python)
-    if path.resolve() == Path(sys.executable).resolve():
+    if os.path.abspath(python) == os.path.abspath(sys.executable):  # not resolved: a venv's python links out
         import importlib.util  # noqa: PLC0415 - only needed for this check
 
         return importlib.util.find_spec(module) is not None
