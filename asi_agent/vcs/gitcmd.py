@@ -129,17 +129,18 @@ class GitCommand:
 
     def _filters(self) -> list[tuple[str, str]]:
         """Each filter command the repository defines, reset to the user's own value (or none)."""
-        env = self._base() | _config_env(PINNED)
-        argv = self.argv("config", "--show-scope", "-z", "--get-regexp", r"^filter\.")
-        try:
-            done = subprocess.run(
-                argv, cwd=self.cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, check=False
-            )
-        except OSError:
-            return []
+        done = self._config("--show-scope", "-z", "--get-regexp", r"^filter\.")
+        if done is not None and done.returncode > 1:
+            # A git without --show-scope (before 2.26): every filter is treated as the repository's.
+            plain = self._config("-z", "--get-regexp", r"^filter\.")
+            text = plain.stdout.decode("utf-8", "surrogateescape") if plain is not None else ""
+            entries = [("local", *item.partition("\n")[::2]) for item in text.split("\0") if item]
+        else:
+            text = done.stdout.decode("utf-8", "surrogateescape") if done is not None else ""
+            entries = _scoped_entries(text)
         users: dict[str, str] = {}
         theirs: set[str] = set()
-        for scope, key, value in _scoped_entries(done.stdout.decode("utf-8", "surrogateescape")):
+        for scope, key, value in entries:
             name, _, setting = key.partition(".")[2].rpartition(".")
             if setting.lower() not in _FILTER_KEYS or not name:
                 continue
@@ -149,6 +150,21 @@ class GitCommand:
             else:
                 theirs.add(full)
         return _filter_pins(users, theirs)
+
+    def _config(self, *args: str) -> subprocess.CompletedProcess[bytes] | None:
+        """`git config ARGS` with the fixed pins only (reading config runs no program)."""
+        env = self._base() | _config_env(PINNED)
+        try:
+            return subprocess.run(
+                self.argv("config", *args),
+                check=False,
+                cwd=self.cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+            )
+        except OSError:
+            return None
 
     def run(
         self, *args: str, env: Mapping[str, str] | None = None, input: bytes | None = None
