@@ -147,6 +147,21 @@ def git_environment(root: Path, marker: Path) -> dict[str, str]:
     }
 
 
+def a_submodules_own_config(root: Path, marker: Path) -> dict[str, str]:
+    """A submodule whose config (in `.git/modules/`) sets an fsmonitor; its work tree is dirty."""
+    other = root.parent / "other"
+    other.mkdir()
+    git(other, "init", "-q")
+    (other / "f.txt").write_text("x\n")
+    git(other, "add", ".")
+    git(other, "-c", "user.name=o", "-c", "user.email=o@example.org", "commit", "-q", "-m", "o")
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(other), "vendor/other")
+    git(root, "commit", "-q", "-m", "submodule")
+    git(root / "vendor" / "other", "config", "core.fsmonitor", evil(root / "tools" / "monitor", marker))
+    (root / "vendor" / "other" / "f.txt").write_text("changed\n")
+    return {}
+
+
 def a_git_program_in_the_project(root: Path, marker: Path) -> dict[str, str]:
     """A `git` in the project, found when PATH holds a relative entry ("." or an empty one)."""
     evil(root / "git", marker)
@@ -167,6 +182,7 @@ PLANTS: list[Callable[[Path, Path], dict[str, str]]] = [
     included_config,
     included_if_gitdir,
     git_environment,
+    a_submodules_own_config,
     a_git_program_in_the_project,
 ]
 
