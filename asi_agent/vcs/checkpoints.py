@@ -81,7 +81,13 @@ def create_checkpoint(repo: GitRepo, session_id: str, label: str) -> Checkpoint:
     parent = repo.head()
     message = f"asi-agent checkpoint: {label}\n\nSession: {session_id}"
     commit = repo.run(
-        "commit-tree", tree, *(["-p", parent] if parent else []), "-m", message, env=AGENT_IDENTITY
+        "commit-tree",
+        "--no-gpg-sign",
+        tree,
+        *(["-p", parent] if parent else []),
+        "-m",
+        message,
+        env=AGENT_IDENTITY,
     )
     deadline = time.monotonic() + _CLAIM_WAIT
     while True:
@@ -201,6 +207,12 @@ def session_diff(
     session = own[0].session
     first = min((c for c in own if c.session == session), key=lambda c: c.number)
     out = repo.run(
-        "diff", *(["--stat"] if stat else []), f"{first.commit}^{{tree}}", repo.snapshot(), strip=False
+        "diff",
+        "--no-ext-diff",
+        "--no-textconv",
+        *(["--stat"] if stat else []),
+        f"{first.commit}^{{tree}}",
+        repo.snapshot(),
+        strip=False,
     )
     return first, out

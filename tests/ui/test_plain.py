@@ -262,6 +262,7 @@ def test_quitting_does_not_wait_for_a_blocking_call_still_running(project, tmp_p
         "scripted",
         "--model",
         str(model),
+        "--yes",
     ]
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     proc = subprocess.Popen(command, cwd=project, env=env, text=True, **pipes)
