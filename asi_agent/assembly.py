@@ -35,7 +35,7 @@ from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal, RecoveryReport
-from asi_agent.tools.registry import REGISTRY_KEY
+from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
 from asi_agent.trust import is_trusted, untrusted_notice
 from asi_agent.userdirs import user_cache_dir
 
@@ -195,17 +195,7 @@ def assemble_agent(
     if announce is not None:
         announce(sandbox_note)
     trusted = config.trust.trusted
-    if not trusted:
-        config.trust.ignored.extend(project_supplies(root))
-    registry, problems = build_registry(
-        root,
-        user_config_dir(),
-        trusted=trusted,
-        locale=config.tool_locale,
-        disabled_plugins=config.disabled_plugins,
-    )
-    for problem in problems:
-        warn(str(problem))
+    registry = _registry(root, config, warn)
     journal = Journal(state)
     recovered = journal.recover()  # settle what a killed run left half-done before anything reads the project
     if session is None:
@@ -244,6 +234,23 @@ def assemble_agent(
     system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+
+
+def _registry(root: Path, config: AsiConfig, warn: Warn) -> ToolRegistry:
+    """The tools: built-in, the user's and (in a trusted folder) the project's manifest, installed plugins."""
+    trusted = config.trust.trusted
+    if not trusted:
+        config.trust.ignored.extend(project_supplies(root))
+    registry, problems = build_registry(
+        root,
+        user_config_dir(),
+        trusted=trusted,
+        locale=config.tool_locale,
+        disabled_plugins=config.disabled_plugins,
+    )
+    for problem in problems:
+        warn(str(problem))
+    return registry
 
 
 def _policy_and_mode(root: Path, config: AsiConfig) -> tuple[Policy, Approval]:
