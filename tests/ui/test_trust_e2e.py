@@ -207,3 +207,24 @@ def test_a_folder_below_a_trusted_one_is_trusted(repo, user_config, home, server
     proc = asi("run", "hello", cwd=repo, config=user_config, home=home)
     assert proc.returncode == 0, proc.stderr
     assert attacker.chat_bodies and user.requests == []
+
+
+def test_the_first_line_says_who_turned_the_sandbox_off(repo, user_config, home, servers):
+    """`--no-sandbox` only when the flag was given; the user's own config named as such; and the
+    untrusted repository (whose config says enabled = false) cannot do it at all."""
+    user, _ = servers
+    plain = user_config.parent / "plain"
+    plain.mkdir()
+    user.reply(*["Done.\nAGENT_STATUS: DONE"] * 3)
+    flagged = asi("run", "--no-sandbox", "hi", cwd=plain, config=user_config, home=home)
+    assert flagged.stderr.splitlines()[0].startswith("asi-agent: no sandbox (--no-sandbox)"), flagged.stderr
+    untrusted = asi("run", "hi", cwd=repo, config=user_config, home=home)
+    first = untrusted.stderr.splitlines()[0]
+    assert "--no-sandbox" not in first and "sandbox off" not in first, first
+    if "bubblewrap" in first:  # the repository asked for the network too
+        assert "no network" in first
+    config = user_config / "config.toml"
+    config.write_text(config.read_text() + "[sandbox]\nenabled = false\n")
+    mine = asi("run", "hi", cwd=plain, config=user_config, home=home)
+    first = mine.stderr.splitlines()[0]
+    assert first.startswith(f"asi-agent: sandbox off (user config {config})"), mine.stderr
