@@ -197,6 +197,11 @@ def test_trust_list_and_untrust(tmp_path, home):
     assert cli("untrust", "link").stdout.strip() == f"{work / 'one'} was not trusted"
     assert cli("trust", "--list").stdout.startswith("no trusted folders yet")
     assert cli("trust", "nowhere").returncode == 1
+    gone = work / "gone"
+    gone.mkdir()
+    assert cli("trust", "gone").returncode == 0
+    gone.rmdir()
+    assert cli("untrust", "gone").stdout.strip() == f"{gone} is no longer trusted"  # deleted since
 
 
 def test_a_folder_below_a_trusted_one_is_trusted(repo, user_config, home, servers, tmp_path):
