@@ -313,8 +313,7 @@ def _narrowed(layer: dict[str, Any], base: AsiConfig, project: Path, trust: Proj
             section, _, name = key.rpartition(".")
             (kept.setdefault(section, {}) if section else kept)[name] = verdict
         if verdict is None or (isinstance(value, list) and verdict != value):
-            shown = key if key == "api_key" or isinstance(value, list) else f"{key} = {_toml(value)}"
-            trust.ignored.append(f".asi/config.toml: {shown}")
+            trust.ignored.append(f".asi/config.toml: {_shown(key, value, rule)}")
     return kept
 
 
@@ -331,6 +330,15 @@ def _judge(rule: KeyRule, value: Any, current: Any, project: Path) -> Any:
     if rule == "stricter":
         return value
     return None
+
+
+def _shown(key: str, value: Any, rule: KeyRule) -> str:
+    """How an ignored key is named: with its value, but never a key's, and lists by what was kept."""
+    if rule == "union":
+        return f"{key} (yours kept, its items added)"
+    if rule == "subset":
+        return f"{key} (only the items yours has)"
+    return key if key == "api_key" or isinstance(value, list) else f"{key} = {_toml(value)}"
 
 
 def _inside(project: Path, path: Path) -> bool:
