@@ -227,7 +227,7 @@ def load_config(
     trust = ProjectTrust(trusted=is_trusted(project) if trusted is None else trusted)
     merged: dict[str, Any] = {"tool_locale": user_locale(env)}  # a default: every layer overrides it
     user_file, project_file = user_config_dir() / "config.toml", project / ".asi" / "config.toml"
-    layers: list[tuple[str, dict[str, Any]]] = []
+    layers: list[tuple[str, dict[str, Any]]] = []  # (who turned the sandbox off if this layer did, layer)
     if user_file.is_file():
         layers.append((f"user config {user_file}", _checked(_read_toml(user_file), str(user_file))))
     if project_file.is_file():
@@ -238,12 +238,12 @@ def load_config(
         layers.append((f"project config {project_file}", layer))
     layers.append(("environment", _checked(_env_layer(env), "environment")))
     given = _checked({k: v for k, v in (flags or {}).items() if v is not None}, "command line")
-    layers.append(("--no-sandbox", given))
+    layers.append(("--no-sandbox", given))  # the command line's only way to turn it off
     for name, data in layers:
         _merge(merged, data)
         if data.get("sandbox", {}).get("enabled") is not None:
             trust.sandbox_off = None if data["sandbox"]["enabled"] else name
-    if any(data.get("approval") for name, data in layers[-2:]):
+    if any(data.get("approval") for _, data in layers[-2:]):  # the environment and the command line
         trust.approval = None  # the person chose the mode for this run: the project's does not apply
     if given.get("policy"):
         trust.policy = None
@@ -313,8 +313,7 @@ def _narrowed(layer: dict[str, Any], base: AsiConfig, project: Path, trust: Proj
             section, _, name = key.rpartition(".")
             (kept.setdefault(section, {}) if section else kept)[name] = verdict
         if verdict is None or (isinstance(value, list) and verdict != value):
-            shown = key if key == "api_key" or isinstance(value, list) else f"{key} = {_toml(value)}"
-            trust.ignored.append(f".asi/config.toml: {shown}")
+            trust.ignored.append(f".asi/config.toml: {_shown(key, value, rule)}")
     return kept
 
 
@@ -331,6 +330,15 @@ def _judge(rule: KeyRule, value: Any, current: Any, project: Path) -> Any:
     if rule == "stricter":
         return value
     return None
+
+
+def _shown(key: str, value: Any, rule: KeyRule) -> str:
+    """How an ignored key is named: with its value, but never a key's, and lists by what was kept."""
+    if rule == "union":
+        return f"{key} (yours kept, its items added)"
+    if rule == "subset":
+        return f"{key} (only the items yours has)"
+    return key if key == "api_key" or isinstance(value, list) else f"{key} = {_toml(value)}"
 
 
 def _inside(project: Path, path: Path) -> bool:
