@@ -120,10 +120,12 @@ def _load_openat2() -> Callable[[int, str, int, int], int] | None:
     `ASI_NO_OPENAT2` set (to anything) in the environment makes the walk use `openat` per component
     even where openat2 exists, for a kernel whose openat2 misbehaves (and for testing that walk)."""
     global _openat2, _openat2_probed  # noqa: PLW0603 - probed once per process, on first use
+    if os.environ.get("ASI_NO_OPENAT2"):
+        return None
     if _openat2_probed:
         return _openat2
     _openat2_probed = True
-    if sys.platform != "linux" or os.environ.get("ASI_NO_OPENAT2"):
+    if sys.platform != "linux":
         return None
     import ctypes  # noqa: PLC0415 - only the file tools need it, and only once
 
@@ -171,7 +173,8 @@ def _walk(base_fd: int, parts: Sequence[str], anchored: Anchored, *, create: boo
     openat2 = _load_openat2()
     if openat2 is not None:
         try:
-            return openat2(base_fd, "/".join(parts), _DIR_FLAGS, 0)
+            # Without O_NOFOLLOW: RESOLVE_NO_SYMLINKS then refuses a trailing link too (ELOOP).
+            return openat2(base_fd, "/".join(parts), _DIR_FLAGS & ~os.O_NOFOLLOW, 0)
         except OSError as exc:
             if exc.errno in (errno.ELOOP, errno.EXDEV):
                 raise LinkOnPathError(anchored.shown()) from exc
@@ -289,11 +292,12 @@ def listdir(anchored: Anchored) -> list[str]:
         os.close(fd)
 
 
-def write_atomic(anchored: Anchored, data: bytes, mode: int | None = None) -> None:
+def write_atomic(anchored: Anchored, data: bytes, mode: int | None = None) -> os.stat_result:
     """Replace the file with `data` atomically, making missing folders; `mode` None keeps the umask default.
 
     A temporary file `.<name>.<8 hex>.tmp` is created (O_EXCL) in the parent folder's descriptor,
     written, fsynced and renamed over the name in that same folder; then the folder is fsynced.
+    Returns the written file's status (taken from its descriptor: no second walk).
     """
     with _parent(anchored, create=True) as dir_fd:
         tmp = anchored.sibling(f".{anchored.name}.{secrets.token_hex(4)}.tmp")
@@ -306,12 +310,14 @@ def write_atomic(anchored: Anchored, data: bytes, mode: int | None = None) -> No
                 if mode is not None:
                     os.fchmod(handle.fileno(), mode)
                 os.fsync(handle.fileno())
+                written = os.fstat(handle.fileno())
             os.replace(tmp.name, anchored.name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp.name, dir_fd=dir_fd)
             raise
         _fsync(dir_fd)
+    return written
 
 
 def unlink(anchored: Anchored) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from asi_agent.tools import beneath
-from asi_agent.tools.beneath import Anchored, anchor
+from asi_agent.tools.beneath import Anchored, LinkOnPathError, anchor
 
 __all__ = [
     "ABORTED",
@@ -117,6 +117,9 @@ def read_or_none(path: Anchored) -> bytes | None:
 
 
 def mode_or_none(path: Anchored) -> int | None:
-    """A file's permission bits, or None when it does not exist."""
-    found = beneath.lstat(path)
+    """A file's permission bits, or None when it does not exist (or a link now stands on its path)."""
+    try:
+        found = beneath.lstat(path)
+    except LinkOnPathError:
+        return None
     return None if found is None else stat.S_IMODE(found.st_mode)

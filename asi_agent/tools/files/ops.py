@@ -75,6 +75,7 @@ def commit_change(
     if ctx.dry_run:
         raise ChangePlanned(shown, before, after)
     trash: Path | None = None
+    written: os.stat_result | None = None
     where = anchored(ctx, path)
     if after is None and mode is None:
         mode = mode_or_none(where)
@@ -95,7 +96,7 @@ def commit_change(
                 else:
                     trash = move_to_trash(ctx.root, where)
             else:
-                beneath.write_atomic(where, after, mode)
+                written = beneath.write_atomic(where, after, mode)
     except (FileExistsError, NotADirectoryError) as exc:
         raise ToolError(
             f"cannot write {shown}: a parent of it is a file, not a folder ({exc.strerror})"
@@ -105,10 +106,10 @@ def commit_change(
     except OSError as exc:
         raise ToolError(f"cannot write {shown}: {exc.strerror or exc}") from exc
     entry = change.entry
-    if after is None:
+    if written is None or after is None:
         ctx.stamps.pop(path, None)
     else:
-        stamp_file(ctx, path, after)
+        _stamp(ctx, path, written, after)
     return Committed(entry, trash)
 
 
@@ -116,7 +117,11 @@ def stamp_file(ctx: ToolContext, path: Path, data: bytes) -> None:
     """Remember what the model now knows `path` to contain (for the stale-file check of edits)."""
     st = beneath.lstat(anchored(ctx, path))
     if st is not None:
-        ctx.stamps[path] = FileStamp(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
+        _stamp(ctx, path, st, data)
+
+
+def _stamp(ctx: ToolContext, path: Path, st: os.stat_result, data: bytes) -> None:
+    ctx.stamps[path] = FileStamp(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
 
 
 def anchored(ctx: ToolContext, path: Path) -> Anchored:
