@@ -178,7 +178,8 @@ def _walk(base_fd: int, parts: Sequence[str], anchored: Anchored, *, create: boo
         except OSError as exc:
             if exc.errno in (errno.ELOOP, errno.EXDEV):
                 raise LinkOnPathError(anchored.shown()) from exc
-            if exc.errno != errno.ENOENT or not create:
+            # ENOENT: folders to make; ENOTDIR: a file on the path, or a swap in flight — the walk tells.
+            if not (exc.errno == errno.ENOENT and create) and exc.errno != errno.ENOTDIR:
                 raise
     fd = os.dup(base_fd)
     try:
@@ -202,19 +203,22 @@ def _step(fd: int, part: str, anchored: Anchored, *, create: bool) -> int:
                 os.mkdir(part, 0o777, dir_fd=fd)
             child = os.open(part, _DIR_FLAGS, dir_fd=fd)
     except OSError as exc:
-        # O_DIRECTORY | O_NOFOLLOW on a link fails with ENOTDIR, like a plain file: tell them apart.
-        if exc.errno in (errno.ENOTDIR, errno.ELOOP) and _is_link(fd, part):
+        # O_DIRECTORY | O_NOFOLLOW on a link fails with ENOTDIR, like a plain file: tell them apart. A
+        # folder there now was a link a moment ago (a swap in flight): that is the link's error too.
+        if exc.errno in (errno.ENOTDIR, errno.ELOOP) and not _is_file(fd, part):
             raise LinkOnPathError(anchored.shown()) from exc
         raise
     os.close(fd)
     return child
 
 
-def _is_link(dir_fd: int, name: str) -> bool:
+def _is_file(dir_fd: int, name: str) -> bool:
+    """Whether `name` is (now) neither a folder nor a link: a real NotADirectoryError."""
     try:
-        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
     except OSError:
-        return False
+        return True
+    return not (stat.S_ISLNK(mode) or stat.S_ISDIR(mode))
 
 
 @contextlib.contextmanager

@@ -9,6 +9,7 @@ with no link followed (`beneath.py`), so a link swapped in after the check leads
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,11 +53,7 @@ def resolve_in_project(ctx_root: Path, raw: str, *, write: bool, also: Sequence[
     candidate = expand_home(text)
     if not candidate.is_absolute():
         candidate = root / candidate
-    try:
-        # strict=False resolves every existing component (symlinks included) and keeps the missing tail.
-        resolved = candidate.resolve(strict=False)
-    except (OSError, RuntimeError) as exc:
-        raise ToolError(f"cannot resolve the path {text!r}: {exc}") from exc
+    resolved = _resolve(candidate, text)
     if not resolved.is_relative_to(root):
         if any(resolved.is_relative_to(_real_root(extra)) for extra in also):
             return resolved
@@ -64,6 +61,31 @@ def resolve_in_project(ctx_root: Path, raw: str, *, write: bool, also: Sequence[
     if write:
         _refuse_protected(resolved.relative_to(root), text)
     return resolved
+
+
+def _resolve(candidate: Path, text: str) -> Path:
+    """Every existing component resolved (links included), the missing tail kept; ToolError if impossible.
+
+    A link replaced while it is read (EINVAL from readlink: no longer a link) is tried again, twice."""
+    for attempt in range(3):
+        try:
+            return candidate.resolve(strict=False)
+        except OSError as exc:
+            if exc.errno != errno.EINVAL or attempt == 2:
+                raise ToolError(_unresolvable(text, exc)) from exc
+        except RuntimeError as exc:  # a loop of links
+            raise ToolError(f"cannot resolve the path {text!r}: {exc}") from exc
+    raise AssertionError("unreachable")
+
+
+def _unresolvable(text: str, exc: OSError) -> str:
+    if exc.errno == errno.EINVAL:
+        return (
+            f"cannot resolve the path {text!r}: a folder or link on it kept changing while it was read "
+            "(something is replacing it, e.g. a background command); nothing was done. Call again once "
+            "it has settled, or choose another path"
+        )
+    return f"cannot resolve the path {text!r}: {exc}"
 
 
 def _outside_message(text: str, root: Path, candidate: Path, resolved: Path) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import time
 
 RENAME_EXCHANGE = 2
 AT_FDCWD = -100
@@ -36,6 +37,8 @@ def main() -> None:
         exchange()  # FOLDER is now the link
         exchange()  # and a folder again
         swaps += 2
+        if swaps % 512 == 0:
+            time.sleep(0.0002)  # a breath now and then, so that some calls also find the folder in place
     os.unlink(link)
     print(f"swapped {swaps} times", flush=True)
 
