@@ -41,6 +41,7 @@ __all__ = [
     "open_regular",
     "read_bytes",
     "remove_write_temps",
+    "rmdir",
     "unlink",
     "write_atomic",
 ]
@@ -67,6 +68,11 @@ class Anchored:
 
     base: Path
     parts: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        # The walk must only ever go down: no component may walk up or mean nothing.
+        if any(part in ("", ".", "..") or "/" in part or "\x00" in part for part in self.parts):
+            raise ToolError(f"{self.shown()} is not a resolved path; give a plain path inside the project")
 
     @property
     def path(self) -> Path:
@@ -95,16 +101,9 @@ def anchor(path: Path, bases: Sequence[Path]) -> Anchored:
         real = base.resolve()
         for candidate in (real, base):
             if path.is_relative_to(candidate):
-                return _checked(Anchored(real, path.relative_to(candidate).parts))
+                return Anchored(real, path.relative_to(candidate).parts)
     parent = path.parent.resolve()
-    return _checked(Anchored(parent, (path.name,) if path.name else ()))
-
-
-def _checked(anchored: Anchored) -> Anchored:
-    """Refuse components that would walk up or mean nothing (the path was resolved, so none is expected)."""
-    if any(part in ("", ".", "..") or "/" in part for part in anchored.parts):
-        raise ToolError(f"{anchored.shown()} is not a resolved path; give a plain path inside the project")
-    return anchored
+    return Anchored(parent, (path.name,) if path.name else ())
 
 
 # -- walking --------------------------------------------------------------------------------------
@@ -328,6 +327,12 @@ def unlink(anchored: Anchored) -> None:
     """Remove the entry itself (a link there is removed, never followed)."""
     with _parent(anchored) as dir_fd:
         os.unlink(anchored.name, dir_fd=dir_fd)
+
+
+def rmdir(anchored: Anchored) -> None:
+    """Remove an empty folder (OSError when it is not empty, not a folder, or a link)."""
+    with _parent(anchored) as dir_fd:
+        os.rmdir(anchored.name, dir_fd=dir_fd)
 
 
 def move(src: Anchored, dst: Anchored) -> None:
