@@ -96,14 +96,27 @@ class Anchored:
 
 
 def anchor(path: Path, bases: Sequence[Path]) -> Anchored:
-    """`path` (absolute) below the first of `bases` that holds it; else below its own parent folder."""
+    """`path` (absolute) below the first of `bases` that holds it; else below its own parent folder.
+
+    A base is taken as written when the path starts with it (its own links, if any, are the person's),
+    else resolved; string prefixes, because this runs on every file operation."""
+    text = os.fspath(path)
+    for base in bases:
+        if (parts := _below(text, os.fspath(base))) is not None:
+            return Anchored(base, parts)
     for base in bases:
         real = base.resolve()
-        for candidate in (real, base):
-            if path.is_relative_to(candidate):
-                return Anchored(real, path.relative_to(candidate).parts)
-    parent = path.parent.resolve()
-    return Anchored(parent, (path.name,) if path.name else ())
+        if (parts := _below(text, os.fspath(real))) is not None:
+            return Anchored(real, parts)
+    return Anchored(path.parent.resolve(), (path.name,) if path.name else ())
+
+
+def _below(path: str, base: str) -> tuple[str, ...] | None:
+    """The components of `path` under `base`, None when it is not under it."""
+    if path == base:
+        return ()
+    prefix = base if base.endswith("/") else base + "/"
+    return tuple(path[len(prefix) :].split("/")) if path.startswith(prefix) else None
 
 
 # -- walking --------------------------------------------------------------------------------------

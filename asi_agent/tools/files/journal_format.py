@@ -81,10 +81,10 @@ def move_to_trash(root: Path, path: Path | Anchored) -> Path:
     Both ends are reached beneath their base folders with no link followed (`beneath.move`); a file of a
     folder outside the project keeps its absolute path below the stamp folder."""
     source = path if isinstance(path, Anchored) else anchor(path, (root,))
-    real_root = root.resolve()
-    rel = source.parts if source.base == real_root else source.path.parts[1:]
+    inside = source.base in (root, root.resolve())
+    rel = source.parts if inside else source.path.parts[1:]
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-    dest = Anchored(real_root, (".asi", "trash", stamp, *rel))
+    dest = Anchored(source.base if inside else root, (".asi", "trash", stamp, *rel))
     beneath.move(source, dest)
     return dest.path
 
