@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from asi_agent.exceptions import ModelFixableError, ToolError
+from asi_agent.exceptions import ModelFixableError, ToolError, UserError
 from asi_agent.tools import beneath
 from asi_agent.tools.args import CreateFileArgs, ReadFileArgs, ReplaceTextArgs
 from asi_agent.tools.base import ToolContext
@@ -147,3 +147,16 @@ async def test_a_fifo_in_place_of_a_file_is_refused_without_hanging(walk: str, c
     os.mkfifo(ctx.root / "real" / "pipe")
     with pytest.raises(ToolError, match="not a regular file"):
         await read_file(ReadFileArgs(path="real/pipe"), ctx)
+
+
+async def test_undo_through_a_folder_now_linked_outside_is_refused_and_touches_nothing(
+    walk: str, ctx: ToolContext, layout: tuple[Path, Path]
+) -> None:
+    _, outside = layout
+    await create_file(CreateFileArgs(path="real/f.txt", content="MARKER\n"), ctx)
+    (ctx.root / "real").rename(ctx.root / "moved")
+    (ctx.root / "real").symlink_to(outside)  # the same name, now leading out, where a decoy f.txt waits
+    with pytest.raises(UserError, match=r"cannot undo the change of real/f\.txt: .*symbolic link"):
+        ctx.journal.undo(ctx.root, 1)
+    assert (outside / "f.txt").read_text(encoding="utf-8") == "OUTSIDE\n"
+    assert (ctx.root / "moved" / "f.txt").read_text(encoding="utf-8") == "MARKER\n"
