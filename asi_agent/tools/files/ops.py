@@ -171,7 +171,10 @@ async def read_file(args: ReadFileArgs, ctx: ToolContext) -> str:
     text_file = read_existing(ctx, path)
     lines = text_file.lines
     start, end = _read_range(args, shown, len(lines))
-    stamp_file(ctx, path, text_file.raw)
+    if text_file.disk is None:
+        stamp_file(ctx, path, text_file.raw)
+    else:  # the status read through the same descriptor: no second walk
+        _stamp(ctx, path, text_file.disk, text_file.raw)
     ctx.last_location = (path, start)
     header = _header(shown, text_file, len(lines), start, end)
     if not lines:

@@ -59,6 +59,8 @@ class TextFile:
     trailing_newline: bool = True
     mode: int | None = None
     raw: bytes = field(default=b"", repr=False)
+    disk: os.stat_result | None = field(default=None, repr=False, compare=False)
+    """The file's status when it was read (from the descriptor it was read through)."""
 
     @property
     def lines(self) -> list[str]:
@@ -153,6 +155,7 @@ def read_text(
         # An empty file counts as newline-terminated so that lines added to it end properly.
         trailing_newline=text == "" or text.endswith("\n"),
         mode=stat.S_IMODE(st.st_mode),
+        disk=st,
         raw=data,
     )
 
