@@ -5,6 +5,7 @@ Each test runs twice: with openat2 (this kernel has it) and with the portable wa
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -160,3 +161,36 @@ async def test_undo_through_a_folder_now_linked_outside_is_refused_and_touches_n
         ctx.journal.undo(ctx.root, 1)
     assert (outside / "f.txt").read_text(encoding="utf-8") == "OUTSIDE\n"
     assert (ctx.root / "moved" / "f.txt").read_text(encoding="utf-8") == "MARKER\n"
+
+
+async def test_a_planted_pending_entry_naming_a_path_outside_is_aborted_without_touching_it(
+    walk: str, ctx: ToolContext, layout: tuple[Path, Path]
+) -> None:
+    """A repository can ship `.asi/journal/entries.jsonl`: recovery must not clean up or read outside."""
+    _, outside = layout
+    (outside / ".f.txt.0123abcd.tmp").write_text("OUTSIDE TEMP\n", encoding="utf-8")
+    journal_dir = ctx.root / ".asi" / "journal"
+    journal_dir.mkdir(parents=True)
+    planted = {"seq": 1, "time": "t", "path": "../outside/f.txt", "tool": "x", "session_id": "",
+               "before": None, "after": None, "pending": True}  # fmt: skip
+    (journal_dir / "entries.jsonl").write_text(json.dumps(planted) + "\n", encoding="utf-8")
+    report = Journal(ctx.root / ".asi").recover()
+    assert report.aborted == (1,) and report.removed == ()
+    assert sorted(os.listdir(outside)) == [".f.txt.0123abcd.tmp", "f.txt"]
+    out = await create_file(CreateFileArgs(path="real/new.txt", content="fine\n"), ctx)
+    assert out.startswith("Created real/new.txt")
+
+
+def test_a_planted_pending_entry_with_an_absolute_path_is_aborted_without_touching_it(
+    walk: str, ctx: ToolContext, layout: tuple[Path, Path]
+) -> None:
+    _, outside = layout
+    (outside / ".f.txt.0123abcd.tmp").write_text("OUTSIDE TEMP\n", encoding="utf-8")
+    journal_dir = ctx.root / ".asi" / "journal"
+    journal_dir.mkdir(parents=True)
+    planted = {"seq": 1, "time": "t", "path": str(outside / "f.txt"), "tool": "x", "session_id": "",
+               "before": None, "after": None, "pending": True}  # fmt: skip
+    (journal_dir / "entries.jsonl").write_text(json.dumps(planted) + "\n", encoding="utf-8")
+    report = Journal(ctx.root / ".asi").recover()
+    assert report.aborted == (1,) and report.removed == ()
+    assert sorted(os.listdir(outside)) == [".f.txt.0123abcd.tmp", "f.txt"]

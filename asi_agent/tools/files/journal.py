@@ -324,7 +324,15 @@ class Journal:
         removed: list[Path] = []
         root = self.state_dir.parent
         for entry in self._scan().unsettled:
-            target = self._anchored(Path(entry.path) if Path(entry.path).is_absolute() else root / entry.path)
+            try:
+                target = self._anchored(root / entry.path)  # an absolute path stays as it is
+            except ToolError:  # `..` or an empty name: no change of ours has one
+                target = None
+            if target is None or target.base not in (root, root.resolve()):
+                # Outside the project (or planted in a cloned `.asi/`): nothing there is read or cleaned up.
+                self._abort(entry)
+                aborted.append(entry.seq)
+                continue
             removed += beneath.remove_write_temps(target)
             (committed if self._settle(entry, target) else aborted).append(entry.seq)
         for leftover in self._blobs.glob(".*.tmp"):
