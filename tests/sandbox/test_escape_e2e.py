@@ -31,8 +31,10 @@ class Probe:
 
     def __init__(self, base: Path) -> None:
         self.base = base
-        names = ("project", "home", "tmp", "outside")
-        self.root, self.home, self.temp, self.outside = (base / name for name in names)
+        names = ("project", "home", "tmp")
+        self.root, self.home, self.temp = (base / name for name in names)
+        # Under the home folder: visible (read-only) inside; the rest of the host's /tmp is not seen at all.
+        self.outside = self.home / "outside"
         for folder in (self.root, self.home / ".ssh", self.temp, self.outside):
             folder.mkdir(parents=True)
         (self.home / ".ssh" / "id_rsa").write_text("FAKE-PRIVATE-KEY-FOR-A-TEST\n", encoding="utf-8")
@@ -72,7 +74,8 @@ def _both(probe: Probe, command: str) -> tuple[Ran, Ran]:
 def test_the_first_stderr_line_and_the_result_say_which_sandbox_is_in_force(probe: Probe) -> None:
     (inside, _, err_in), (outside, _, err_out) = _both(probe, "true")
     assert err_in.splitlines()[0] == (
-        "asi-agent: sandbox: bubblewrap (writes: project, temp, caches; no network; secrets hidden)"
+        "asi-agent: sandbox: bubblewrap (writes: project, private /tmp; read-only: git config and hooks, "
+        "agent settings; no network; hidden: secrets, secret variables, host sockets)"
     )
     assert inside["sandbox"] == "bubblewrap"
     assert err_out.splitlines()[0].startswith("asi-agent: no sandbox (--no-sandbox)")
