@@ -137,7 +137,7 @@ async def _wait(proc: asyncio.subprocess.Process, log: Path, deadline: float, ca
     while True:
         try:
             await asyncio.wait_for(proc.wait(), max(min(_POLL, deadline - time.monotonic()), 0.001))
-            return None
+            return "output" if _cut_log(log, cap) else None  # ended before the cap was seen: cut all the same
         except TimeoutError:
             pass
         over = _cut_log(log, cap)

@@ -138,8 +138,8 @@ async def run_terminal_cmd(args: RunTerminalCmdArgs, ctx: ToolContext) -> str:
         )
     elif result.output_capped:
         lines.append(
-            f"stopped: the output passed {limits_of(ctx.sandbox).output_mb} MiB (the log keeps its start); "
-            "write less, or redirect it to a file in the project"
+            f"the output passed {limits_of(ctx.sandbox).output_mb} MiB: the command was stopped there (if it "
+            "still ran) and its log keeps only its start; write less, or redirect it to a file in the project"
         )
     elif result.leftovers_stopped:
         lines.append(
