@@ -110,13 +110,15 @@ class Sandbox:
         args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         masked = self._masked()
         args += ["--bind", str(self.scratch.path()), "/tmp"]
-        args += [arg for folder in masked[1:] for arg in ("--tmpfs", str(folder))]
         args += _ro(folder for folder in (Path.home().resolve(),) if folder.is_relative_to(_TMP))
+        args += [arg for folder in masked[1:] for arg in ("--tmpfs", str(folder))]
         added = [folder for folder in map(_path, writable) if folder.is_dir()]
         writes = [*self.writable, *added, self.root]
         for folder in writes:
             args += ["--bind", str(folder), str(folder)]
-        args += [arg for sock in host_sockets(masked) for arg in ("--ro-bind", "/dev/null", str(sock))]
+        seen = [Path.home().resolve(), *writes]  # what of the host's /tmp is mounted back
+        sockets = [s for s in host_sockets(masked[1:]) if not s.is_relative_to(_TMP) or _inside(s, seen)]
+        args += [arg for sock in sockets for arg in ("--ro-bind", "/dev/null", str(sock))]
         held: list[Path] = []
         args += self._project(held)
         args += _ro(f for f in code_folders(self.root) if not any(w.is_relative_to(f) for w in writes))
@@ -192,6 +194,10 @@ class Sandbox:
 
 def _ro(paths: Iterator[Path] | Sequence[Path]) -> list[str]:
     return [arg for path in paths for arg in ("--ro-bind", str(path), str(path))]
+
+
+def _inside(path: Path, folders: Sequence[Path]) -> bool:
+    return any(path.is_relative_to(folder) for folder in folders)
 
 
 def _holds(folder: Path, *paths: Path) -> bool:

@@ -28,7 +28,9 @@ for name, value in zip(("NPROC", "FSIZE", "DATA", "CPU"), a[1:5]):
     kind = getattr(r, "RLIMIT_" + name)
     hard = r.getrlimit(kind)[1]
     value = int(value) if hard == r.RLIM_INFINITY else min(int(value), hard)
-    r.setrlimit(kind, (value, value))
+    # CPU: a second between soft and hard, so that the command hears SIGXCPU before SIGKILL
+    top = value + 1 if name == "CPU" and (hard == r.RLIM_INFINITY or value < hard) else value
+    r.setrlimit(kind, (value, top))
 try:
     os.execvp(a[5], a[5:])
 except OSError as e:

@@ -51,10 +51,14 @@ class Probe:
         """The user's config.toml."""
         (self.config / "config.toml").write_text(text, encoding="utf-8")
 
-    def run_all(self, commands: Sequence[str], *flags: str) -> tuple[dict[str, Any], list[str], str]:
-        """Run each command through the agent, in order; the JSON result, each tool output, stderr."""
+    def run_all(
+        self, commands: Sequence[str | dict[str, Any]], *flags: str
+    ) -> tuple[dict[str, Any], list[str], str]:
+        """Run each command (or `run_terminal_cmd` arguments) through the agent, in order; the JSON
+        result, each tool output, stderr."""
         script = self.base / "script.json"
-        calls = [{"name": "run_terminal_cmd", "arguments": {"command": command}} for command in commands]
+        arguments = [{"command": command} if isinstance(command, str) else command for command in commands]
+        calls = [{"name": "run_terminal_cmd", "arguments": given} for given in arguments]
         replies = [{"text": "", "tool_calls": [call]} for call in calls] + ["Done.\nAGENT_STATUS: DONE"]
         script.write_text(json.dumps({"native": True, "replies": replies}), encoding="utf-8")
         env = model_free_env()
