@@ -87,7 +87,7 @@ def protected_paths(root: Path, protected: Sequence[str]) -> tuple[list[Path], l
     found: list[Path] = []
     missing: list[Path] = []
     git = root / ".git"
-    if ".git/config" in protected and (git.is_file() or git.is_symlink()):
+    if ".git/config" in protected and git.is_file():
         found.append(git)  # `gitdir: …` says where the repository is: it must not be pointed elsewhere
     elif git.is_dir():
         for name, folder in _GIT_PARTS.items():
@@ -99,9 +99,9 @@ def protected_paths(root: Path, protected: Sequence[str]) -> tuple[list[Path], l
             (found if hooks.exists() else missing).append(hooks)
     for name in protected:
         path = root / name
-        if path.exists() or path.is_symlink():
+        if path.exists():  # a link is mounted where it leads (a dangling one cannot be mounted)
             found.append(path)
-        elif name in HELD_WHEN_MISSING:
+        elif name in HELD_WHEN_MISSING and not path.is_symlink():
             missing.append(path)
     return list(dict.fromkeys(found)), missing
 
