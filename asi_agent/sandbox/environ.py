@@ -44,7 +44,7 @@ def filtered_environment(env: Mapping[str, str], configured: Iterable[str] = ())
     globs = [name for name in configured if _is_glob(name)]
     kept = {}
     for name, value in env.items():
-        ordinary = name in exact or any(fnmatch.fnmatchcase(name, pattern) for pattern in ORDINARY)
+        ordinary = name in exact or name in _ORDINARY_NAMES or name.startswith("LC_")
         if ordinary or (any(fnmatch.fnmatchcase(name, glob) for glob in globs) and not looks_secret(name)):
             kept[name] = value
     return kept
@@ -52,3 +52,6 @@ def filtered_environment(env: Mapping[str, str], configured: Iterable[str] = ())
 
 def _is_glob(name: str) -> bool:
     return any(mark in name for mark in "*?[")
+
+
+_ORDINARY_NAMES = frozenset(name for name in ORDINARY if not _is_glob(name))

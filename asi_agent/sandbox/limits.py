@@ -2,7 +2,9 @@
 
 Inside the sandbox, a few lines of Python (this interpreter, started isolated and without `site`) set the
 limits with `setrlimit` — soft and hard alike, so the command cannot raise them — and then become the
-command. The limits are inherited by everything the command starts:
+command; one way for every process (commands, plugins, MCP servers started by the MCP library), and no
+`preexec_fn`, which would make Python fork the whole runtime instead of using vfork. The limits are
+inherited by everything the command starts:
 
 - processes: the machine's running threads when the command starts, plus `processes` (a fork bomb stops
   there; the kernel counts the user's threads against it);
@@ -55,11 +57,14 @@ class Limits:
         """The cap of one command's output log, in bytes."""
         return self.output_mb * _MIB
 
+    def values(self) -> tuple[int, int, int, int]:
+        """The limits of a command starting now: processes, file size, memory (bytes) and CPU seconds."""
+        memory = self.memory_mb * _MIB if self.memory_mb else _physical_memory()
+        return _running_threads() + self.processes, self.file_size_mb * _MIB, memory, self.cpu_seconds
+
     def launcher(self) -> list[str]:
         """The command line prefix that sets the limits, then runs the rest of the line."""
-        memory = self.memory_mb * _MIB if self.memory_mb else _physical_memory()
-        values = (_running_threads() + self.processes, self.file_size_mb * _MIB, memory, self.cpu_seconds)
-        return [sys.executable, "-I", "-S", "-c", _LAUNCH, *map(str, values)]
+        return [sys.executable, "-I", "-S", "-c", _LAUNCH, *map(str, self.values())]
 
 
 def _physical_memory() -> int:
