@@ -145,8 +145,10 @@ class Sandbox:
         protected = [name for name in self.protected if name]
         found, missing = protected_paths(self.root, protected)
         state = self.root / ".asi"
-        state.mkdir(exist_ok=True)
-        found.insert(0, state)
+        with contextlib.suppress(OSError):  # a read-only project: nothing can be written in it anyway
+            state.mkdir(exist_ok=True)
+        if state.is_dir():
+            found.insert(0, state)
         for path in missing:
             if PLACEHOLDERS.hold(path):
                 held.append(path)

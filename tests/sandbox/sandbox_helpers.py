@@ -46,6 +46,8 @@ class Probe:
         (self.home / ".ssh" / "id_rsa").write_text("FAKE-PRIVATE-KEY-FOR-A-TEST\n", encoding="utf-8")
         (self.root / "link").symlink_to(self.outside)
         self.env: dict[str, str] = {}
+        self.python = sys.executable
+        """The interpreter asi-agent runs on."""
 
     def configure(self, text: str) -> None:
         """The user's config.toml."""
@@ -65,7 +67,7 @@ class Probe:
         env.update(ASI_CONFIG_DIR=str(self.config), HOME=str(self.home), TMPDIR=str(self.temp), **self.env)
         argv = ["run", "--provider", "scripted", "--model", str(script), "--yes", "--output-format", "json"]
         done = subprocess.run(
-            [sys.executable, "-m", "asi_agent", *argv, *flags, "probe"],
+            [self.python, "-m", "asi_agent", *argv, *flags, "probe"],
             cwd=self.root, env=env, capture_output=True, text=True, timeout=180, check=False,
         )  # fmt: skip
         assert done.stdout.strip(), done.stderr

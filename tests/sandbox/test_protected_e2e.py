@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
 import pytest
 from sandbox_helpers import Probe
 
+import asi_agent
 from asi_agent.sandbox import find_bwrap, unavailable
 
 BWRAP = find_bwrap()
@@ -154,6 +156,23 @@ def test_caches_toolchains_and_asi_agents_installation_are_not_writable(tmp_path
     probe.configure('[sandbox]\ncaches = ["~/.cache/pip"]\n')  # shared on request
     probe.run("touch ~/.cache/pip/MARKER; echo $XDG_CACHE_HOME")
     assert (probe.home / ".cache" / "pip" / "MARKER").exists()
+
+
+def test_asi_agent_installed_in_a_venv_inside_the_project_cannot_be_given_a_pth_file(tmp_path: Path) -> None:
+    probe = Probe(tmp_path)
+    venv = probe.root / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = Path(subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip())  # fmt: skip
+    here = [str(Path(asi_agent.__file__).parent.parent), sysconfig.get_paths()["purelib"]]
+    (site / "asi-agent-under-test.pth").write_text("\n".join(here) + "\n", encoding="utf-8")
+    probe.python = str(venv / "bin" / "python")  # asi-agent runs from the project's own venv
+    plant = f"echo 'import this' > {site}/planted.pth; echo x > .venv/bin/activate"  # a .pth runs at start
+    _, seen, _ = probe.run(f"{plant}; echo fine > fine.txt")
+    assert seen.count("Read-only file system") == 2, seen
+    assert not (site / "planted.pth").exists() and (probe.root / "fine.txt").exists()
 
 
 CREDENTIALS = {
