@@ -22,6 +22,10 @@ __all__ = ["KIND", "Sandbox", "Scratch", "sandbox_for"]
 
 KIND = "bubblewrap"
 _TMP = Path("/tmp")
+_TOOL_CACHES = {
+    "pip": "PIP_CACHE_DIR", "uv": "UV_CACHE_DIR", "go-build": "GOCACHE", "pre-commit": "PRE_COMMIT_HOME",
+}  # fmt: skip
+"""Tools that keep their cache under `~/.cache`, and the variable that says where, for sharing one alone."""
 
 
 class Scratch:
@@ -171,14 +175,23 @@ class Sandbox:
     ) -> list[str]:
         values = filtered_environment(os.environ if env is None else env, self.env)
         values.update(TMPDIR="/tmp", PWD=str(cwd))
-        home = Path(values.get("HOME") or Path.home())
-        cache_home = Path(values.get("XDG_CACHE_HOME") or home / ".cache")
-        if not any(_path(str(cache_home)).is_relative_to(folder) for folder in self.writable):
-            values["XDG_CACHE_HOME"] = "/tmp/.cache"  # a private cache: the user's cannot be poisoned
-        if not any(_path(str(home / ".npm")).is_relative_to(folder) for folder in self.writable):
-            values["npm_config_cache"] = "/tmp/.npm"
+        values.update(self._caches(Path(values.get("HOME") or Path.home()), values.get("XDG_CACHE_HOME")))
         values.update(extra or {})
         return ["--clearenv", *(arg for name, value in values.items() for arg in ("--setenv", name, value))]
+
+    def _caches(self, home: Path, cache_home: str | None) -> dict[str, str]:
+        """Where package managers cache: in the private /tmp, unless the person shares the user's cache
+        (`[sandbox] caches`), whole (`~/.cache`) or for one tool (`~/.cache/pip`: `PIP_CACHE_DIR`)."""
+        shared = _path(cache_home or str(home / ".cache"))
+        if _inside(shared, self.writable):
+            return {}
+        found = {"XDG_CACHE_HOME": "/tmp/.cache"}  # a private cache: the user's cannot be poisoned
+        for name, variable in _TOOL_CACHES.items():
+            if _inside(shared / name, self.writable):
+                found[variable] = str(shared / name)
+        if not _inside(_path(str(home / ".npm")), self.writable):
+            found["npm_config_cache"] = "/tmp/.npm"
+        return found
 
     def with_network(self) -> Sandbox:
         """The same sandbox with the network open."""
@@ -186,7 +199,7 @@ class Sandbox:
 
     def describe(self) -> str:
         """One line for `run`'s first stderr line: what commands may write, and what they cannot reach."""
-        writes = "project, private /tmp" + (", caches" if self.writable else "")
+        writes = "project, private /tmp" + (", configured folders" if self.writable else "")
         network = "network open" if self.network else "no network"
         return (
             f"sandbox: {KIND} (writes: {writes}; read-only: git config and hooks, agent settings; {network}; "

@@ -154,8 +154,9 @@ def test_caches_toolchains_and_asi_agents_installation_are_not_writable(tmp_path
     assert not any((probe.home / folder[2:] / "MARKER").exists() for folder in folders)
     assert not Path(site, "asi-marker.pth").exists()
     probe.configure('[sandbox]\ncaches = ["~/.cache/pip"]\n')  # shared on request
-    probe.run("touch ~/.cache/pip/MARKER; echo $XDG_CACHE_HOME")
+    _, shared, _ = probe.run("touch ~/.cache/pip/MARKER; echo $PIP_CACHE_DIR $XDG_CACHE_HOME")
     assert (probe.home / ".cache" / "pip" / "MARKER").exists()
+    assert shared.split()[:2] == [str(probe.home / ".cache" / "pip"), "/tmp/.cache"], shared
 
 
 def test_asi_agent_installed_in_a_venv_inside_the_project_cannot_be_given_a_pth_file(tmp_path: Path) -> None:
