@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -41,7 +42,7 @@ def repo(tmp_path: Path) -> Probe:
 
 PLANT_GIT = [
     "echo '[core]' >> .git/config; echo '  fsmonitor = echo FSMONITOR-RAN' >> .git/config",
-    "printf '#!/bin/sh\\necho HOOK-RAN\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+    "mkdir -p .git/hooks && printf '#!/bin/sh\\necho HOOK-RAN\\n' > .git/hooks/pre-commit",
     "echo '*.py' >> .git/info/exclude",
 ]
 
@@ -50,6 +51,7 @@ def test_git_config_hooks_and_info_are_read_only_inside_yet_git_add_commit_and_s
     repo: Probe,
 ) -> None:
     config = (repo.root / ".git" / "config").read_text(encoding="utf-8")
+    shutil.rmtree(repo.root / ".git" / "hooks")  # no hooks folder yet: it must not be creatable either
     work = "echo more >> app.py && git add -A && git -c user.name=A -c user.email=a@example.org commit -qm in"
     _, outputs, _ = repo.run_all([*PLANT_GIT, f"{work} && git status --short && echo committed"])
     for planted in outputs[:3]:
