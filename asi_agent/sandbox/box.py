@@ -113,7 +113,8 @@ class Sandbox:
             args.append("--unshare-net")
         args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         masked = self._masked()
-        args += ["--bind", str(self.scratch.path()), "/tmp"]
+        scratch = self.scratch.path()  # the private /tmp, also at its own path (`shared_temp`)
+        args += ["--bind", str(scratch), "/tmp", "--bind", str(scratch), str(scratch)]
         args += _ro(folder for folder in (Path.home().resolve(),) if folder.is_relative_to(_TMP))
         args += [arg for folder in masked[1:] for arg in ("--tmpfs", str(folder))]
         added = [folder for folder in map(_path, writable) if folder.is_dir()]
@@ -192,6 +193,11 @@ class Sandbox:
         if not _inside(_path(str(home / ".npm")), self.writable):
             found["npm_config_cache"] = "/tmp/.npm"
         return found
+
+    def shared_temp(self) -> Path:
+        """A folder of the host that commands see at the same path and may write (the run's private
+        /tmp): where the runtime puts the files it shares with a command, such as a test report."""
+        return self.scratch.path()
 
     def with_network(self) -> Sandbox:
         """The same sandbox with the network open."""

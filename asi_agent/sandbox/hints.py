@@ -42,7 +42,8 @@ _SUBCOMMANDS = {
     "gem": {"install", "update"},
     "conda": {"install", "create", "update"},
 }
-_READ_ONLY = ("Read-only file system", "Permission denied")
+# "busy": a command replaced a protected file (git writes its config so)
+_READ_ONLY = ("Read-only file system", "Permission denied", "Device or resource busy")
 _NO_NETWORK = (
     "Could not resolve host", "Temporary failure in name resolution", "Network is unreachable",
     "Name or service not known", "nodename nor servname", "getaddrinfo",

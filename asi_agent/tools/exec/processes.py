@@ -28,7 +28,7 @@ from asi_agent.tools.base import ToolContext
 
 __all__ = [
     "BackgroundProcess", "CommandResult", "ProcessTable", "command_env", "new_log_path", "process_table",
-    "run_command", "shell_argv",
+    "run_command", "shell_argv", "work_folder",
 ]  # fmt: skip
 
 STOP_GRACE = 2.0
@@ -75,6 +75,12 @@ def limits_of(sandbox: Sandbox | None) -> Limits:
     """The limits in force: the sandbox's, else the defaults (the output cap and background time limit
     hold without a sandbox too)."""
     return sandbox.limits if sandbox is not None else Limits()
+
+
+def work_folder(sandbox: Sandbox | None) -> str | None:
+    """Where to make a temporary folder a command writes into (a report): the sandbox's shared one, or
+    the system's (None)."""
+    return None if sandbox is None else str(sandbox.shared_temp())
 
 
 @dataclass(frozen=True, slots=True)

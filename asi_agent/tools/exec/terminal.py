@@ -32,6 +32,7 @@ from asi_agent.tools.exec.processes import (
     process_table,
     run_command,
     shell_argv,
+    work_folder,
 )
 from asi_agent.tools.paths import display_path
 
@@ -46,6 +47,7 @@ __all__ = [
     "run_command",
     "run_terminal_cmd",
     "shell_argv",
+    "work_folder",
 ]
 
 HEAD_LINES = 100
