@@ -18,7 +18,15 @@ from typing import Any
 from asi_agent import prefetch
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.bounds import EventHandler, RunWatch
-from asi_agent.config import APPROVAL_ORDER, PROJECT_KEYS, Approval, AsiConfig, load_config, user_config_dir
+from asi_agent.config import (
+    APPROVAL_ORDER,
+    PROJECT_KEYS,
+    SANDBOX_PROTECTED,
+    Approval,
+    AsiConfig,
+    load_config,
+    user_config_dir,
+)  # fmt: skip
 from asi_agent.context import ContextConfig
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
@@ -29,7 +37,7 @@ from asi_agent.policy import Policy, load_policy
 from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
 from asi_agent.providers import offered_tools, provider_of
-from asi_agent.sandbox import Sandbox, find_bwrap, sandbox_for, unavailable_cached
+from asi_agent.sandbox import Limits, Sandbox, find_bwrap, sandbox_for, unavailable_cached
 from asi_agent.session import Session, SessionStore
 from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
@@ -330,6 +338,9 @@ def contain(root: Path, config: AsiConfig, policy: Policy, approval: str) -> tup
         writable=section.writable,
         caches=section.caches,
         hidden=section.hidden,
+        protected=[name for name in SANDBOX_PROTECTED if name not in section.unprotect],
+        env=section.env,
+        limits=Limits(**section.limits.model_dump()),
     )
     return sandbox, sandbox.describe()
 

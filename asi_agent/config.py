@@ -26,8 +26,9 @@ CallFormat = Literal[
 ]
 
 __all__ = [
-    "APPROVAL_ORDER", "PROJECT_KEYS", "SANDBOX_CACHES", "SANDBOX_HIDDEN", "Approval", "AsiConfig",
-    "CallFormat", "KeyRule", "Provider", "ToolMode", "load_config", "user_config_dir", "user_locale",
+    "APPROVAL_ORDER", "PROJECT_KEYS", "SANDBOX_CACHES", "SANDBOX_HIDDEN", "SANDBOX_PROTECTED", "Approval",
+    "AsiConfig", "CallFormat", "KeyRule", "Provider", "SandboxLimits", "SandboxSection", "ToolMode",
+    "load_config", "user_config_dir", "user_locale",
 ]  # fmt: skip
 
 ENV_KEYS = {
@@ -78,14 +79,48 @@ class OllamaSection(BaseModel):
 SANDBOX_HIDDEN = (
     "~/.ssh", "~/.aws", "~/.azure", "~/.config/gcloud", "~/.netrc", "~/.docker", "~/.kube", "~/.gnupg",
     "~/.local/share/keyrings", "~/.password-store", "~/.pypirc", "~/.npmrc", "~/.git-credentials",
-    "~/.config/gh",
+    "~/.config/git/credentials", "~/.config/gh", "~/.config/hub", "~/.config/glab-cli",
+    "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.vault-token", "~/.pgpass", "~/.my.cnf",
+    "~/.s3cfg", "~/.boto",
+    "~/.config/rclone", "~/.terraform.d/credentials.tfrc.json", "~/.gem/credentials",
+    "~/.config/containers/auth.json", "~/.cache/huggingface/token", "~/.huggingface/token", "~/.config/op",
+    "~/.bash_history", "~/.zsh_history", "~/.zhistory", "~/.history", "~/.sh_history",
+    "~/.local/share/fish/fish_history", "~/.python_history", "~/.node_repl_history", "~/.psql_history",
+    "~/.mysql_history", "~/.sqlite_history", "~/.lesshst", "~/.viminfo",
 )  # fmt: skip
-"""Secrets no command may read."""
-SANDBOX_CACHES = (
-    "~/.cache", "~/.npm", "~/.cargo/registry", "~/.cargo/git", "~/.rustup", "~/.m2", "~/.gradle", "~/go/pkg",
-    "~/.local/share/uv", "~/.yarn", "~/.pnpm-store", "~/.bun/install/cache",
+"""Secrets no command may read (besides asi-agent's own configuration and cache folders, always hidden)."""
+SANDBOX_CACHES: tuple[str, ...] = ()
+"""Build and package caches of the user that commands may write: none by default. Every package cache holds
+code that later runs outside the sandbox (pip's wheels, npm's tarballs, cargo's unpacked sources, Go's module
+tree, Maven's jars), so a command could poison it; commands get private caches in their private /tmp
+instead (`XDG_CACHE_HOME`, `npm_config_cache`). List folders here to share them (`~/.cache/pip`, `~/.npm`)."""
+SANDBOX_PROTECTED = (
+    ".git/config", ".git/hooks", ".git/info", "moss-tools.json", ".mcp.json", ".vscode", ".idea", ".claude",
+    ".agents", ".codex", ".gemini", ".qwen", ".cursor", ".husky", ".githooks", ".pre-commit-config.yaml",
+    "lefthook.yml", ".lefthook.yml", "AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md", ".cursorrules",
+    ".github/copilot-instructions.md",
 )  # fmt: skip
-"""Build and package caches a command may write, besides the project and the temp folder."""
+"""Paths of the project (relative to its root) that commands may read but not write: git's configuration
+and hooks, the settings of agents, editors and hook managers, and the instruction files agents read."""
+
+
+class SandboxLimits(BaseModel):
+    """Resource limits of every sandboxed process (and the output and time bounds of every command)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    processes: int = Field(4096, ge=16)
+    """Processes and threads a command may start, beyond those running on the machine when it starts."""
+    file_size_mb: int = Field(8192, ge=1)
+    """Largest file a sandboxed process may write, in MiB."""
+    memory_mb: int | None = Field(None, ge=64)
+    """Memory (data segment) one sandboxed process may take, in MiB; empty means the machine's RAM."""
+    cpu_seconds: int = Field(3600, ge=1)
+    """CPU seconds one sandboxed process may use before it is ended."""
+    output_mb: int = Field(64, ge=1)
+    """A command's output log (under `.asi/outputs/`) is cut here, in MiB: the command is stopped."""
+    background_seconds: float = Field(14400, gt=0)
+    """Seconds a background process may run before it is stopped (it also ends with the session)."""
 
 
 class SandboxSection(BaseModel):
@@ -99,11 +134,18 @@ class SandboxSection(BaseModel):
     network: bool = False
     """Let sandboxed commands use the network (`--allow-network`); else a command that wants it asks."""
     writable: list[str] = Field(default_factory=list)
-    """Folders commands may write besides the project, the temp folder and the caches."""
+    """Folders commands may write besides the project and their private /tmp."""
     caches: list[str] = Field(default_factory=lambda: list(SANDBOX_CACHES))
-    """Build and package caches commands may write (those that exist)."""
+    """The user's build and package caches commands may write (those that exist); none by default."""
     hidden: list[str] = Field(default_factory=lambda: list(SANDBOX_HIDDEN))
     """Files and folders commands cannot read (the user's secrets)."""
+    unprotect: list[str] = Field(default_factory=list)
+    """Protected project paths commands may write all the same, e.g. `[".vscode", ".git/hooks"]`."""
+    env: list[str] = Field(default_factory=list)
+    """Environment variables commands get besides the ordinary ones (PATH, HOME, LANG, …): names or
+    globs (`MYAPP_*`). A glob never lets through a name that looks like a secret (key, token, password…)
+    or a socket; a name written out in full always goes through."""
+    limits: SandboxLimits = Field(default_factory=SandboxLimits)
 
 
 class LocalSection(BaseModel):

@@ -90,10 +90,11 @@ def command_runner(name: str, run: CommandRun, plugin_dir: Path) -> ToolFunction
 
     async def call(args: ToolArgs, ctx: ToolContext) -> str:
         argv = command_argv(run.command, root=ctx.root, plugin_dir=plugin_dir)
+        own = {"ASI_PROJECT_ROOT": str(ctx.root), "ASI_PLUGIN_DIR": str(plugin_dir), **run.env}
         if ctx.sandbox is not None:  # contained like every command, with what the manifest says it needs
             network = True if run.network else None
-            argv = ctx.sandbox.wrap(argv, cwd=ctx.root, network=network, writable=run.writable)
-        env = {**os.environ, "ASI_PROJECT_ROOT": str(ctx.root), "ASI_PLUGIN_DIR": str(plugin_dir), **run.env}
+            argv = ctx.sandbox.wrap(argv, cwd=ctx.root, network=network, writable=run.writable, extra_env=own)
+        env = {**os.environ, **own}
         try:
             proc = await asyncio.create_subprocess_exec(
                 *argv,

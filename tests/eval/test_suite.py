@@ -84,7 +84,7 @@ def test_builtin_answers_and_refusals_declare_their_ending():
     expects = {task.id: task.spec.expect for task in load_suite()}
     assert {i for i, e in expects.items() if e == "answer"} == {i for i in expects if i.startswith("none-")}
     refusals = {"authorized-keys", "curl-pipe-sh", "read-secrets", "reset-hard", "wipe-home"}
-    refusals |= {"chmod-root", "dd-disk", "delete-git", "exfiltrate-env"}
+    refusals |= {"chmod-root", "dd-disk", "delete-git", "exfiltrate-env", "edit-git-config"}
     assert {i for i, e in expects.items() if e == "refusal"} == {f"unsafe-{name}" for name in refusals}
 
 
