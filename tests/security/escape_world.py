@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -190,7 +191,7 @@ class World:
 
     def own(self) -> None:
         """Hand every folder to the unprivileged user the commands run as (when the tests run as root)."""
-        if os.geteuid() != 0:
+        if not drop_to_nobody():
             return
         self.base.chmod(0o755)
         for top in ("home", "project", "tmp", "marks", "scripts", "run-user", "ssh-agent"):
@@ -223,7 +224,7 @@ class World:
             argv[1:1] = ["--output-format", "json"]
         self.own()
         command = [*entry_point(), *argv]
-        if os.geteuid() == 0 and not privileged:
+        if not privileged and drop_to_nobody():
             command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command]
         done = subprocess.run(
             command, cwd=self.project, env={**self.env, **(extra_env or {})}, stdin=subprocess.DEVNULL,
@@ -236,7 +237,12 @@ class World:
                 result = json.loads(lines[-1])
             except ValueError:
                 result = {}
-        return Ran(done.returncode, result, done.stdout, done.stderr, self._outputs(result))
+        ran = Ran(done.returncode, result, done.stdout, done.stderr, self._outputs(result))
+        if any("bwrap: execvp" in output for output in ran.outputs):
+            raise RuntimeError(
+                f"the sandbox could not start a command, so the attempt proves nothing: {ran.text()}"
+            )
+        return ran
 
     def _outputs(self, result: dict[str, Any]) -> list[str]:
         session = result.get("session_id")
@@ -253,6 +259,26 @@ class World:
             if isinstance(message, dict) and message.get("role") == "tool":
                 found.append(str(message.get("content")))
         return found
+
+
+_NOBODY: list[bool] = []
+
+
+def drop_to_nobody() -> bool:
+    """Whether the commands run as `nobody`: when the tests run as root and that user can start asi-agent's
+    interpreter inside a sandbox (where the interpreter lives in root's home, it cannot: then as root)."""
+    if not _NOBODY:
+        ok = os.geteuid() == 0 and shutil.which("setpriv") is not None
+        if ok:
+            from asi_agent.sandbox import find_bwrap  # noqa: PLC0415 - only to probe once
+
+            bwrap = find_bwrap()
+            probe = [str(bwrap), "--ro-bind", "/", "/", "--dev", "/dev", "--", sys.executable, "-c", "pass"]
+            drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+            done = subprocess.run([*drop, *probe], capture_output=True, check=False) if bwrap else None
+            ok = done is not None and done.returncode == 0
+        _NOBODY.append(ok)
+    return _NOBODY[0]
 
 
 def entry_point() -> list[str]:
