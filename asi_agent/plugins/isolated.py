@@ -81,10 +81,11 @@ def python_child_runner(name: str, run: PythonRun, plugin_dir: Path) -> ToolFunc
 async def _start(name: str, run: PythonRun, plugin_dir: Path, ctx: ToolContext) -> asyncio.subprocess.Process:
     package_parent = str(Path(__file__).resolve().parents[2])
     argv = [sys.executable, "-I", "-c", _BOOT, package_parent]
+    own = {"ASI_PROJECT_ROOT": str(ctx.root), "ASI_PLUGIN_DIR": str(plugin_dir)}
     if ctx.sandbox is not None:  # contained like a command plugin, with what the manifest entry declares
         network = True if run.network else None
-        argv = ctx.sandbox.wrap(argv, cwd=ctx.root, network=network, writable=run.writable)
-    env = {**os.environ, "ASI_PROJECT_ROOT": str(ctx.root), "ASI_PLUGIN_DIR": str(plugin_dir)}
+        argv = ctx.sandbox.wrap(argv, cwd=ctx.root, network=network, writable=run.writable, extra_env=own)
+    env = {**os.environ, **own}
     try:
         return await asyncio.create_subprocess_exec(
             *argv,

@@ -9,6 +9,7 @@ the sandbox can write it.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -74,7 +75,8 @@ def run(tmp_path: Path, root: Path, replies: list[Any], *flags: str) -> dict[str
     model.write_text(json.dumps({"native": True, "replies": replies}))
     (tmp_path / "tmp").mkdir(exist_ok=True)
     env = {**model_free_env(), "ASI_CONFIG_DIR": str(tmp_path / "config"), "TMPDIR": str(tmp_path / "tmp")}
-    argv = ["run", "--provider", "scripted", "--model", str(model), "--output-format", "json", *flags, "go"]
+    argv = ["run", "--provider", "scripted", "--model", str(model), "--output-format", "json", *flags]
+    argv += ["--trust", "go"]  # the project's own manifest counts only in a trusted folder
     done = subprocess.run(
         [sys.executable, "-m", "asi_agent", *argv],
         cwd=root,
@@ -105,7 +107,8 @@ def test_a_python_tool_runs_sandboxed_and_can_ask_the_model(tmp_path: Path) -> N
     result = run(tmp_path, root, replies, "--yes")
     assert result["tool_calls"][0]["ok"] is True, result
     output = tool_results(root, result["session_id"])[0]
-    assert "refused: Read-only file system; model said: four" in output
+    # the marker folder is outside the project: read-only, or (under the host's /tmp) not there at all
+    assert re.search(r"refused: (Read-only file system|No such file or directory); model said: four", output)
     assert not list(markers.iterdir()), "the plugin's module ran outside the sandbox"
     ours = subprocess.run(["readlink", "/proc/self/ns/pid"], capture_output=True, text=True, check=True)
     assert ours.stdout.strip() not in output
@@ -127,7 +130,7 @@ def test_tools_lists_the_raised_classes(tmp_path: Path) -> None:
     root, _ = project(tmp_path, [python_tool(), http])
     env = {**model_free_env(), "ASI_CONFIG_DIR": str(tmp_path / "config")}
     done = subprocess.run(
-        [sys.executable, "-m", "asi_agent", "tools", "--json"],
+        [sys.executable, "-m", "asi_agent", "tools", "--json", "--trust"],
         cwd=root, env=env, capture_output=True, text=True, timeout=120, check=True,
     )  # fmt: skip
     risks = {row["name"]: row["risk"] for row in json.loads(done.stdout) if row["name"] in ("peek", "post")}
