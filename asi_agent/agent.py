@@ -33,7 +33,6 @@ from asi_agent.events import (
     RunFinished,
     SessionStarted,
     StatusDecided,
-    ToolFinished,
     ToolStarted,
 )
 from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
@@ -47,12 +46,12 @@ from asi_agent.streaming import streamed
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, batches, prepare_reply
 from asi_agent.tools.files.syntax import checked_language, syntax_error
 from asi_agent.verify import Verifier, nag_text
+from asi_agent.wire import CONTINUE_PROMPT, unparsed_text
 
 log = logging.getLogger("asi_agent.agent")
 
 __all__ = ["Agent", "AgentConfig"]
 
-CONTINUE_PROMPT = "Continue with the next step of the task."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -167,7 +166,7 @@ class Agent:
             if status != "CONTINUE":
                 yield self._finish(status, last_text, turn, checks=checks)
                 return
-            self._add(Message("user", CONTINUE_PROMPT))
+            self._add(Message("user", CONTINUE_PROMPT, origin="runtime", note="continue"))
         yield self._finish("MAX_TURNS", last_text, self.config.max_turns)
 
     async def _start(self, task: str) -> SessionStarted:
@@ -207,9 +206,9 @@ class Agent:
         if not reason or retries >= self.config.max_text_retries:
             return None
         log.info("text mode retry %d: %s", retries + 1, reason)
-        self.session.append("retry", reason=reason, attempt=retries + 1)
-        self._add(Message("user", self.style.retry_prompt(reason)))
-        return RetryRequested(reason, retries + 1)
+        self.session.append("retry", reason=reason, attempt=retries + 1, note="text")
+        self._add(Message("user", self.style.retry_prompt(reason), origin="runtime", note="text"))
+        return RetryRequested(reason, retries + 1, "text")
 
     def _unearned(
         self, verifier: Verifier, checks: tuple[Check, ...], last_text: str, turn: int
@@ -221,9 +220,9 @@ class Agent:
         if {check.name for check in failed} - verifier.nagged:
             verifier.nagged.update(check.name for check in failed)
             note = nag_text(failed)
-            self.session.append("retry", reason=note, attempt=1)
-            self._add(Message("user", note))
-            return RetryRequested(note, 1)
+            self.session.append("retry", reason=note, attempt=1, note="checks")
+            self._add(Message("user", note, origin="runtime", note="checks"))
+            return RetryRequested(note, 1, "checks")
         reasons = "; ".join(f"{check.name}: {check.detail}" for check in failed)
         return self._finish("STOP", f"Not verified ({reasons}). {last_text}".strip(), turn, checks=checks)
 
@@ -235,7 +234,7 @@ class Agent:
             self.loops.observe(event)
             yield event
         if problems and not self.loops.reason:  # the good calls ran; say which fragments did not
-            self._add(Message("user", "Not run, could not be parsed: " + "; ".join(problems)))
+            self._add(Message("user", unparsed_text(problems), origin="runtime", note="unparsed"))
 
     def interrupted(self, partial: str = "") -> None:
         """The person stopped the turn: keep the partial reply and close unfinished calls (resumable)."""
@@ -322,8 +321,8 @@ class Agent:
             # An answer continued after the token limit is whole (both parts make the result); one cut
             # for repeating itself is not evidence of anything, however its continuation ends.
             self._continuing = cut.reason == "repetition"
-            self._add(Message("user", cut.prompt))
-            yield RetryRequested(cut.message, 1)
+            self._add(Message("user", cut.prompt, origin="runtime", note="cut_off"))
+            yield RetryRequested(cut.message, 1, "cut_off")
 
     def _record_request(self, system: str, schemas: list[ToolSchema]) -> None:
         """Keep the system text and tool schemas this request sends, when they differ from the last ones
@@ -363,14 +362,11 @@ class Agent:
                     "result",
                     call=outcome.call.to_dict(),
                     ok=outcome.ok,
+                    outcome=outcome.result,
                     changed_files=list(outcome.changed_files),
                 )
-                self._add(
-                    Message("tool", outcome.content(), tool_call_id=outcome.call.id, name=outcome.call.name)
-                )
-                finished = ToolFinished(
-                    outcome.call, outcome.ok, outcome.output, outcome.error, outcome.changed_files
-                )
+                self._add(outcome.message())
+                finished = outcome.finished()
                 if self.verifier is not None:
                     self.verifier.observe(finished)
                 yield finished

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
-SHARED = {"messages", "events", "exceptions", "config", "userdirs"}  # userdirs: where config lives
+SHARED = {"messages", "events", "exceptions", "config", "userdirs", "wire"}  # userdirs: where config lives
 AGENT = {"agent"}
 ASSEMBLY = {"assembly"}  # configuration → backend, registry, policy, session → agent; the drive loop
 # eval drives the agent; data reads transcripts for people; acp is the editor protocol's agent, beside ui/

@@ -83,19 +83,19 @@ def latest_task_index(messages: Sequence[Message]) -> int:
     """Where the task being worked on was given: the latest user turn the runtime did not write (-1: none)."""
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
-        if message.role == "user" and not is_followup(message.content):
+        if message.role == "user" and not is_followup(message):
             return index
     return -1
 
 
-def is_followup(text: str) -> bool:
-    """Runtime-written user turns (continue prompts, parse notes) are not a new task."""
-    return text.startswith(("Continue with the next step", "Not run, could not be parsed", "Not done yet,"))
+def is_followup(message: Message) -> bool:
+    """Runtime-written user turns (continue prompts, parse notes, retries) are not a new task."""
+    return message.author == "runtime"
 
 
 def result_ok(result: Message) -> bool:
     """Whether a tool result message reports success."""
-    return not result.content.startswith(("ERROR:", "permission denied"))
+    return result.ok
 
 
 def unfounded_answer(messages: Sequence[Message], answer: str) -> str | None:
