@@ -176,3 +176,13 @@ class Completion:
     """`stop` / `tool_calls` when the model ended the reply itself; a reply that did not end by itself is
     `length` (the token limit), `context_full` (the context window), `content_filter`, or `repetition`
     (cut by the backend because it kept repeating itself). None when the backend cannot tell."""
+    origin: Origin = "model"
+    """Who wrote the reply: the model, or the runtime (a planner that left one possible reply, or that
+    turned an unfounded answer into an honest STOP)."""
+    problems: tuple[str, ...] = ()
+    """Call fragments in the text that could not be read (a text-mode adapter's), told to the model."""
+    retry: str | None = None
+    """Why the reply cannot be used as it is (a text-mode reply with no readable call, a refusal): the
+    runtime asks again with `retry_prompt`."""
+    retry_prompt: str = ""
+    """The user turn that asks again, in the model's own call format."""

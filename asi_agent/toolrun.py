@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from asi_agent.backends.base import Backend
-from asi_agent.calls import ParsedReply, new_call_id, normalize_native
+from asi_agent.calls import new_call_id, normalize_native
 from asi_agent.events import ToolFinished
 from asi_agent.exceptions import CallFormatError, ModelFixableError, ToolError
 from asi_agent.messages import Completion, Message, ToolCall
@@ -134,11 +134,10 @@ class BackendModel:
         return reply.text
 
 
-def prepare_reply(
-    runner: ToolRunner, reply: Completion, parsed: ParsedReply
-) -> tuple[Message, list[Prepared | Outcome]]:
-    """The assistant message to keep, and each call prepared (or rejected, telling the model why)."""
-    items: list[tuple[ToolCall, CallFormatError | None]] = [(call, None) for call in parsed.calls]
+def prepare_reply(runner: ToolRunner, reply: Completion) -> tuple[Message, list[Prepared | Outcome]]:
+    """The assistant message to keep, and each of the reply's calls prepared (or rejected, telling the
+    model why). Calls the model wrote as text come here native too (`calls.adapter`)."""
+    items: list[tuple[ToolCall, CallFormatError | None]] = []
     for raw in reply.native_calls:
         try:
             items.append((normalize_native(raw), None))
@@ -152,8 +151,8 @@ def prepare_reply(
             prepared.append(runner.prepare(call))
         except ModelFixableError as exc:
             prepared.append(rejected(call, exc))
-    text = parsed.text if parsed.calls or parsed.reasoning else reply.text
-    return Message("assistant", text, tuple(call for call, _ in items)), prepared
+    calls = tuple(call for call, _ in items)
+    return Message("assistant", reply.text, calls, origin=reply.origin), prepared
 
 
 def batches(items: Sequence[Prepared | Outcome]) -> list[list[Prepared | Outcome]]:

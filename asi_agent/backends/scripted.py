@@ -20,7 +20,8 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.guide import TurnPlan
 from asi_agent.exceptions import BackendError, ConfigError
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
@@ -81,7 +82,7 @@ class ScriptedBackendConfig(BaseModel):
     """Override the script's `native` flag; None keeps the script's."""
 
 
-class ScriptedBackend:
+class ScriptedBackend(BackendBase):
     """Answers each request with the next scripted reply; `requests` keeps what every request carried."""
 
     def __init__(
@@ -132,6 +133,7 @@ class ScriptedBackend:
         tools: Sequence[ToolSchema] | None = None,
         *,
         on_delta: DeltaCallback | None = None,
+        plan: TurnPlan | None = None,
     ) -> Completion:
         """Record the request and play the next reply."""
         self.requests.append((list(messages), [dict(t) for t in tools] if tools is not None else None))
