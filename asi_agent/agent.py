@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
 
-from asi_agent.backends.base import Backend, ToolSchema
-from asi_agent.bounds import DEFAULT_REPEAT_LIMIT, LoopBreaker
+from asi_agent.agentconfig import AgentConfig
+from asi_agent.backends.base import Backend
+from asi_agent.bounds import LoopBreaker
 from asi_agent.calling import run_calls
 from asi_agent.calls import parse_status, strip_status
-from asi_agent.calls.adapter import CallAdapter
-from asi_agent.config import ToolMode
-from asi_agent.context import ContextConfig, ContextKeeper
+from asi_agent.context import ContextKeeper
 from asi_agent.cutoff import CutOffStop
 from asi_agent.events import (
     AgentEvent,
@@ -29,11 +27,10 @@ from asi_agent.events import (
     StatusDecided,
 )
 from asi_agent.exceptions import BackendError
-from asi_agent.gate import Gate, GateConfig
+from asi_agent.gate import Gate
 from asi_agent.memo import LastValue
 from asi_agent.messages import Completion, Message, NoteKind, Usage
 from asi_agent.modelturn import ModelTurn, TurnPlanner
-from asi_agent.routing import RoutingConfig, routed_schemas
 from asi_agent.session import Session
 from asi_agent.session.repair import closing_messages
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, prepare_reply
@@ -47,31 +44,6 @@ __all__ = ["Agent", "AgentConfig", "PlannerFor"]
 
 PlannerFor = Callable[[Backend], TurnPlanner | None]
 """The planner (grounding) of a run on a backend; None when the backend does not ask for one."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AgentConfig:
-    """How one run is bounded and gated."""
-
-    max_turns: int = 30
-    tool_mode: ToolMode = "auto"
-    gate: GateConfig = field(default_factory=GateConfig)
-    """Approval mode, policy, and whether somebody can answer questions."""
-    max_text_retries: int = 2
-    locale: str = "en"
-    offered: tuple[str, ...] = ()
-    """When set, only these tools are described to the model (others still run when named)."""
-    routing: RoutingConfig = field(default_factory=RoutingConfig)
-    """When many plugin tools are registered, offer each turn only the relevant ones."""
-    call_format: str = "auto"
-    """Text mode's call dialect: "auto" (from the model name, then the first reply) or a dialect name."""
-    context: ContextConfig = field(default_factory=ContextConfig)
-    """The model's context window and how much of it the reply keeps."""
-    repeat_limit: int = DEFAULT_REPEAT_LIMIT
-    """The same call with the same result this many times in a row ends the run with STOP."""
-    chat_template: str | None = None
-    """The model's chat template (`--chat-template`); None asks the backend. Calls are read in the form
-    it renders them first."""
 
 
 class Agent:
@@ -98,26 +70,15 @@ class Agent:
         self.loops = LoopBreaker(config.repeat_limit)
         self.verifier: Verifier | None = None
         self._guarded_before = 0
+        self.task = ""
         self.use(backend)
 
     def use(self, backend: Backend) -> None:
         """Talk to `backend` from the next request on: calls, planner and compaction all switch to it."""
-        config, ctx = self.config, self.runner.ctx
         self.backend = backend
-        self.calls = CallAdapter(
-            backend,
-            tool_mode=config.tool_mode,
-            call_format=config.call_format,
-            chat_template=config.chat_template,
-            records=self.session.records(),
-            max_retries=0,  # the loop asks again itself, keeping the retry in the transcript
-            on_learned=lambda name: self.session.append("call_format", call_format=name),
-            on_switched=lambda why: self.session.append("mode", tool_mode="text", reason=why),
-        )
-        writes = frozenset(spec.name for spec in self.runner.registry if spec.risk == "write")
-        context = ContextKeeper(self.calls, config.context, state_dir=ctx.state_dir, writes=writes)
         planner = self.planner_for(backend) if self.planner_for is not None else None
-        self.turns = ModelTurn(self.calls, context, self.session, planner=planner, tools=self._schemas)
+        self.turns = ModelTurn.over(backend, self.runner, self.session, self.config, planner)
+        self.calls = self.turns.calls
 
     @property
     def context(self) -> ContextKeeper:
@@ -137,9 +98,11 @@ class Agent:
         assert verifier is not None
         retries, last_text = 0, ""
         for turn in range(1, self.config.max_turns + 1):
-            reply = Completion("")
+            reply, system = Completion(""), self._system_message(self.system)
             try:
-                async for piece in self.turns.request(self._system(), self.messages, self._add, turn):
+                async for piece in self.turns.request(
+                    system, self.messages, self._add, turn=turn, task=self.task
+                ):
                     if not isinstance(piece, Completion):
                         yield piece
                     else:
@@ -189,6 +152,7 @@ class Agent:
         resumed = bool(self.messages)
         self.session.append("run", task=task, tool_mode=mode, model=self.backend.model_name)
         self._add(Message("user", task))
+        self.task = task
         self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
         self.gate.new_run()
         ctx = self.runner.ctx
@@ -221,13 +185,9 @@ class Agent:
         self, prepared: Sequence[Prepared | Outcome], problems: Sequence[str]
     ) -> AsyncIterator[AgentEvent]:
         """Run a reply's calls, unless they go on a loop (then `self.loops.reason` says why the run ends)."""
+        screened, runner, session = self.loops.screen(prepared), self.runner, self.session
         calls = run_calls(
-            self.loops.screen(prepared),
-            gate=self.gate,
-            runner=self.runner,
-            session=self.session,
-            verifier=self.verifier,
-            add=self._add,
+            screened, gate=self.gate, runner=runner, session=session, verifier=self.verifier, add=self._add
         )
         async for event in calls:
             self.loops.observe(event)
@@ -245,21 +205,9 @@ class Agent:
         self.messages.append(message)
         self.session.add_message(message)
 
-    def _system(self) -> Message:
-        return self._system_message(self.system)
-
     async def compact(self) -> ContextCompacted | None:
         """Summarise the older turns now (the UI's `/compact`); None when there was nothing to compact."""
-        return await self.turns.fit(self.system, self.messages, "request")
-
-    async def _schemas(self, messages: Sequence[Message]) -> list[ToolSchema]:
-        """The tools offered this turn (routed among many plugin tools; only `offered` when set)."""
-        schemas = await routed_schemas(
-            self.runner.registry, messages, locale=self.config.locale, config=self.config.routing
-        )
-        if self.config.offered:
-            schemas = [s for s in schemas if s["function"]["name"] in self.config.offered]
-        return schemas
+        return await self.turns.fit(self.system, self.messages, "request", task=self.task)
 
     def _finish(
         self,

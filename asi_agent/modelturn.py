@@ -13,7 +13,8 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
-from asi_agent.backends.base import ToolSchema
+from asi_agent.agentconfig import AgentConfig
+from asi_agent.backends.base import Backend, ToolSchema
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.calls.adapter import CallAdapter
 from asi_agent.context import ContextKeeper
@@ -22,8 +23,10 @@ from asi_agent.cutoff import CutOffGuard, CutOffStop
 from asi_agent.events import AgentEvent, AssistantReplied, ContextCompacted, RetryRequested
 from asi_agent.exceptions import ContextOverflowError
 from asi_agent.messages import Completion, Message, Usage
+from asi_agent.routing import routed_schemas
 from asi_agent.session import Session
 from asi_agent.streaming import streamed
+from asi_agent.toolrun import ToolRunner
 
 log = logging.getLogger("asi_agent.agent")
 
@@ -68,12 +71,48 @@ class ModelTurn:
         """The reply being continued was cut for repeating itself."""
         self._requested: tuple[str, str] | None = None  # the last system text and tools recorded
 
-    async def fit(self, system: str, messages: list[Message], reason: Reason) -> ContextCompacted | None:
-        """Fit the history to the window now (`request`: the person's `/compact`)."""
+    @classmethod
+    def over(
+        cls,
+        backend: Backend,
+        runner: ToolRunner,
+        session: Session,
+        config: AgentConfig,
+        planner: TurnPlanner | None,
+    ) -> ModelTurn:
+        """The request step of an agent over `backend`: its call adapter, context keeper and planner."""
+        calls = CallAdapter(
+            backend,
+            tool_mode=config.tool_mode,
+            call_format=config.call_format,
+            chat_template=config.chat_template,
+            records=session.records(),
+            max_retries=0,  # the loop asks again itself, keeping the retry in the transcript
+            on_learned=lambda name: session.append("call_format", call_format=name),
+            on_switched=lambda why: session.append("mode", tool_mode="text", reason=why),
+        )
+        writes = frozenset(spec.name for spec in runner.registry if spec.risk == "write")
+        context = ContextKeeper(calls, config.context, state_dir=runner.ctx.state_dir, writes=writes)
+
+        async def tools(messages: Sequence[Message]) -> list[ToolSchema]:
+            """The tools offered this turn (routed among many plugin tools; only `offered` when set)."""
+            schemas = await routed_schemas(
+                runner.registry, messages, locale=config.locale, config=config.routing
+            )
+            if config.offered:
+                schemas = [s for s in schemas if s["function"]["name"] in config.offered]
+            return schemas
+
+        return cls(calls, context, session, planner=planner, tools=tools)
+
+    async def fit(
+        self, system: str, messages: list[Message], reason: Reason, *, task: str
+    ) -> ContextCompacted | None:
+        """Fit the history of `task` to the window now (`request`: the person's `/compact`)."""
         tools = await self._tools(messages)
         plan = await self.planner.plan(messages, tools) if self.planner else None
         return await self.context.refit(
-            messages, self.session, system, tools, task=self.task(messages), reason=reason, plan=plan
+            messages, self.session, system, tools, task=task, reason=reason, plan=plan
         )
 
     def spent(self) -> Usage:
@@ -81,14 +120,14 @@ class ModelTurn:
         spent, self._usage = self._usage, Usage()
         return spent
 
-    @staticmethod
-    def task(messages: Sequence[Message]) -> str:
-        """The task being worked on: the latest turn the person wrote."""
-        typed = [m.content for m in messages if m.role == "user" and m.author == "person"]
-        return typed[-1] if typed else ""
-
     async def request(
-        self, system: Message, messages: list[Message], add: Callable[[Message], None], turn: int
+        self,
+        system: Message,
+        messages: list[Message],
+        add: Callable[[Message], None],
+        *,
+        turn: int,
+        task: str,
     ) -> AsyncIterator[AgentEvent | Completion]:
         """One model request, streaming text; the reply comes last.
 
@@ -101,7 +140,6 @@ class ModelTurn:
             tools = await self._tools(messages)
             plan = await self.planner.plan([system, *messages], tools) if self.planner else None
             reason: Reason = "overflow" if overflowed else "budget"
-            task = self.task(messages)
             compacted = await self.context.refit(
                 messages, self.session, system.content, tools, task=task, reason=reason, plan=plan
             )

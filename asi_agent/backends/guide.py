@@ -88,9 +88,13 @@ def latest_task_index(messages: Sequence[Message]) -> int:
     return -1
 
 
+_FOLLOWUPS = frozenset({"continue", "unparsed", "checks"})
+
+
 def is_followup(message: Message) -> bool:
-    """Runtime-written user turns (continue prompts, parse notes, retries) are not a new task."""
-    return message.author == "runtime"
+    """The runtime's continue prompts, parse notes and checks' notes are not a new task (a compaction's
+    summary restates the task, so it counts as one)."""
+    return message.author == "runtime" and message.note in _FOLLOWUPS
 
 
 def result_ok(result: Message) -> bool:

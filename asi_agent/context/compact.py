@@ -95,7 +95,7 @@ async def compact(
     text = f"{COMPACTION_HEADER}\nTask: {task}\n\n{summary.strip()}"
     if changed_files:
         text += "\n\nFiles changed so far: " + ", ".join(changed_files)
-    note = Message("user", text)
+    note = Message("user", text, origin="runtime")
     return Compaction([*head, note, *tail], summary.strip(), len(middle), by_model)
 
 
