@@ -47,7 +47,7 @@ class Planner:
         forced = only_value(schema)
         if not is_value(forced):
             return None
-        text, call = parse_reply(json.dumps(forced, ensure_ascii=False), lenient=True)
+        text, call = parse_reply(json.dumps(forced, ensure_ascii=False))  # as decoded under the schema
         calls = (call,) if call is not None else ()
         return Completion(text, calls, finish_reason="tool_calls" if calls else "stop", origin="runtime")
 
