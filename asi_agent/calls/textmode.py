@@ -1,8 +1,8 @@
 """Text mode: driving a model that has no native tool calling (tool-emulation checklist §1-§7).
 
-The agent puts `render_contract` in the system prompt, sends `project_history` instead of the raw
-transcript, parses replies with `parse_reply`, and when `retry_reason` finds a reason it asks again with
-`retry_prompt`. Everything here is a pure function: the agent decides, counts retries and logs.
+The call adapter (`calls.adapter.CallAdapter`) puts `render_contract` in the system prompt, sends
+`project_history` instead of the raw transcript, parses replies with `parse_reply`, and when `retry_reason`
+finds a reason it asks again with `retry_prompt`. Everything here is a pure function.
 """
 
 from __future__ import annotations
