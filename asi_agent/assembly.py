@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from asi_agent import prefetch
-from asi_agent.agent import Agent, AgentConfig
+from asi_agent.agent import Agent, AgentConfig, PlannerFor
+from asi_agent.backends.base import Backend
 from asi_agent.bounds import EventHandler, RunWatch
 from asi_agent.config import (
     APPROVAL_ORDER,
@@ -31,6 +32,7 @@ from asi_agent.context import ContextConfig
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
+from asi_agent.modelturn import TurnPlanner
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.plugins.loader import project_supplies
 from asi_agent.policy import Policy, load_policy
@@ -222,10 +224,6 @@ def assemble_agent(
     ctx.state[TRUSTED_KEY] = trusted
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry
-    if config.local.grounding and provider_of(backend) == "local":
-        from asi_agent.grounding import attach_grounding  # noqa: PLC0415 - only the local model's turns
-
-        attach_grounding(backend, ctx, registry)
     ctx.sandbox, ctx.sandbox_note = sandbox, sandbox_note
     gate = GateConfig(approval=approval, policy=policy, interactive=interactive)
     agent_config = AgentConfig(
@@ -241,7 +239,21 @@ def assemble_agent(
     instructions, system = _prompt(root, settled=recovered == RecoveryReport())
     system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
-    return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+    planner = _planner(ctx, registry) if config.local.grounding else None
+    return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config, planner=planner)
+
+
+def _planner(ctx: ToolContext, registry: ToolRegistry) -> PlannerFor:
+    """Grounding for whichever backend asks for it, now or after `/model` switches models."""
+
+    def planner_for(backend: Backend) -> TurnPlanner | None:
+        if not backend.wants_planner:
+            return None
+        from asi_agent.grounding import planner_for as grounding  # noqa: PLC0415 - only guided models' runs
+
+        return grounding(backend, ctx, registry)
+
+    return planner_for
 
 
 def _registry(root: Path, config: AsiConfig, warn: Warn) -> ToolRegistry:

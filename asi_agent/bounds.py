@@ -48,7 +48,7 @@ class LoopBreaker:
         if isinstance(event, ToolFinished):
             key = signature(event.call)
             self._history.append((key, event.ok, event.output))
-            if not event.ok and event.output.startswith("permission denied"):
+            if event.result == "refused":
                 self._refused[key] = self._refused.get(key, 0) + 1
 
     def screen(self, items: Sequence[Prepared | Outcome]) -> list[Prepared | Outcome]:

@@ -9,7 +9,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal
 
-from asi_agent.messages import Message, ToolCall, Usage
+from asi_agent.messages import Message, NoteKind, ResultKind, ToolCall, Usage
 
 Status = Literal["DONE", "CONTINUE", "STOP"]
 Ending = Literal["DONE", "STOP", "MAX_TURNS", "TIMEOUT", "ERROR"]
@@ -140,6 +140,15 @@ class ToolFinished:
     output: str
     error: str | None = None
     changed_files: tuple[str, ...] = ()
+    outcome: ResultKind | None = None
+    """How the call ended; None: "ok" or "error", as `ok` says (see `result`)."""
+    error_kind: str | None = None
+    """A failed call's model-fixable error kind (the exception's class name)."""
+
+    @property
+    def result(self) -> ResultKind:
+        """How the call ended: ok, error, refused or interrupted."""
+        return self.outcome or ("ok" if self.ok else "error")
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +158,9 @@ class RetryRequested:
 
     reason: str
     attempt: int
+    kind: NoteKind = "text"
+    """What the retry answers: a text-mode reply it could not use, an ending the checks did not back, a
+    reply cut off."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -224,4 +224,4 @@ def offered_tools(config: AsiConfig, backend: Backend) -> tuple[str, ...]:
     """The configured subset of tools to describe, or the small set for the embedded model, or all (empty)."""
     if config.offered_tools:
         return tuple(config.offered_tools)
-    return SMALL_MODEL_TOOLS if getattr(backend, "embedded", False) else ()
+    return SMALL_MODEL_TOOLS if backend.small_model else ()

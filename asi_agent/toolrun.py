@@ -7,11 +7,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from asi_agent.backends.base import Backend
-from asi_agent.calls import ParsedReply, new_call_id, normalize_native
+from asi_agent.calls import new_call_id, normalize_native
+from asi_agent.events import ToolFinished
 from asi_agent.exceptions import CallFormatError, ModelFixableError, ToolError
 from asi_agent.messages import Completion, Message, ToolCall
 from asi_agent.tools.base import ToolArgs, ToolContext, ToolSpec
 from asi_agent.tools.registry import ToolRegistry
+from asi_agent.wire import ResultKind, refusal_text, tool_text
 
 __all__ = ["BackendModel", "Outcome", "Prepared", "ToolRunner", "batches", "prepare_reply"]
 
@@ -33,15 +35,39 @@ class Outcome:
     ok: bool
     output: str
     changed_files: tuple[str, ...] = ()
+    kind: ResultKind | None = None
+    """How the call ended; None: "ok" or "error", as `ok` says."""
+    error_kind: str | None = None
+    """A failed call's model-fixable error kind (the exception's class name)."""
+
+    @property
+    def result(self) -> ResultKind:
+        """How the call ended: ok, error, refused or interrupted."""
+        return self.kind or ("ok" if self.ok else "error")
 
     @property
     def error(self) -> str | None:
         """The error text, for failed calls."""
         return None if self.ok else self.output
 
-    def content(self) -> str:
-        """The tool message content sent back to the model."""
-        return self.output if self.ok else f"ERROR: {self.output}"
+    def message(self) -> Message:
+        """The tool message sent back to the model (its text rendered by `asi_agent.wire`)."""
+        content = tool_text(self.result, self.output)
+        call = self.call
+        return Message(
+            "tool",
+            content,
+            tool_call_id=call.id,
+            name=call.name,
+            outcome=self.result,
+            error_kind=self.error_kind,
+        )
+
+    def finished(self) -> ToolFinished:
+        """The event that reports this outcome."""
+        return ToolFinished(
+            self.call, self.ok, self.output, self.error, self.changed_files, self.result, self.error_kind
+        )
 
 
 class ToolRunner:
@@ -72,7 +98,8 @@ class ToolRunner:
         try:
             output = await prepared.spec.run(prepared.args, self.ctx)
         except ModelFixableError as exc:
-            return Outcome(prepared.call, False, str(exc), self._changed_since(mark))
+            changed = self._changed_since(mark)
+            return Outcome(prepared.call, False, str(exc), changed, error_kind=type(exc).__name__)
         return Outcome(prepared.call, True, output, self._changed_since(mark))
 
     def _changed_since(self, mark: int) -> tuple[str, ...]:
@@ -86,14 +113,12 @@ def signature(call: ToolCall) -> str:
 
 def refused(call: ToolCall, reason: str) -> Outcome:
     """The outcome of a call the policy or the person refused."""
-    return Outcome(
-        call, False, f"permission denied: {reason}. Do not retry this call; choose another way or stop."
-    )
+    return Outcome(call, False, refusal_text(reason), kind="refused")
 
 
 def rejected(call: ToolCall, error: ModelFixableError | ToolError) -> Outcome:
     """The outcome of a call that could not be prepared."""
-    return Outcome(call, False, str(error))
+    return Outcome(call, False, str(error), error_kind=type(error).__name__)
 
 
 class BackendModel:
@@ -109,11 +134,10 @@ class BackendModel:
         return reply.text
 
 
-def prepare_reply(
-    runner: ToolRunner, reply: Completion, parsed: ParsedReply
-) -> tuple[Message, list[Prepared | Outcome]]:
-    """The assistant message to keep, and each call prepared (or rejected, telling the model why)."""
-    items: list[tuple[ToolCall, CallFormatError | None]] = [(call, None) for call in parsed.calls]
+def prepare_reply(runner: ToolRunner, reply: Completion) -> tuple[Message, list[Prepared | Outcome]]:
+    """The assistant message to keep, and each of the reply's calls prepared (or rejected, telling the
+    model why). Calls the model wrote as text come here native too (`calls.adapter`)."""
+    items: list[tuple[ToolCall, CallFormatError | None]] = []
     for raw in reply.native_calls:
         try:
             items.append((normalize_native(raw), None))
@@ -127,8 +151,8 @@ def prepare_reply(
             prepared.append(runner.prepare(call))
         except ModelFixableError as exc:
             prepared.append(rejected(call, exc))
-    text = parsed.text if parsed.calls or parsed.reasoning else reply.text
-    return Message("assistant", text, tuple(call for call, _ in items)), prepared
+    calls = tuple(call for call, _ in items)
+    return Message("assistant", reply.text, calls, origin=reply.origin), prepared
 
 
 def batches(items: Sequence[Prepared | Outcome]) -> list[list[Prepared | Outcome]]:

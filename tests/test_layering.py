@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
-# userdirs: where config lives; trust: which project folders may configure it
-SHARED = {"messages", "events", "exceptions", "config", "userdirs", "trust"}
+# userdirs: where config lives; trust: which project folders may configure it; wire: status text, written once
+SHARED = {"messages", "events", "exceptions", "config", "userdirs", "trust", "wire"}
 AGENT = {"agent"}
 ASSEMBLY = {"assembly"}  # configuration → backend, registry, policy, session → agent; the drive loop
 # eval drives the agent; data reads transcripts for people; acp is the editor protocol's agent, beside ui/

@@ -24,10 +24,11 @@ import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.adopt import adopting_transport
-from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
 from asi_agent.backends.chat_http import StatusError, StreamedError, sse_data, status_error
 from asi_agent.backends.guard import StreamGuard
+from asi_agent.backends.guide import TurnPlan
 from asi_agent.backends.openai_wire import (
     StreamState,
     WireMessages,
@@ -91,7 +92,7 @@ class OpenAIBackendConfig(BaseModel):
     """Stream the reply; False asks for it whole (then only `request_timeout` bounds the wait)."""
 
 
-class OpenAIBackend:
+class OpenAIBackend(BackendBase):
     """A model behind an OpenAI-compatible `/v1/chat/completions` endpoint."""
 
     def __init__(self, config: OpenAIBackendConfig) -> None:
@@ -154,6 +155,7 @@ class OpenAIBackend:
         tools: Sequence[ToolSchema] | None = None,
         *,
         on_delta: DeltaCallback | None = None,
+        plan: TurnPlan | None = None,
     ) -> Completion:
         """One streamed chat request, retried on transient failures, all within `request_timeout`."""
         wire = self._wire(messages)

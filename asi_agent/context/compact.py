@@ -95,7 +95,7 @@ async def compact(
     text = f"{COMPACTION_HEADER}\nTask: {task}\n\n{summary.strip()}"
     if changed_files:
         text += "\n\nFiles changed so far: " + ", ".join(changed_files)
-    note = Message("user", text)
+    note = Message("user", text, origin="runtime")
     return Compaction([*head, note, *tail], summary.strip(), len(middle), by_model)
 
 
@@ -160,7 +160,7 @@ def _digest(middle: Sequence[Message]) -> str:
     parts = [f"Calls made ({len(calls)}): " + "; ".join(calls[-20:])] if calls else []
     if said:
         parts.append("Last notes: " + _clip(said[-1], 600))
-    errors = [m.content for m in middle if m.role == "tool" and m.content.startswith("ERROR:")]
+    errors = [m.content for m in middle if m.role == "tool" and not m.ok]
     if errors:
         parts.append("Last error: " + _clip(errors[-1], 300))
     return "\n".join(parts) or "(no details kept)"

@@ -335,7 +335,7 @@ def _previous_call(messages: Sequence[Message]) -> _Call | None:
 
 
 def _ok(result: Message) -> bool:
-    return not result.content.startswith(("ERROR:", "permission denied"))
+    return result.ok
 
 
 def _read_paths(results: Sequence[tuple[Message, ToolCall | None]]) -> list[str]:

@@ -209,7 +209,7 @@ class ChatSession:
         backend = create_backend(config)
         self._retired.append(self.agent.backend)
         self.config = config
-        self.agent.backend = backend
+        self.agent.use(backend)  # the model's every user switches: requests, planner, compaction
         self.ctx.model = BackendModel(backend)
 
     async def compact(self) -> str:
@@ -305,7 +305,7 @@ class ChatSession:
         old = self.agent
         old.runner.ctx.session_id = session.id
         config = dataclasses.replace(old.config, gate=old.gate.config)
-        self.agent = Agent(old.backend, old.runner, session, old.system, config)
+        self.agent = Agent(old.backend, old.runner, session, old.system, config, planner=old.planner_for)
         self._notes.clear()
         self._attach_git()
 

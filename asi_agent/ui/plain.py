@@ -293,8 +293,8 @@ def replay_lines(messages: Sequence[Message]) -> list[str]:
                 lines.append(strip_status(message.content))
             lines += [f"· {call.name} {_key_argument(call.arguments)}" for call in message.tool_calls]
         elif message.role == "tool":
-            mark = "✗" if message.content.startswith("ERROR:") else "✓"
-            first = message.content.removeprefix("ERROR: ").partition("\n")[0]
+            mark = "✓" if message.ok else "✗"
+            first = message.body.partition("\n")[0]
             lines.append(f"{mark} {message.name or 'result'}: {first[:200]}")
     return lines
 

@@ -351,3 +351,35 @@ def test_a_passed_eval_proves_a_plain_answer_but_not_a_guess(tmp_path: Path):
 def test_no_sessions_is_a_clear_error(tmp_path: Path):
     done = asi("data", "export", cwd=tmp_path)
     assert done.returncode == 1 and "no such file or folder" in done.stderr
+
+
+def test_turns_the_planner_wrote_are_never_model_targets(tmp_path: Path):
+    """Grounding writes a reply itself when its plan leaves only one: the transcript marks it
+    runtime-written and the export keeps it as context only (`loss: false`), never as a target."""
+    (tmp_path / "config.toml").write_text('[server]\nport = 8080\nhost = "localhost"\n')
+    script = {"native": True, "planner": True, "replies": ["port = 8080\nAGENT_STATUS: DONE"]}
+    (tmp_path / "s.json").write_text(json.dumps(script))
+    done = asi(
+        "run",
+        "--provider",
+        "scripted",
+        "--model",
+        "s.json",
+        "--yes",
+        "What is the port in config.toml?",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    (transcript,) = (tmp_path / ".asi" / "sessions").glob("*.jsonl")
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    written = [r for r in records if r["type"] == "planned" and r["written"]]
+    replies = [
+        r["message"] for r in records if r["type"] == "message" and r["message"]["role"] == "assistant"
+    ]
+    assert written and len(written) == sum(m["origin"] == "runtime" for m in replies)
+    [sample] = _export(tmp_path)
+    exported = [m for m in sample["messages"] if m["role"] == "assistant"]
+    assert len(exported) == len(replies)
+    for kept, message in zip(exported, replies, strict=True):
+        assert (kept.get("loss") is False) == (message["origin"] == "runtime")
+    assert any(m["origin"] == "runtime" for m in replies)

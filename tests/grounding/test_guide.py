@@ -48,7 +48,7 @@ async def _after(grounder: Grounder, task: str, call: ToolCall) -> list[Message]
     return [
         Message("user", task),
         Message("assistant", "", (call,)),
-        Message("tool", outcome.content(), tool_call_id=call.id, name=call.name),
+        outcome.message(),
     ]
 
 
@@ -164,7 +164,9 @@ async def test_an_identical_repeat_is_not_offered(grounder: Grounder) -> None:
     failed = ToolCall("c2", "replace_text", {"path": "calc.py", "oldText": "a - b", "newText": "a + b"})
     messages += [
         Message("assistant", "", (failed,)),
-        Message("tool", "ERROR: the file changed on disk", tool_call_id="c2", name="replace_text"),
+        Message(
+            "tool", "ERROR: the file changed on disk", tool_call_id="c2", name="replace_text", outcome="error"
+        ),
     ]
     plan = await grounder.plan(messages)
     assert "replace_text" not in _tools(plan)  # its only call is the one that just failed

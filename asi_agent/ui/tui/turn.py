@@ -165,5 +165,4 @@ async def replay(conversation: VerticalScroll, messages: list[Message]) -> None:
                 cards[call.id] = ToolCard(call)
                 await conversation.mount(cards[call.id])
         elif message.role == "tool" and message.tool_call_id in cards:
-            ok = not message.content.startswith("ERROR:")
-            cards.pop(message.tool_call_id).finished(ok, message.content.removeprefix("ERROR: "))
+            cards.pop(message.tool_call_id).finished(message.ok, message.body)
