@@ -43,6 +43,7 @@ from asi_agent.messages import Completion, Message, Usage
 from asi_agent.routing import RoutingConfig, routed_schemas
 from asi_agent.session import Session
 from asi_agent.session.repair import closing_messages
+from asi_agent.skills.session import SKILLS_KEY
 from asi_agent.streaming import streamed
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, batches, prepare_reply
 from asi_agent.tools.files.syntax import checked_language, syntax_error
@@ -179,7 +180,8 @@ class Agent:
         self._shape = asyncio.ensure_future(shape_for(self.backend, self.config.chat_template))
         resumed = bool(self.messages)
         self.session.append("run", task=task, tool_mode=self._mode(), model=self.backend.model_name)
-        self._add(Message("user", task))
+        skills = self.runner.ctx.state.get(SKILLS_KEY)  # `/NAME`, or a skill the router takes, is loaded
+        self._add(Message("user", await skills.expand(task) if skills is not None else task))
         self.task = task
         self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
         self.gate.new_run()
@@ -260,6 +262,8 @@ class Agent:
         )
         if self.config.offered:
             schemas = [s for s in schemas if s["function"]["name"] in self.config.offered]
+        if (skills := self.runner.ctx.state.get(SKILLS_KEY)) is not None:
+            schemas = await skills.turn_schemas(schemas, self.messages)
         return schemas
 
     async def _fit(self, schemas: list[ToolSchema], reason: Reason) -> ContextCompacted | None:

@@ -35,7 +35,7 @@ from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal, RecoveryReport
-from asi_agent.tools.registry import REGISTRY_KEY
+from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
 from asi_agent.trust import untrusted_notice
 from asi_agent.userdirs import user_cache_dir
 
@@ -185,6 +185,7 @@ def assemble_agent(
     )
     for problem in problems:
         warn(str(problem))
+    skills = _skills(root, config, registry, trusted=trusted, warn=warn)
     journal = Journal(state)
     recovered = journal.recover()  # settle what a killed run left half-done before anything reads the project
     if session is None:
@@ -201,6 +202,12 @@ def assemble_agent(
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
     ctx.state[TRUSTED_KEY] = trusted
+    if skills is not None:
+        from asi_agent.skills.build import skill_folders  # noqa: PLC0415
+        from asi_agent.skills.session import SKILLS_KEY  # noqa: PLC0415
+
+        ctx.state[SKILLS_KEY] = skills
+        ctx.readable_dirs = skill_folders(skills)
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry
     if config.local.grounding and provider_of(backend) == "local":
@@ -223,6 +230,17 @@ def assemble_agent(
     system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
     return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+
+
+def _skills(root: Path, config: AsiConfig, registry: ToolRegistry, *, trusted: bool, warn: Warn) -> Any:
+    """The run's `SkillSession` (and `execute_skill` registered), or None when no skill is found."""
+    from asi_agent.skills.build import skill_session  # noqa: PLC0415 - reads folders, not at start-up
+    from asi_agent.tools.catalog import extension_spec  # noqa: PLC0415
+
+    skills = skill_session(root, config, trusted=trusted, warn=warn)
+    if skills is not None and "execute_skill" not in registry:
+        registry.register(extension_spec("execute_skill"))
+    return skills
 
 
 def _policy_and_mode(root: Path, config: AsiConfig) -> tuple[Policy, Approval]:
