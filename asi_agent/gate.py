@@ -73,6 +73,7 @@ class Gate:
             policy=config.policy,
             mode=config.approval,
             root=self.ctx.root,
+            readable=self.ctx.readable_dirs,
         )
         action, reason, by = decision.action, decision.reason, "policy"
         if action == "ask" and decision.rule.startswith("mode ") and item.spec.name in self._always:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import fnmatch
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -66,9 +66,17 @@ def classify(tool: str, risk: Risk, arguments: Mapping[str, Any]) -> Risk:
 
 
 def decide(
-    tool: str, risk: Risk, arguments: Mapping[str, Any], *, policy: Policy, mode: Approval, root: Path
+    tool: str,
+    risk: Risk,
+    arguments: Mapping[str, Any],
+    *,
+    policy: Policy,
+    mode: Approval,
+    root: Path,
+    readable: Sequence[Path] = (),
 ) -> Decision:
-    """Decide one call. `risk` is the tool's class; the command and paths in `arguments` refine it."""
+    """Decide one call. `risk` is the tool's class; the command and paths in `arguments` refine it.
+    `readable`: folders outside the project that read calls may use (the skills' folders)."""
     risk = classify(tool, risk, arguments)
     command = arguments.get("command") if tool == "run_terminal_cmd" else None
     if isinstance(command, str):
@@ -83,7 +91,7 @@ def decide(
     refusal = _classifier_refusal(danger, mode, policy, root, here)
     if refusal:
         return refusal
-    boundary = _path_refusal(arguments, risk, policy, root)
+    boundary = _path_refusal(arguments, risk, policy, root, readable)
     if boundary:
         return Decision("deny", _line(boundary), "project boundary")
     words = command_words(command) if isinstance(command, str) else None
@@ -178,9 +186,11 @@ def _secret(arguments: Mapping[str, Any], policy: Policy) -> str | None:
     return None
 
 
-def _path_refusal(arguments: Mapping[str, Any], risk: Risk, policy: Policy, root: Path) -> str | None:
+def _path_refusal(
+    arguments: Mapping[str, Any], risk: Risk, policy: Policy, root: Path, readable: Sequence[Path] = ()
+) -> str | None:
     """The same boundary the tools enforce (`resolve_in_project`), decided before anyone is asked."""
-    allowed = policy.allowed_folders()
+    allowed = [*policy.allowed_folders(), *(readable if risk == "read" else ())]
     for value in _paths(arguments):
         try:
             resolve_in_project(root, value, write=risk == "write", also=allowed)
