@@ -113,15 +113,19 @@ def _ratio(part: int, whole: int) -> float | None:
 def timing(router: SkillRouter, queries: list[dict[str, Any]]) -> dict[str, float]:
     """Routing time per query in ms (vectors already computed, as in a running session)."""
     router.route("warm up")
-    times = []
+    times, cpu = [], []
     for item in queries:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         router.route(item["query"])
         times.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - started_cpu) * 1000)
     times.sort()
+    cpu.sort()
     return {
         "p50_ms": round(statistics.median(times), 2),
         "p95_ms": round(times[int(len(times) * 0.95) - 1], 2),
+        "cpu_p50_ms": round(statistics.median(cpu), 2),
+        "cpu_p95_ms": round(cpu[int(len(cpu) * 0.95) - 1], 2),
     }
 
 
@@ -142,6 +146,7 @@ def main() -> int:
     parser.add_argument("--lexical", action="store_true", help="BM25 only (no embedder)")
     parser.add_argument("--label", default="dev")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--timing-only", action="store_true", help="time the router; score nothing")
     args = parser.parse_args()
     skills = load_skills(args.skills)
     queries = [
@@ -150,7 +155,9 @@ def main() -> int:
     embedder = None if args.lexical else local_embedder()
     cache = VectorCache(ROOT / ".bench-cache")
     router = SkillRouter(skills, embedder=embedder, cache=cache, config=RouterConfig())
-    result = {"label": args.label, "method": router.method, "skills": len(skills), **score(router, queries)}
+    result: dict[str, Any] = {"label": args.label, "method": router.method, "skills": len(skills)}
+    if not args.timing_only:
+        result.update(score(router, queries))
     big = SkillRouter(padded(skills, 200), embedder=embedder, cache=cache, config=RouterConfig())
     result["timing_200_skills"] = timing(big, queries)
     result["tokens"] = tokens(padded(skills, 200))
@@ -159,7 +166,8 @@ def main() -> int:
     summary = {k: v for k, v in result.items() if k != "misses"}
     print(json.dumps(summary, indent=2, ensure_ascii=False))
     if not args.no_write:
-        out = ROOT / "bench" / "results" / f"skills-{args.label}.json"
+        suffix = "-timing" if args.timing_only else ""
+        out = ROOT / "bench" / "results" / f"skills-{args.label}{suffix}.json"
         out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

@@ -225,3 +225,29 @@ def test_skills_route_json_ranks_english_and_chinese_requests_with_the_local_emb
     assert weather["decision"] == "none"
     shown = _asi(tmp, "skills", "route", "fill in this tax form pdf", lexical=False).stdout
     assert "1. pdf-forms" in shown and "decision:" in shown
+
+
+def test_slash_name_in_the_plain_chat_sends_the_skill_and_other_slash_commands_still_work(tmp: Path) -> None:
+    """In `chat --plain`, `/pdf-forms …` goes to the agent with the skill loaded; `/nope` stays unknown."""
+    _pdf_skill(tmp, "config/skills")
+    script = tmp / "script.json"
+    script.write_text(
+        json.dumps({"native": True, "replies": ["Done.\nAGENT_STATUS: DONE"]}), encoding="utf-8"
+    )
+    env = model_free_env()
+    env.update(HOME=str(tmp / "home"), ASI_CONFIG_DIR=str(tmp / "config"))
+    (tmp / "config" / "config.toml").write_text('[skills]\nembeddings = "lexical"\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "asi_agent", "chat", "--plain", "--provider", "scripted",
+         "--model", str(script), "--no-sandbox"],
+        cwd=tmp / "project", input="/nope\n/pdf-forms fill tax.pdf\n/quit\n", capture_output=True, text=True,
+        env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "unknown command /nope" in done.stdout
+    sessions = sorted((tmp / "project/.asi/sessions").glob("*.jsonl"))
+    records = [json.loads(line) for line in sessions[-1].read_text(encoding="utf-8").splitlines()]
+    users = [
+        r["message"]["content"] for r in records if r["type"] == "message" and r["message"]["role"] == "user"
+    ]
+    assert users and "MARKER-PDF-BODY" in users[0] and users[0].startswith("fill tax.pdf")
