@@ -251,3 +251,25 @@ def test_slash_name_in_the_plain_chat_sends_the_skill_and_other_slash_commands_s
         r["message"]["content"] for r in records if r["type"] == "message" and r["message"]["role"] == "user"
     ]
     assert users and "MARKER-PDF-BODY" in users[0] and users[0].startswith("fill tax.pdf")
+
+
+def test_skills_of_an_installed_plugin_package_are_found(tmp: Path) -> None:
+    """A package declaring an `asi_agent.skills` entry point: its folder's skill folders are listed."""
+    site = tmp / "site"
+    _skill(site / "team_skills", "team-style", "Our team's code style.")
+    (site / "team_skills" / "__init__.py").write_text("", encoding="utf-8")
+    info = site / "team_skills-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: team-skills\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text("[asi_agent.skills]\nteam = team_skills\n", encoding="utf-8")
+    env = model_free_env()
+    env.update(HOME=str(tmp / "home"), ASI_CONFIG_DIR=str(tmp / "config"), PYTHONPATH=str(site))
+    done = subprocess.run(
+        [sys.executable, "-m", "asi_agent", "skills", "--json"],
+        cwd=tmp / "project", capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert row["name"] == "team-style" and row["scope"] == "plugin" and row["source"] == "plugin team-skills"
