@@ -29,6 +29,7 @@ __all__ = ["Candidate", "Decision", "Route", "RouterConfig", "SkillRouter"]
 Decision = Literal["take", "choose", "none"]
 _SENTENCE = re.compile(r"(?<=[.!?。！？;；])\s+|(?<=[。！？；])|\n+")
 _K1, _B = 1.2, 0.75
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -49,6 +50,9 @@ class RouterConfig:
     """Weight of the whole routing text's similarity against the best single passage's."""
     anchor_margin: float = -0.005
     """"none" when a no-skill anchor (`asi_agent.skills.anchors`) scores within this of the best skill."""
+    anchor_margin_cjk: float = -0.07
+    """The same for a query in Chinese: it lies closer to any Chinese anchor than to the (mostly English)
+    skill descriptions, so an anchor must lead by more."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +131,8 @@ class SkillRouter:
         k = top_k or self.config.top_k
         candidates = [Candidate(self.skills[i].name, scores[i]) for i in order[:k]]
         standout = _standout(scores, order)
-        decision = self._decide(scores, order, standout, anchor)
+        margin = self.config.anchor_margin_cjk if _CJK.search(query) else self.config.anchor_margin
+        decision = self._decide(scores, order, standout, anchor + margin)
         skill = candidates[0].name if decision == "take" else None
         elapsed = (time.perf_counter() - started) * 1000
         return Route(query, candidates, decision, skill, self.method, elapsed, standout)
@@ -165,12 +170,13 @@ class SkillRouter:
     def _decide(
         self, scores: Sequence[float], order: Sequence[int], standout: float, anchor: float
     ) -> Decision:
+        """`anchor`: the best no-skill anchor's score plus its margin (below zero: the lead it needs)."""
         if not order:
             return "none"
         config, top = self.config, scores[order[0]]
         if self.embedder is None:  # BM25 scores have no fixed scale: only the stand-out counts
             return "none" if standout < config.z_floor else "choose"
-        if top < config.floor or standout < config.z_floor or anchor >= top - config.anchor_margin:
+        if top < config.floor or standout < config.z_floor or anchor >= top:
             return "none"
         second = scores[order[1]] if len(order) > 1 else -1.0
         if top >= config.take and top - second >= config.take_margin:
