@@ -175,7 +175,7 @@ class SkillRouter:
             return "none"
         config, top = self.config, scores[order[0]]
         if self.embedder is None:  # BM25 scores have no fixed scale: only the stand-out counts
-            return "none" if standout < config.z_floor else "choose"
+            return "none" if top <= 0 or standout < config.z_floor else "choose"
         if top < config.floor or standout < config.z_floor or anchor >= top:
             return "none"
         second = scores[order[1]] if len(order) > 1 else -1.0

@@ -34,6 +34,9 @@ class _Turn:
     query: str
     route: Route
     listed: list[Skill]
+    """The skills summarised in the listing (none when the router says none)."""
+    names: list[str]
+    """The names `skill_id` may take: the ranked candidates, even when none is summarised."""
 
 
 class SkillSession:
@@ -60,7 +63,8 @@ class SkillSession:
         command = self.parse_command(task)
         if command is not None:
             skill, rest = command
-            self._turn = _Turn(rest or task, await self._route(rest or skill.name), [])
+            route = await self._route(rest or skill.name)
+            self._turn = _Turn(rest or task, route, [], [c.name for c in route.candidates])
             return self.invoke(skill, request=rest or f"Use the skill {skill.name}.", how=f"/{skill.name}")
         turn = await self._listing(task)
         if turn.route.decision == "take" and turn.route.skill is not None:
@@ -87,9 +91,9 @@ class SkillSession:
         return skill_text(skill, parameters)
 
     def listed_names(self) -> list[str]:
-        """The names offered this turn (the enum of `skill_id`)."""
-        listed = self._turn.listed if self._turn is not None else list(self.skills)[: self.max_listed]
-        names = [skill.name for skill in listed]
+        """The names offered this turn (the enum of `skill_id`): this request's candidates and the skills in
+        use (a known name the model gives anyway still works)."""
+        names = self._turn.names if self._turn is not None else self.skills.names()[: self.max_listed]
         return names + [name for name in self.used if name not in names]
 
     async def turn_schemas(
@@ -125,9 +129,7 @@ class SkillSession:
         route = await self._route(query)
         ranked = route.candidates
         listed = [s for s in (self.skills.get(c.name) for c in ranked) if s is not None]
-        if route.decision == "none":
-            listed = []
-        self._turn = _Turn(query, route, listed)
+        self._turn = _Turn(query, route, [] if route.decision == "none" else listed, [c.name for c in ranked])
         return self._turn
 
     async def _route(self, query: str) -> Route:

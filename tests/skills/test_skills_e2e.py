@@ -273,3 +273,14 @@ def test_skills_of_an_installed_plugin_package_are_found(tmp: Path) -> None:
     assert done.returncode == 0, done.stderr
     (row,) = json.loads(done.stdout)
     assert row["name"] == "team-style" and row["scope"] == "plugin" and row["source"] == "plugin team-skills"
+
+
+def test_a_request_no_skill_fits_lists_none_but_keeps_the_enum(tmp: Path) -> None:
+    """Lexical routing, a request sharing no word with any skill: no summary, and `skill_id` still an enum."""
+    _pdf_skill(tmp)
+    result = _run(tmp, "hello there", ["hi\nAGENT_STATUS: DONE"])
+    requests = [r for r in _records(tmp, str(result["session_id"])) if r["type"] == "request"]
+    schema = next(t for t in requests[0]["tools"] if t["function"]["name"] == "execute_skill")
+    assert "No skill fits the request now." in schema["function"]["description"]
+    assert "- pdf-forms" not in schema["function"]["description"]
+    assert schema["function"]["parameters"]["properties"]["skill_id"]["enum"] == ["pdf-forms"]
