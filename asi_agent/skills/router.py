@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from asi_agent.events import report_progress
 from asi_agent.routing import tokenize
 from asi_agent.skills.anchors import NONE_ANCHORS
 from asi_agent.skills.skill import Skill
@@ -201,7 +202,8 @@ class SkillRouter:
         name = self.embedder.name
         known = self.cache.get(name, keys) if self.cache is not None else {}
         missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in known}.items())
-        if missing:
+        if missing:  # new or changed skills: once, then from the cache
+            report_progress(f"embedding {len(missing)} skill passages", name)
             fresh = dict(
                 zip([k for k, _ in missing], batched(self.embedder, [t for _, t in missing]), strict=True)
             )

