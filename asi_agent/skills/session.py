@@ -59,7 +59,9 @@ class SkillSession:
 
     async def expand(self, task: str) -> str:
         """The request as the model gets it: with the skill's text when it is `/NAME …` or the router
-        takes a skill; otherwise as given (and the listing of this turn is made)."""
+        takes a skill; otherwise as given (and the listing of this turn is made). A new request starts
+        with no skill in use: what an earlier one used no longer narrows the tools."""
+        self.used = []
         command = self.parse_command(task)
         if command is not None:
             skill, rest = command

@@ -284,3 +284,28 @@ def test_a_request_no_skill_fits_lists_none_but_keeps_the_enum(tmp: Path) -> Non
     assert "No skill fits the request now." in schema["function"]["description"]
     assert "- pdf-forms" not in schema["function"]["description"]
     assert schema["function"]["parameters"]["properties"]["skill_id"]["enum"] == ["pdf-forms"]
+
+
+def test_a_skills_allowed_tools_stop_narrowing_at_the_next_request_of_a_chat(tmp: Path) -> None:
+    folder = tmp / "config/skills/reader"
+    folder.mkdir(parents=True)
+    text = "---\nname: reader\ndescription: Only reads files.\nallowed-tools: read_file\n---\nRead.\n"
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    script = tmp / "script.json"
+    replies = ["Read.\nAGENT_STATUS: DONE", "Other.\nAGENT_STATUS: DONE"]
+    script.write_text(json.dumps({"native": True, "replies": replies}), encoding="utf-8")
+    env = model_free_env()
+    env.update(HOME=str(tmp / "home"), ASI_CONFIG_DIR=str(tmp / "config"))
+    (tmp / "config" / "config.toml").write_text('[skills]\nembeddings = "lexical"\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "asi_agent", "chat", "--plain", "--provider", "scripted",
+         "--model", str(script), "--no-sandbox"],
+        cwd=tmp / "project", input="/reader look\nlist the files\n/quit\n", capture_output=True, text=True,
+        env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (transcript,) = (tmp / "project/.asi/sessions").glob("*.jsonl")
+    records = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    offered = [sorted(t["function"]["name"] for t in r["tools"]) for r in records if r["type"] == "request"]
+    assert offered[0] == ["execute_skill", "read_file"]
+    assert len(offered) == 2 and "create_file" in offered[1]
