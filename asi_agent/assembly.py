@@ -161,12 +161,14 @@ def assemble_agent(
     cursor: str | None = None,
     warn: Warn = stderr_warning,
     announce: Callable[[str], None] | None = None,
+    skills: bool = True,
 ) -> Agent:
     """The agent of one run in `root`: the one every front end (`run`, the chats, `eval`) builds.
 
     `interactive`: whether somebody can answer a question (False makes every ask a refusal); `session`
     None starts a new one; `cursor` is `PATH:LINE[:COL]`; `warn` gets the plugin manifests' problems;
-    `announce` gets the line saying which sandbox the commands run in, before anything else is said.
+    `announce` gets the line saying which sandbox the commands run in, before anything else is said;
+    `skills` False leaves the skills out (evaluation runs offer the same tools whoever runs them).
     """
     state = root / ".asi"
     policy, approval = _policy_and_mode(root, config)
@@ -185,7 +187,7 @@ def assemble_agent(
     )
     for problem in problems:
         warn(str(problem))
-    skills = _skills(root, config, registry, trusted=trusted, warn=warn)
+    found = _skills(root, config, registry, trusted=trusted, warn=warn) if skills else None
     journal = Journal(state)
     recovered = journal.recover()  # settle what a killed run left half-done before anything reads the project
     if session is None:
@@ -202,12 +204,12 @@ def assemble_agent(
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
     ctx.state[TRUSTED_KEY] = trusted
-    if skills is not None:
+    if found is not None:
         from asi_agent.skills.build import skill_folders  # noqa: PLC0415
         from asi_agent.skills.session import SKILLS_KEY  # noqa: PLC0415
 
-        ctx.state[SKILLS_KEY] = skills
-        ctx.readable_dirs = skill_folders(skills)
+        ctx.state[SKILLS_KEY] = found
+        ctx.readable_dirs = skill_folders(found)
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry
     if config.local.grounding and provider_of(backend) == "local":
