@@ -72,7 +72,17 @@ def _show(args: argparse.Namespace) -> int:
         near = ", ".join(skills.closest(args.name)) or "see `asi-agent skills`"
         raise UserError(f"no skill named {args.name!r} (closest: {near})")
     if args.json:
-        print(json.dumps({**_row(skill), "body": skill.body(), "files": skill.files()}, ensure_ascii=False))
+        extra = {
+            "license": skill.license,
+            "metadata": skill.metadata,
+            "examples": list(skill.examples),
+            "capabilities": list(skill.capabilities),
+            "triggers": list(skill.triggers),
+            "not_for": list(skill.not_for),
+            "body": skill.body(),
+            "files": skill.files(),
+        }
+        print(json.dumps({**_row(skill), **extra}, ensure_ascii=False))
         return 0
     from asi_agent.skills.session import skill_text  # noqa: PLC0415
 

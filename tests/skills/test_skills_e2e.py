@@ -127,6 +127,7 @@ def test_skills_new_scaffolds_one_that_show_prints(tmp: Path) -> None:
         data["description"] == "Write release notes from git log."
         and data["source"] == ".asi/skills (project)"
     )
+    assert data["examples"] == ["an example request this skill serves"] and data["files"] == []
     again = _asi(tmp, "skills", "new", "release-notes")
     assert again.returncode == 1 and "exists already" in again.stderr
     assert _asi(tmp, "skills", "show", "nope").returncode == 1
