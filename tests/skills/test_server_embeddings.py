@@ -27,11 +27,8 @@ def _vector(text: str) -> list[float]:
 
 
 class _Embeddings(BaseHTTPRequestHandler):
-    seen: list[tuple[str, str]] = []
-
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.seen.append((self.path, body["model"]))
         vectors = [_vector(text) for text in body["input"]]
         if self.path == "/v1/embeddings":
             reply = {"data": [{"embedding": v, "index": i} for i, v in enumerate(vectors)]}
