@@ -33,6 +33,7 @@ from asi_agent.messages import Completion, Message, NoteKind, Usage
 from asi_agent.modelturn import ModelTurn, TurnPlanner
 from asi_agent.session import Session
 from asi_agent.session.repair import closing_messages
+from asi_agent.skills.session import SKILLS_KEY
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, prepare_reply
 from asi_agent.tools.files.syntax import checked_language, syntax_error
 from asi_agent.verify import Verifier, nag_text
@@ -151,7 +152,8 @@ class Agent:
         mode = await self.calls.decide()
         resumed = bool(self.messages)
         self.session.append("run", task=task, tool_mode=mode, model=self.backend.model_name)
-        self._add(Message("user", task))
+        skills = self.runner.ctx.state.get(SKILLS_KEY)  # `/NAME`, or a skill the router takes, is loaded
+        self._add(Message("user", await skills.expand(task) if skills is not None else task))
         self.task = task
         self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
         self.gate.new_run()

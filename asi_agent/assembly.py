@@ -192,12 +192,14 @@ def assemble_agent(
     cursor: str | None = None,
     warn: Warn = stderr_warning,
     announce: Callable[[str], None] | None = None,
+    skills: bool = True,
 ) -> Agent:
     """The agent of one run in `root`: the one every front end (`run`, the chats, `eval`) builds.
 
     `interactive`: whether somebody can answer a question (False makes every ask a refusal); `session`
     None starts a new one; `cursor` is `PATH:LINE[:COL]`; `warn` gets the plugin manifests' problems;
-    `announce` gets the line saying which sandbox the commands run in, before anything else is said.
+    `announce` gets the line saying which sandbox the commands run in, before anything else is said;
+    `skills` False leaves the skills out (evaluation runs offer the same tools whoever runs them).
     """
     state = root / ".asi"
     policy, approval = _policy_and_mode(root, config)
@@ -206,6 +208,7 @@ def assemble_agent(
         announce(sandbox_note)
     trusted = config.trust.trusted
     registry = _registry(root, config, warn)
+    found = _skills(root, config, registry, trusted=trusted, warn=warn) if skills else None
     journal = Journal(state)
     recovered = journal.recover()  # settle what a killed run left half-done before anything reads the project
     if session is None:
@@ -222,6 +225,12 @@ def assemble_agent(
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
     ctx.state[TRUSTED_KEY] = trusted
+    if found is not None:
+        from asi_agent.skills.build import skill_folders  # noqa: PLC0415
+        from asi_agent.skills.session import SKILLS_KEY  # noqa: PLC0415
+
+        ctx.state[SKILLS_KEY] = found
+        ctx.readable_dirs = skill_folders(found)
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry
     ctx.sandbox, ctx.sandbox_note = sandbox, sandbox_note
@@ -271,6 +280,17 @@ def _registry(root: Path, config: AsiConfig, warn: Warn) -> ToolRegistry:
     for problem in problems:
         warn(str(problem))
     return registry
+
+
+def _skills(root: Path, config: AsiConfig, registry: ToolRegistry, *, trusted: bool, warn: Warn) -> Any:
+    """The run's `SkillSession` (and `execute_skill` registered), or None when no skill is found."""
+    from asi_agent.skills.build import skill_session  # noqa: PLC0415 - reads folders, not at start-up
+    from asi_agent.tools.catalog import extension_spec  # noqa: PLC0415
+
+    skills = skill_session(root, config, trusted=trusted, warn=warn)
+    if skills is not None and "execute_skill" not in registry:
+        registry.register(extension_spec("execute_skill"))
+    return skills
 
 
 def _policy_and_mode(root: Path, config: AsiConfig) -> tuple[Policy, Approval]:

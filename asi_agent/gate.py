@@ -87,6 +87,7 @@ class Gate:
             mode=config.approval,
             root=self.ctx.root,
             outside=item.args.outside_project(),
+            readable=self.ctx.readable_dirs,
         )
         action, reason, by = decision.action, decision.reason, "policy"
         if action == "ask" and decision.rule.startswith("mode ") and item.spec.name in self._always:

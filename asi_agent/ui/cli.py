@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     from asi_agent.ui.plugin_options import add_plugins_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_plugins_parser(sub)
+    from asi_agent.ui.skill_options import add_skills_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_skills_parser(sub)
     return parser
 
 
@@ -321,6 +324,12 @@ def _terminated(_signum: int, _frame: object) -> NoReturn:
     raise KeyboardInterrupt
 
 
+_LAZY = {
+    "plugins": ("asi_agent.ui.plugin_commands", "plugins_command"),
+    "skills": ("asi_agent.ui.skill_commands", "skills_command"),
+}
+
+
 def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
     command = args.command or "chat"
     if command in ("run", "resume"):
@@ -339,10 +348,12 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         from asi_agent.data.command import data_command  # noqa: PLC0415
 
         return data_command(args)
-    if command == "plugins":
-        from asi_agent.ui.plugin_commands import plugins_command  # noqa: PLC0415
+    if command in _LAZY:  # imported only when used
+        import importlib  # noqa: PLC0415
 
-        return plugins_command(args)
+        module, name = _LAZY[command]
+        handler: Any = getattr(importlib.import_module(module), name)
+        return int(handler(args))
     from asi_agent.ui import commands  # noqa: PLC0415
 
     handlers = {

@@ -17,6 +17,7 @@ __all__ = [
     "SlashReply",
     "complete_command",
     "confirmed",
+    "is_skill_command",
     "run_slash",
 ]
 
@@ -78,6 +79,14 @@ class SlashReply:
     effect: Effect = ""
     confirm: Confirm | None = None
     """Set when the command waits for a yes: the chat asks `confirm.question` (nobody to ask: no)."""
+
+
+def is_skill_command(chat: ChatSession, text: str) -> bool:
+    """Whether `text` is `/NAME …` naming one of the session's skills (sent to the agent as a request)."""
+    from asi_agent.skills.session import SKILLS_KEY  # noqa: PLC0415
+
+    skills = chat.ctx.state.get(SKILLS_KEY)
+    return skills is not None and skills.parse_command(text) is not None
 
 
 def complete_command(fragment: str) -> list[str]:
