@@ -115,7 +115,8 @@ class Sandbox:
         masked = self._masked()
         scratch = self.scratch.path()  # the private /tmp, also at its own path (`shared_temp`)
         args += ["--bind", str(scratch), "/tmp", "--bind", str(scratch), str(scratch)]
-        args += _ro(folder for folder in (Path.home().resolve(),) if folder.is_relative_to(_TMP))
+        home = Path.home().resolve()  # a home under /tmp is mounted back read-only (when there is one)
+        args += _ro(folder for folder in (home,) if folder.is_relative_to(_TMP) and folder.is_dir())
         args += [arg for folder in masked[1:] for arg in ("--tmpfs", str(folder))]
         added = [folder for folder in map(_path, writable) if folder.is_dir()]
         writes = [*self.writable, *added, self.root]
