@@ -10,7 +10,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from asi_agent.backends.base import Backend, ToolSchema
 from asi_agent.bounds import DEFAULT_REPEAT_LIMIT, LoopBreaker
@@ -48,6 +48,9 @@ from asi_agent.toolrun import Outcome, Prepared, ToolRunner, batches, prepare_re
 from asi_agent.tools.files.syntax import checked_language, syntax_error
 from asi_agent.verify import Verifier, nag_text
 
+if TYPE_CHECKING:
+    from asi_agent.hooks import Hooks
+
 log = logging.getLogger("asi_agent.agent")
 
 __all__ = ["Agent", "AgentConfig"]
@@ -78,6 +81,8 @@ class AgentConfig:
     chat_template: str | None = None
     """The model's chat template (`--chat-template`); None asks the backend. Calls are read in the form
     it renders them first."""
+    hooks: Hooks | None = None
+    """The lifecycle hooks around each run (`UserPromptSubmit`, `Stop`, …); None: none are configured."""
 
 
 class Agent:
@@ -114,8 +119,13 @@ class Agent:
         """What contains the commands the run starts ("bubblewrap"), None when nothing does."""
         return self.runner.ctx.sandbox_kind
 
-    async def run(self, task: str) -> AsyncIterator[AgentEvent]:
-        """Run the loop, yielding events; the last event is always `RunFinished`."""
+    def run(self, task: str) -> AsyncIterator[AgentEvent]:
+        """Run the task through the configured hooks, yielding events; the last is always `RunFinished`."""
+        hooks = self.config.hooks
+        return self.loop(task) if hooks is None else hooks.around(self, task)
+
+    async def loop(self, task: str) -> AsyncIterator[AgentEvent]:
+        """Run the loop itself (no hooks), yielding events; the last event is always `RunFinished`."""
         started = await self._start(task)
         resumed = started.resumed
         yield started
@@ -252,6 +262,8 @@ class Agent:
 
     async def compact(self) -> ContextCompacted | None:
         """Summarise the older turns now (the UI's `/compact`); None when there was nothing to compact."""
+        if self.config.hooks is not None:
+            await self.config.hooks.pre_compact("manual")
         return await self._fit(await self._schemas(), "request")
 
     async def _schemas(self) -> list[ToolSchema]:
@@ -357,7 +369,10 @@ class Agent:
                 yield ToolStarted(item.call)
             if self.verifier is not None and any(_runs_commands(item) for item in batch):
                 self.verifier.before_command()
-            for outcome in await asyncio.gather(*(self._execute(item) for item in batch)):
+            work = asyncio.ensure_future(asyncio.gather(*(self._execute(item) for item in batch)))
+            async for event in self.runner.relay.until(work):  # a child agent's work, as it happens
+                yield event
+            for outcome in work.result():
                 # kept at once, so a turn interrupted later still has this result
                 self.session.append(
                     "result",

@@ -31,6 +31,7 @@ from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
 from asi_agent.providers import offered_tools, provider_of
 from asi_agent.sandbox import Sandbox, find_bwrap, sandbox_for, unavailable_cached
 from asi_agent.session import Session, SessionStore
+from asi_agent.subagents.wiring import extend
 from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
@@ -233,7 +234,9 @@ def assemble_agent(
     instructions, system = _prompt(root, settled=recovered == RecoveryReport())
     system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
-    return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+    agent = Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+    extend(agent, user_config_dir(), config.trust, depth=config.subagent_depth, warn=warn)
+    return agent
 
 
 def _registry(root: Path, config: AsiConfig, warn: Warn) -> ToolRegistry:

@@ -152,6 +152,9 @@ class AsiConfig(BaseModel):
     timeout: float | None = Field(None, gt=0)
     """Wall-clock seconds one run may take; then it ends with status TIMEOUT and its partial result.
     Empty means no limit."""
+    subagent_depth: int = Field(1, ge=0, le=4)
+    """How deep `task` child agents may nest: 0 offers no `task` tool, 1 (default) lets the session's agent
+    start children but not theirs."""
     offered_tools: list[str] | None = None
     """Tools described to the model each turn (a small model copes better with few); empty means all.
     A registered tool the model names anyway still runs."""
