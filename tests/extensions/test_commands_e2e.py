@@ -1,0 +1,45 @@
+"""Custom commands used headless: `asi-agent run "/review src/"` sends the command file's prompt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import records, run, user_messages
+
+DONE = "Reviewed.\nAGENT_STATUS: DONE"
+
+
+def test_markdown_command_fills_in_arguments_and_included_files(project: Path) -> None:
+    commands = project / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "review.md").write_text(
+        "---\ndescription: Review code\nargument-hint: PATH [FOCUS]\nallowed-tools: Read, Grep(*.py)\n---\n"
+        "Review $ARGUMENTS now. First look at $1, then think about $2. Style guide: @notes.md\n"
+    )
+    (project / "notes.md").write_text("NOTES-MARKER: tabs are forbidden\n")
+    result, stderr = run(project, "/review src/ speed", [DONE])
+    assert result["status"] == "DONE", stderr
+    prompt = user_messages(project, result["session_id"])[0]
+    assert prompt.startswith("Review src/ speed now. First look at src/, then think about speed.")
+    assert "NOTES-MARKER: tabs are forbidden" in prompt
+    offered = [r for r in records(project, result["session_id"]) if r.get("type") == "request"][0]["tools"]
+    assert sorted(tool["function"]["name"] for tool in offered) == ["grep_search", "read_file"]
+
+
+def test_gemini_toml_command_with_args(project: Path) -> None:
+    folder = project / ".gemini" / "commands" / "git"
+    folder.mkdir(parents=True)
+    (folder / "explain.toml").write_text('description = "Explain a commit"\nprompt = "Explain commit {{args}} plainly."\n')
+    result, stderr = run(project, "/git:explain HEAD~1", [DONE])
+    assert result["status"] == "DONE", stderr
+    assert user_messages(project, result["session_id"])[0] == "Explain commit HEAD~1 plainly."
+
+
+def test_user_command_and_unknown_names_pass_through(project: Path) -> None:
+    folder = project / ".user-config" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "hello.md").write_text("Say hello to the team.")
+    result, _ = run(project, "/hello Ann", [DONE])
+    assert user_messages(project, result["session_id"])[0] == "Say hello to the team.\n\nAnn"
+    result, _ = run(project, "/nosuch thing", [DONE])
+    assert user_messages(project, result["session_id"])[0] == "/nosuch thing"
