@@ -29,7 +29,9 @@ def test_markdown_command_fills_in_arguments_and_included_files(project: Path) -
 def test_gemini_toml_command_with_args(project: Path) -> None:
     folder = project / ".gemini" / "commands" / "git"
     folder.mkdir(parents=True)
-    (folder / "explain.toml").write_text('description = "Explain a commit"\nprompt = "Explain commit {{args}} plainly."\n')
+    (folder / "explain.toml").write_text(
+        'description = "Explain a commit"\nprompt = "Explain commit {{args}} plainly."\n'
+    )
     result, stderr = run(project, "/git:explain HEAD~1", [DONE])
     assert result["status"] == "DONE", stderr
     assert user_messages(project, result["session_id"])[0] == "Explain commit HEAD~1 plainly."
