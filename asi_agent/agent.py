@@ -194,8 +194,8 @@ class Agent:
         self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
         self.gate.new_run()
         ctx = self.runner.ctx
-        # the journal knows changes by the session that owns them (a child agent writes under its parent's)
-        self.verifier = Verifier.start(task, ctx.root, ctx.journal, ctx.session_id or self.session.id, _parses)
+        owner = ctx.session_id or self.session.id  # a child agent's changes are journaled as its parent's
+        self.verifier = Verifier.start(task, ctx.root, ctx.journal, owner, _parses)
         self._guarded_before = ctx.guarded_edits
         return SessionStarted(self.session.id, self.backend.model_name, self._mode(), resumed)
 

@@ -22,7 +22,7 @@ def test_markdown_command_fills_in_arguments_and_included_files(project: Path) -
     prompt = user_messages(project, result["session_id"])[0]
     assert prompt.startswith("Review src/ speed now. First look at src/, then think about speed.")
     assert "NOTES-MARKER: tabs are forbidden" in prompt
-    offered = [r for r in records(project, result["session_id"]) if r.get("type") == "request"][0]["tools"]
+    offered = next(r for r in records(project, result["session_id"]) if r.get("type") == "request")["tools"]
     assert sorted(tool["function"]["name"] for tool in offered) == ["grep_search", "read_file"]
 
 

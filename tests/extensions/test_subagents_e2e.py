@@ -61,7 +61,7 @@ def test_child_cannot_use_a_tool_outside_its_subset(project: Path) -> None:
         "Nothing found.\nAGENT_STATUS: DONE",
         "Done.\nAGENT_STATUS: DONE",
     ]
-    result, stderr = run(project, "explore", replies, "--approval", "auto-edit")
+    result, _ = run(project, "explore", replies, "--approval", "auto-edit")
     assert not (project / "sneaky.txt").exists()
     [child] = child_sessions(project, result["session_id"])
     [refusal] = tool_outputs(project, child)
