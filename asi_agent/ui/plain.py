@@ -102,7 +102,7 @@ class PlainChat:
         if not text:
             return True
         self.history.add(text)
-        if text.startswith("/"):
+        if text.startswith("/") and self.chat.commands.expansion(text) is None:
             reply = run_slash(self.chat, text, plain=True)
             if reply.confirm is not None:
                 reply = await self._confirm(reply.confirm)
@@ -330,7 +330,8 @@ def _prompt_session(plain: PlainChat) -> Any:
         def get_completions(self, document: Any, complete_event: Any) -> Iterable[Completion]:
             word = document.get_word_before_cursor(WORD=True)
             if word.startswith("/") and document.text.strip() == word:
-                for name, text in COMMANDS.items():
+                custom = {f"/{n}": c.description for n, c in plain.chat.commands.commands.items()}
+                for name, text in {**COMMANDS, **custom}.items():
                     if name.startswith(word):
                         yield Completion(name, -len(word), display_meta=text)
             elif MENTION.fullmatch(word) or word == "@":

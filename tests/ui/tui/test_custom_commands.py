@@ -1,0 +1,53 @@
+"""Custom commands in the Textual chat: listed by `/help`, completed, and sent as their prompt."""
+
+from __future__ import annotations
+
+from chat_helpers import make_app, reply, send, until
+
+from asi_agent.ui.tui.widgets import Notice
+
+
+def last_notice(app) -> str:
+    return str(list(app.query(Notice))[-1].render())
+
+
+def commands(project, user_config) -> None:
+    folder = project / ".claude" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "review.md").write_text(
+        "---\ndescription: Review a folder for bugs\nargument-hint: PATH\nallowed-tools: Read\n---\n"
+        "Review $1 now.\n"
+    )
+    (user_config / "commands").mkdir()
+    (user_config / "commands" / "standup.toml").write_text(
+        'description = "Write my standup"\nprompt = "Standup: {{args}}"\n'
+    )
+
+
+async def test_help_lists_the_custom_commands(project, user_config):
+    commands(project, user_config)
+    app = make_app(project, [])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await send(pilot, "/help")
+        await pilot.pause()
+        shown = last_notice(app)
+        assert "/review" in shown and "Review a folder for bugs PATH" in shown and ".claude/commands" in shown
+        assert "/standup" in shown and "Write my standup" in shown and "user commands" in shown
+
+
+async def test_custom_command_completes_and_sends_its_prompt(project, user_config):
+    commands(project, user_config)
+    app = make_app(project, [reply("Looks fine.\nAGENT_STATUS: DONE")])
+    async with app.run_test() as pilot:
+        await pilot.press(*"/rev")
+        await pilot.pause()
+        assert app.completions.display
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.input.text == "/review "
+        await pilot.press(*"src/")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.turn_worker is not None and not app.turn_worker.is_running)
+        messages = app.chat.agent.messages
+        assert [m.content for m in messages if m.role == "user"] == ["Review src/ now."]
+        assert app.chat.agent.runner.registry.names() != ("read_file",)  # narrowed for that message only
