@@ -28,6 +28,7 @@ from asi_agent.events import (
     ReasoningStreamed,
     RetryRequested,
     RunFinished,
+    SubagentEvent,
     TextStreamed,
     ToolFinished,
     ToolStarted,
@@ -174,6 +175,8 @@ class PlainChat:
                 answer, note = await self._ask(event)
                 event.note = note
                 event.answer.set_result(answer)
+            elif isinstance(event, SubagentEvent):
+                printer.child(event)
             else:
                 printer.show(event)
 
@@ -258,6 +261,15 @@ class _Printer:
             self.wrote = True
             sys.stdout.write(text)
             sys.stdout.flush()
+
+    def child(self, event: SubagentEvent) -> None:
+        """A child agent's calls, indented under its `task` call."""
+        inner = event.event
+        if isinstance(inner, ToolStarted):
+            _print(f"  ↳ {event.agent} · {inner.call.name} {_key_argument(inner.call.arguments)} …")
+        elif isinstance(inner, ToolFinished):
+            first = inner.output.partition("\n")[0] if inner.ok else inner.output
+            _print(f"  ↳ {event.agent} {'✓' if inner.ok else '✗'} {inner.call.name} {first[:200]}")
 
     def _finished(self, event: ToolFinished) -> None:
         seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())

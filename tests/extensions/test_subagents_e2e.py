@@ -49,6 +49,9 @@ def test_child_edit_is_journaled_in_the_parent_session_and_undone(project: Path)
     assert tool_outputs(project, result["session_id"]) == ["Created note.txt."]
     diff = asi("diff", "--session", result["session_id"], cwd=project)  # the parent's session owns the edit
     assert "+hi from the child" in diff.stdout, diff.stderr
+    [child_id] = child_sessions(project, result["session_id"])
+    listed = asi("sessions", cwd=project).stdout
+    assert result["session_id"] in listed and child_id not in listed  # the child's transcript is the parent's
     undone = asi("undo", cwd=project)
     assert undone.returncode == 0, undone.stderr
     assert not (project / "note.txt").exists()
@@ -84,3 +87,33 @@ def test_children_start_no_grandchildren_by_default(project: Path) -> None:
     replies[2:2] = ["Found it.\nAGENT_STATUS: DONE"]
     result, stderr = run(project, "split the work", replies, "--yes")
     assert [c["agent"] for c in result["subagents"]] == ["explore", "general"], stderr
+
+
+def test_read_only_children_run_together_without_asking(project: Path) -> None:
+    both = {
+        "text": "",
+        "tool_calls": [
+            {"id": "t1", "name": "task", "arguments": {"description": "a", "prompt": "Look for A"}},
+            {"id": "t2", "name": "task", "arguments": {"description": "b", "prompt": "Look for B"}},
+        ],
+    }
+    replies = [
+        both,
+        "Found.\nAGENT_STATUS: DONE",
+        "Found.\nAGENT_STATUS: DONE",
+        "Both found.\nAGENT_STATUS: DONE",
+    ]
+    script = project.parent / "script.json"
+    script.write_text(json.dumps({"native": True, "replies": replies}))
+    done = asi(
+        "run", "--provider", "scripted", "--model", str(script), "--output-format", "stream-json", "--no-sandbox",
+        "--approval", "ask", "look for A and B", cwd=project,
+    )  # fmt: skip
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    order = [(line["type"], line.get("id")) for line in lines if line["type"] in ("tool_call", "tool_result")]
+    # both started before either finished: the explore agents (read-only) ran concurrently, unasked
+    assert order == [("tool_call", "t1"), ("tool_call", "t2"), ("tool_result", "t1"), ("tool_result", "t2")]
+    assert all(line["ok"] for line in lines if line["type"] == "tool_result")
+    ends = [line for line in lines if line["type"] == "subagent" and line["event"]["type"] == "end"]
+    assert sorted(end["parent_tool_call_id"] for end in ends) == ["t1", "t2"]
+    assert lines[-1]["type"] == "result" and len(lines[-1]["subagents"]) == 2

@@ -51,3 +51,25 @@ async def test_custom_command_completes_and_sends_its_prompt(project, user_confi
         messages = app.chat.agent.messages
         assert [m.content for m in messages if m.role == "user"] == ["Review src/ now."]
         assert app.chat.agent.runner.registry.names() != ("read_file",)  # narrowed for that message only
+
+
+async def test_a_child_agents_calls_show_nested_under_the_task_call(project):
+    from chat_helpers import call
+
+    from asi_agent.ui.tui.widgets import ToolCard
+
+    replies = [
+        reply(
+            "", call("task", description="look", prompt="What does calc.py define?", subagent_type="explore")
+        ),
+        reply("", call("read_file", path="calc.py")),
+        reply("It defines add.\nAGENT_STATUS: DONE"),
+        reply("calc.py defines add.\nAGENT_STATUS: DONE"),
+    ]
+    app = make_app(project, replies)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "what is in calc.py?")
+        await until(pilot, lambda: app.turn_worker is not None and not app.turn_worker.is_running)
+        cards = list(app.query(ToolCard))
+        assert [card.heading.split("  ")[0] for card in cards] == ["✓ task", "✓ ↳ explore › read_file"]
+        assert cards[1].has_class("child") and "def add" in cards[1].output
