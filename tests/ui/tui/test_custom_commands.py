@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from chat_helpers import make_app, reply, send, until
+from chat_helpers import call, make_app, reply, send, until
 
-from asi_agent.ui.tui.widgets import Notice
+from asi_agent.ui.tui.widgets import Notice, ToolCard
 
 
 def last_notice(app) -> str:
@@ -54,10 +54,6 @@ async def test_custom_command_completes_and_sends_its_prompt(project, user_confi
 
 
 async def test_a_child_agents_calls_show_nested_under_the_task_call(project):
-    from chat_helpers import call
-
-    from asi_agent.ui.tui.widgets import ToolCard
-
     replies = [
         reply(
             "", call("task", description="look", prompt="What does calc.py define?", subagent_type="explore")
