@@ -106,8 +106,8 @@ def test_read_only_children_run_together_without_asking(project: Path) -> None:
     script = project.parent / "script.json"
     script.write_text(json.dumps({"native": True, "replies": replies}))
     done = asi(
-        "run", "--provider", "scripted", "--model", str(script), "--output-format", "stream-json", "--no-sandbox",
-        "--approval", "ask", "look for A and B", cwd=project,
+        "run", "--provider", "scripted", "--model", str(script), "--output-format", "stream-json",
+        "--no-sandbox", "--approval", "ask", "look for A and B", cwd=project,
     )  # fmt: skip
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     order = [(line["type"], line.get("id")) for line in lines if line["type"] in ("tool_call", "tool_result")]
