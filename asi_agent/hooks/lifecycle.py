@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from typing import Any, Protocol
 
 from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished, SessionStarted
@@ -123,14 +123,19 @@ class Hooks:
         again = 0
         while True:
             end: RunFinished | None = None
-            async for event in agent.loop(prompt):
-                if isinstance(event, ApprovalRequested):
-                    asking = f"asi-agent needs your permission to use {event.call.name}"
-                    await self.fire("Notification", message=asking)
-                if isinstance(event, RunFinished):
-                    end = event
-                elif not (again and isinstance(event, SessionStarted)):
-                    yield event
+            events = agent.loop(prompt)
+            try:
+                async for event in events:
+                    if isinstance(event, ApprovalRequested):
+                        asking = f"asi-agent needs your permission to use {event.call.name}"
+                        await self.fire("Notification", message=asking)
+                    if isinstance(event, RunFinished):
+                        end = event
+                    elif not (again and isinstance(event, SessionStarted)):
+                        yield event
+            finally:  # a run cut short (an interrupt, a timeout) still closes what it opened
+                if isinstance(events, AsyncGenerator):
+                    await events.aclose()
             assert end is not None
             verdict = None
             if end.status not in ("ERROR", "TIMEOUT") and again < MAX_STOP_BLOCKS:

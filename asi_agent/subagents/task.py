@@ -9,6 +9,7 @@ person as the parent's do. Depth is limited: by default a child cannot start chi
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -104,13 +105,16 @@ class SubagentHost:
         child = Agent(self.backend, runner, session, system, config)
         relay: Relay = ctx.state[RELAY_KEY]
         end: RunFinished | None = None
+        events = child.run(args.prompt)
         try:
-            async for event in child.run(args.prompt):
+            async for event in events:
                 nested = SubagentEvent(call_id, definition.name, event)
                 relay.put(event if isinstance(event, ApprovalRequested) else nested)
                 if isinstance(event, RunFinished):
                     end = event
         finally:
+            if isinstance(events, AsyncGenerator):
+                await events.aclose()
             await child_ctx.aclose()
         assert end is not None
         self.finished.append(end)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import records, run, user_messages
+from ext_cli import records, run, user_messages
 
 DONE = "Reviewed.\nAGENT_STATUS: DONE"
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from asi_cli import asi, model_free_env
-from conftest import call, run, user_messages
+from ext_cli import call, run, user_messages
 
 DONE = "Finished.\nAGENT_STATUS: DONE"
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from asi_cli import asi
-from conftest import call, run
+from ext_cli import call, run
 
 DONE = "Finished.\nAGENT_STATUS: DONE"
 

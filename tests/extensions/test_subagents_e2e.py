@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from asi_cli import asi
-from conftest import call, records, run
+from ext_cli import call, records, run
 
 WRITER = (
     "---\nname: writer\ndescription: writes files\ntools: Write, Read\n---\nYou write the files asked for.\n"
