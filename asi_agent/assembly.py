@@ -28,7 +28,7 @@ from asi_agent.plugins.loader import project_supplies
 from asi_agent.policy import Policy, load_policy
 from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
-from asi_agent.providers import offered_tools, provider_of
+from asi_agent.providers import create_backend, offered_tools, provider_of
 from asi_agent.sandbox import Sandbox, find_bwrap, sandbox_for, unavailable_cached
 from asi_agent.session import Session, SessionStore
 from asi_agent.subagents.wiring import extend
@@ -235,7 +235,10 @@ def assemble_agent(
     system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
     agent = Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
-    extend(agent, user_config_dir(), config.trust, depth=config.subagent_depth, warn=warn)
+    extend(
+        agent, user_config_dir(), config.trust, depth=config.subagent_depth, warn=warn,
+        backend_for=lambda model: create_backend(config.model_copy(update={"model": model})),
+    )  # fmt: skip
     return agent
 
 

@@ -9,7 +9,7 @@ person as the parent's do. Depth is limited: by default a child cannot start chi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -58,6 +58,9 @@ class SubagentHost:
     depth: int = 0
     max_depth: int = 1
     """How deep children may nest: 1 lets the session's agent start children, not theirs."""
+    backend_for: Callable[[str], Backend] | None = None
+    """A backend of the session's provider for another model (a definition's `model`); None: always the
+    session's."""
     finished: list[RunFinished] = field(default_factory=list)
 
     def definition(self, name: str) -> AgentDefinition:
@@ -102,7 +105,8 @@ class SubagentHost:
             cwd=str(ctx.root), parent=ctx.session_id, parent_call=call_id, agent=definition.name
         )
         system = f"{self.system}\n\n## Your role: the {definition.name} agent\n{definition.prompt}".strip()
-        child = Agent(self.backend, runner, session, system, config)
+        own = self.backend_for(definition.model) if definition.model and self.backend_for else None
+        child = Agent(own or self.backend, runner, session, system, config)
         relay: Relay = ctx.state[RELAY_KEY]
         end: RunFinished | None = None
         events = child.run(args.prompt)
@@ -116,6 +120,8 @@ class SubagentHost:
             if isinstance(events, AsyncGenerator):
                 await events.aclose()
             await child_ctx.aclose()
+            if own is not None:
+                await own.aclose()
         assert end is not None
         self.finished.append(end)
         if end.status != "DONE":

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from asi_agent.agent import Agent
+from asi_agent.backends.base import Backend
 from asi_agent.hooks import Hooks, load_hooks
 from asi_agent.subagents.definitions import find_agents
 from asi_agent.subagents.task import HOST_KEY, SubagentHost, task_spec
@@ -16,10 +17,17 @@ __all__ = ["extend"]
 
 
 def extend(
-    agent: Agent, user_dir: Path, trust: ProjectTrust, *, depth: int, warn: Callable[[str], None]
+    agent: Agent,
+    user_dir: Path,
+    trust: ProjectTrust,
+    *,
+    depth: int,
+    warn: Callable[[str], None],
+    backend_for: Callable[[str], Backend] | None = None,
 ) -> None:
     """Give `agent` the hooks of the settings files and the `task` tool (when `depth` allows children);
-    what an untrusted folder supplied in vain goes to `trust.ignored`."""
+    what an untrusted folder supplied in vain goes to `trust.ignored`. `backend_for` makes the backend of
+    an agent definition's `model`."""
     ctx, runner = agent.runner.ctx, agent.runner
     commands, ignored = load_hooks(ctx.root, user_dir, trusted=trust.trusted)
     hooks = None
@@ -37,7 +45,8 @@ def extend(
     if depth < 1 or "task" in runner.registry:
         return
     host = SubagentHost(
-        agent.backend, runner.registry, agent.system, agent.config, agents, hooks, max_depth=depth
-    )
+        agent.backend, runner.registry, agent.system, agent.config, agents, hooks, max_depth=depth,
+        backend_for=backend_for,
+    )  # fmt: skip
     runner.registry.register(task_spec(host))
     ctx.state[HOST_KEY] = host

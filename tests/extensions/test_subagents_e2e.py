@@ -117,3 +117,21 @@ def test_read_only_children_run_together_without_asking(project: Path) -> None:
     ends = [line for line in lines if line["type"] == "subagent" and line["event"]["type"] == "end"]
     assert sorted(end["parent_tool_call_id"] for end in ends) == ["t1", "t2"]
     assert lines[-1]["type"] == "result" and len(lines[-1]["subagents"]) == 2
+
+
+def test_a_definitions_model_answers_for_the_child(project: Path, tmp_path: Path) -> None:
+    """With the scripted provider a model is a script: the child's replies come from its own."""
+    other = tmp_path / "child-model.json"
+    other.write_text(json.dumps({"replies": ["CHILD-MODEL-REPORT\nAGENT_STATUS: DONE"]}))
+    folder = project / ".user-config" / "agents"
+    folder.mkdir(parents=True)
+    (folder / "scout.md").write_text(
+        f"---\nname: scout\ndescription: looks\nmodel: {other}\ntools: Read\n---\nLook.\n"
+    )
+    replies = [
+        call("task", description="look", prompt="Look", subagent_type="scout"),
+        "Done.\nAGENT_STATUS: DONE",
+    ]
+    result, stderr = run(project, "look around", replies)
+    assert result["status"] == "DONE", stderr
+    assert tool_outputs(project, result["session_id"]) == ["CHILD-MODEL-REPORT"]
