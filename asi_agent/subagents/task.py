@@ -8,6 +8,7 @@ person as the parent's do. Depth is limited: by default a child cannot start chi
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
@@ -17,8 +18,9 @@ from pydantic import Field
 
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.backends.base import Backend
-from asi_agent.events import ApprovalRequested, RunFinished, SubagentEvent
+from asi_agent.events import Answer, ApprovalRequested, RunFinished, SubagentEvent
 from asi_agent.exceptions import ModelFixableError
+from asi_agent.messages import ToolCall
 from asi_agent.session import SessionStore
 from asi_agent.subagents.definitions import AgentDefinition
 from asi_agent.toolrun import CURRENT_CALL, RELAY_KEY, Relay, ToolRunner
@@ -112,8 +114,10 @@ class SubagentHost:
         events = child.run(args.prompt)
         try:
             async for event in events:
-                nested = SubagentEvent(call_id, definition.name, event)
-                relay.put(event if isinstance(event, ApprovalRequested) else nested)
+                if isinstance(event, ApprovalRequested):
+                    relay.put(_asked_for(event, call_id))
+                else:
+                    relay.put(SubagentEvent(call_id, definition.name, event))
                 if isinstance(event, RunFinished):
                     end = event
         finally:
@@ -128,6 +132,22 @@ class SubagentHost:
             why = end.error or end.result
             raise ModelFixableError(f"the {definition.name} agent ended {end.status}: {why}")
         return end.result or f"(the {definition.name} agent finished without a report)"
+
+
+def _asked_for(request: ApprovalRequested, call_id: str) -> ApprovalRequested:
+    """A child's question as the person sees it: its call's id under the `task` call's (`TASK/CALL`, as the
+    child's calls are shown); the answer (and the person's note) go back to the child's own request."""
+    call = request.call
+    shown = dataclasses.replace(request, call=ToolCall(f"{call_id}/{call.id}", call.name, call.arguments))
+    shown.answer = asyncio.get_running_loop().create_future()
+
+    def answered(future: asyncio.Future[Answer]) -> None:
+        request.note = shown.note
+        if not request.answer.done():
+            request.answer.set_result("no" if future.cancelled() else future.result())
+
+    shown.answer.add_done_callback(answered)
+    return shown
 
 
 async def _task(args: TaskArgs, ctx: ToolContext) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from chat_helpers import call, make_app, reply, send, until
 
+from asi_agent.ui.tui.screens import ApprovalScreen
 from asi_agent.ui.tui.widgets import Notice, ToolCard
 
 
@@ -69,3 +70,30 @@ async def test_a_child_agents_calls_show_nested_under_the_task_call(project):
         cards = list(app.query(ToolCard))
         assert [card.heading.split("  ")[0] for card in cards] == ["✓ task", "✓ ↳ explore › read_file"]
         assert cards[1].has_class("child") and "def add" in cards[1].output
+
+
+async def test_a_child_agents_question_is_asked_in_the_chat(project, user_config):
+    (user_config / "agents").mkdir()
+    (user_config / "agents" / "writer.md").write_text(
+        "---\nname: writer\ndescription: writes\ntools: Write\n---\n"
+    )
+    replies = [
+        reply("", call("task", description="note", prompt="Write note.txt", subagent_type="writer")),
+        reply("", call("create_file", path="note.txt", content="from the child\n")),
+        reply("Wrote note.txt.\nAGENT_STATUS: DONE"),
+        reply("The writer wrote note.txt.\nAGENT_STATUS: DONE"),
+    ]
+    app = make_app(project, replies)  # ask mode: the task call and the child's write both ask
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "delegate the note")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        assert app.screen.request.call.name == "task"
+        await pilot.press("y")
+        await until(
+            pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.screen.request.call.name != "task"
+        )
+        asked = app.screen.request.call
+        assert asked.name == "create_file" and asked.id.count("/") == 1  # TASK-ID/CALL-ID
+        await pilot.press("y")
+        await until(pilot, lambda: app.turn_worker is not None and not app.turn_worker.is_running)
+        assert (project / "note.txt").read_text() == "from the child\n"
