@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from asi_cli import asi
 from ext_cli import records, run, user_messages
 
 DONE = "Reviewed.\nAGENT_STATUS: DONE"
@@ -45,3 +47,24 @@ def test_user_command_and_unknown_names_pass_through(project: Path) -> None:
     assert user_messages(project, result["session_id"])[0] == "Say hello to the team.\n\nAnn"
     result, _ = run(project, "/nosuch thing", [DONE])
     assert user_messages(project, result["session_id"])[0] == "/nosuch thing"
+
+
+def test_a_commands_model_is_used_only_from_a_trusted_folder(project: Path) -> None:
+    other = project.parent / "other-model.json"
+    other.write_text(json.dumps({"replies": ["From the command's model.\nAGENT_STATUS: DONE"]}))
+    commands = project / ".asi" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "fast.md").write_text(f"---\nmodel: {other}\n---\nBe quick about $ARGUMENTS.\n")
+    mine = project.parent / "model.json"
+    mine.write_text(json.dumps({"replies": [DONE]}))
+    # your model in your configuration, not a flag (a flag always wins over a command's)
+    (project / ".user-config" / "config.toml").write_text(f'provider = "scripted"\nmodel = "{mine}"\n')
+    done = asi("run", "--no-sandbox", "--output-format", "json", "/fast it", cwd=project)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["result"] == "Reviewed.", done.stderr  # untrusted: your model answered
+    assert user_messages(project, result["session_id"])[0] == "Be quick about it."
+    assert f"fast.md: model = '{other}'" in done.stderr
+    done = asi("run", "--no-sandbox", "--trust", "--output-format", "json", "/fast it", cwd=project)
+    assert json.loads(done.stdout.strip().splitlines()[-1])["result"] == "From the command's model.", (
+        done.stderr
+    )

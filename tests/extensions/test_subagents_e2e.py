@@ -9,6 +9,7 @@ from pathlib import Path
 from asi_cli import asi
 from ext_cli import call, records, run
 
+DONE_TEXT = "Done.\nAGENT_STATUS: DONE"
 WRITER = (
     "---\nname: writer\ndescription: writes files\ntools: Write, Read\n---\nYou write the files asked for.\n"
 )
@@ -135,3 +136,14 @@ def test_a_definitions_model_answers_for_the_child(project: Path, tmp_path: Path
     result, stderr = run(project, "look around", replies)
     assert result["status"] == "DONE", stderr
     assert tool_outputs(project, result["session_id"]) == ["CHILD-MODEL-REPORT"]
+
+
+def test_an_untrusted_folders_agent_definitions_are_not_loaded(project: Path) -> None:
+    agents = project / ".claude" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "writer.md").write_text(WRITER)
+    replies = [call("task", description="w", prompt="Write", subagent_type="writer"), DONE_TEXT]
+    result, stderr = run(project, "delegate", replies, "--approval", "auto-edit")
+    [output] = tool_outputs(project, result["session_id"])
+    assert "no agent named 'writer'" in output and "explore" in output
+    assert ".claude/agents: agent definitions" in stderr
