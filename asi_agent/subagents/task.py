@@ -51,8 +51,9 @@ class SubagentHost:
     """What a `task` call needs to start a child like its parent."""
 
     backend: Backend
-    registry: ToolRegistry
-    """The parent's tools; a child gets those its definition names."""
+    parent_tools: Callable[[], ToolRegistry]
+    """The parent's tools as they are now (a command's `allowed-tools` may have narrowed them); a child gets
+    those its definition names."""
     system: str
     config: AgentConfig
     agents: dict[str, AgentDefinition]
@@ -74,10 +75,11 @@ class SubagentHost:
 
     def tools_of(self, definition: AgentDefinition) -> ToolRegistry:
         """The child's tools: its definition's, among the parent's; `task` only where depth allows."""
-        names = set(self.registry.names()) if definition.tools is None else set(definition.tools)
+        tools = self.parent_tools()
+        names = set(tools.names()) if definition.tools is None else set(definition.tools)
         if self.depth + 1 >= self.max_depth:
             names.discard("task")
-        return ToolRegistry((s for s in self.registry if s.name in names), locale=self.registry.locale)
+        return ToolRegistry((s for s in tools if s.name in names), locale=tools.locale)
 
     def risk(self, args: TaskArgs) -> Risk:
         """A `task` call's class: the most a tool of its agent can do (read-only agents' calls are reads)."""
@@ -92,23 +94,7 @@ class SubagentHost:
         definition = self.definition(args.subagent_type)
         call = CURRENT_CALL.get()
         call_id = call.id if call is not None else ""
-        child_ctx = dataclasses.replace(
-            ctx, stamps={}, state={}, cleanups=[], network_for=set(ctx.network_for)
-        )
-        if self.depth + 1 < self.max_depth:
-            child_ctx.state[HOST_KEY] = dataclasses.replace(self, depth=self.depth + 1, finished=[])
-        hooks = self.hooks.for_child(definition.name, child_ctx) if self.hooks is not None else None
-        config = dataclasses.replace(
-            self.config, gate=dataclasses.replace(self.config.gate, hooks=hooks), hooks=hooks, offered=()
-        )
-        runner = ToolRunner(self.tools_of(definition), child_ctx)
-        runner.hooks = hooks
-        session = SessionStore(ctx.state_dir).create(
-            cwd=str(ctx.root), parent=ctx.session_id, parent_call=call_id, agent=definition.name
-        )
-        system = f"{self.system}\n\n## Your role: the {definition.name} agent\n{definition.prompt}".strip()
-        own = self.backend_for(definition.model) if definition.model and self.backend_for else None
-        child = Agent(own or self.backend, runner, session, system, config)
+        child, own = self._child(definition, ctx, call_id)
         relay: Relay = ctx.state[RELAY_KEY]
         end: RunFinished | None = None
         events = child.run(args.prompt)
@@ -123,7 +109,7 @@ class SubagentHost:
         finally:
             if isinstance(events, AsyncGenerator):
                 await events.aclose()
-            await child_ctx.aclose()
+            await child.runner.ctx.aclose()
             if own is not None:
                 await own.aclose()
         assert end is not None
@@ -132,6 +118,31 @@ class SubagentHost:
             why = end.error or end.result
             raise ModelFixableError(f"the {definition.name} agent ended {end.status}: {why}")
         return end.result or f"(the {definition.name} agent finished without a report)"
+
+    def _child(
+        self, definition: AgentDefinition, ctx: ToolContext, call_id: str
+    ) -> tuple[Agent, Backend | None]:
+        """The child agent of one call, and the backend made for its definition's model (to close), if any."""
+        child_ctx = dataclasses.replace(
+            ctx, stamps={}, state={}, cleanups=[], network_for=set(ctx.network_for)
+        )
+        tools = self.tools_of(definition)
+        if self.depth + 1 < self.max_depth:  # its children get at most its tools
+            child_ctx.state[HOST_KEY] = dataclasses.replace(
+                self, depth=self.depth + 1, finished=[], parent_tools=lambda: tools
+            )
+        hooks = self.hooks.for_child(definition.name, child_ctx) if self.hooks is not None else None
+        config = dataclasses.replace(
+            self.config, gate=dataclasses.replace(self.config.gate, hooks=hooks), hooks=hooks, offered=()
+        )
+        runner = ToolRunner(tools, child_ctx)
+        runner.hooks = hooks
+        session = SessionStore(ctx.state_dir).create(
+            cwd=str(ctx.root), parent=ctx.session_id, parent_call=call_id, agent=definition.name
+        )
+        system = f"{self.system}\n\n## Your role: the {definition.name} agent\n{definition.prompt}".strip()
+        own = self.backend_for(definition.model) if definition.model and self.backend_for else None
+        return Agent(own or self.backend, runner, session, system, config), own
 
 
 def _asked_for(request: ApprovalRequested, call_id: str) -> ApprovalRequested:

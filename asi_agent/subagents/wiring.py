@@ -45,7 +45,7 @@ def extend(
     if depth < 1 or "task" in runner.registry:
         return
     host = SubagentHost(
-        agent.backend, runner.registry, agent.system, agent.config, agents, hooks, max_depth=depth,
+        agent.backend, lambda: runner.registry, agent.system, agent.config, agents, hooks, max_depth=depth,
         backend_for=backend_for,
     )  # fmt: skip
     runner.registry.register(task_spec(host))

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from asi_cli import asi
-from ext_cli import records, run, user_messages
+from ext_cli import call, records, run, user_messages
 
 DONE = "Reviewed.\nAGENT_STATUS: DONE"
 
@@ -68,3 +68,18 @@ def test_a_commands_model_is_used_only_from_a_trusted_folder(project: Path) -> N
     assert json.loads(done.stdout.strip().splitlines()[-1])["result"] == "From the command's model.", (
         done.stderr
     )
+
+
+def test_allowed_tools_narrow_the_child_agents_too(project: Path) -> None:
+    commands = project / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "look.md").write_text("---\nallowed-tools: Task, Read\n---\nLook at $ARGUMENTS.\n")
+    replies = [
+        call("task", description="help", prompt="Write x.txt", subagent_type="general"),
+        call("create_file", path="x.txt", content="x"),
+        "Could not write.\nAGENT_STATUS: DONE",
+        DONE,
+    ]
+    result, stderr = run(project, "/look the code", replies, "--yes")
+    assert result["subagents"][0]["agent"] == "general", stderr
+    assert not (project / "x.txt").exists()  # the general agent has the parent's tools: only read_file here
