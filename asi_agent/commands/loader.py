@@ -5,6 +5,7 @@ of the same name; a subfolder makes a namespace (`git/commit.md` is `/git:commit
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,9 @@ def command_folders(root: Path, user_dir: Path) -> list[tuple[Path, str, bool]]:
     return [*user, *project]
 
 
-def find_commands(root: Path, user_dir: Path, warn: Any = None) -> dict[str, CustomCommand]:
+def find_commands(
+    root: Path, user_dir: Path, warn: Callable[[str], None] | None = None
+) -> dict[str, CustomCommand]:
     """Every command by name; a file that cannot be read is skipped (`warn` gets why, when given)."""
     found: dict[str, CustomCommand] = {}
     for folder, label, project in command_folders(root, user_dir):
