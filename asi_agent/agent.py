@@ -91,8 +91,13 @@ class Agent:
         """What contains the commands the run starts ("bubblewrap"), None when nothing does."""
         return self.runner.ctx.sandbox_kind
 
-    async def run(self, task: str) -> AsyncIterator[AgentEvent]:
-        """Run the loop, yielding events; the last event is always `RunFinished`."""
+    def run(self, task: str) -> AsyncIterator[AgentEvent]:
+        """Run the task through the configured hooks, yielding events; the last is always `RunFinished`."""
+        hooks = self.config.hooks
+        return self.loop(task) if hooks is None else hooks.around(self, task)
+
+    async def loop(self, task: str) -> AsyncIterator[AgentEvent]:
+        """Run the loop itself (no hooks), yielding events; the last event is always `RunFinished`."""
         started = await self._start(task)
         yield started
         verifier = self.verifier
@@ -158,7 +163,8 @@ class Agent:
         self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
         self.gate.new_run()
         ctx = self.runner.ctx
-        self.verifier = Verifier.start(task, ctx.root, ctx.journal, self.session.id, _parses)
+        owner = ctx.session_id or self.session.id  # a child agent's changes are journaled as its parent's
+        self.verifier = Verifier.start(task, ctx.root, ctx.journal, owner, _parses)
         self._guarded_before = ctx.guarded_edits
         return SessionStarted(self.session.id, self.backend.model_name, mode, resumed)
 
@@ -209,6 +215,8 @@ class Agent:
 
     async def compact(self) -> ContextCompacted | None:
         """Summarise the older turns now (the UI's `/compact`); None when there was nothing to compact."""
+        if self.config.hooks is not None:
+            await self.config.hooks.pre_compact("manual")
         return await self.turns.fit(self.system, self.messages, "request", task=self.task)
 
     def _finish(

@@ -38,9 +38,10 @@ from asi_agent.plugins.loader import project_supplies
 from asi_agent.policy import Policy, load_policy
 from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
-from asi_agent.providers import offered_tools, provider_of
+from asi_agent.providers import create_backend, offered_tools, provider_of
 from asi_agent.sandbox import Limits, Sandbox, find_bwrap, sandbox_for, unavailable_cached
 from asi_agent.session import Session, SessionStore
+from asi_agent.subagents.wiring import extend
 from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
@@ -249,7 +250,12 @@ def assemble_agent(
     system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
     planner = _planner(ctx, registry) if config.local.grounding else None
-    return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config, planner=planner)
+    agent = Agent(backend, ToolRunner(registry, ctx), session, system, agent_config, planner=planner)
+    extend(
+        agent, user_config_dir(), config.trust, depth=config.subagent_depth, warn=warn,
+        backend_for=lambda model: create_backend(config.model_copy(update={"model": model})),
+    )  # fmt: skip
+    return agent
 
 
 def _planner(ctx: ToolContext, registry: ToolRegistry) -> PlannerFor:

@@ -67,7 +67,8 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "local.model_path": "ignored",
     "approval": "stricter", "policy": "narrowing", "chat_template": "inside",
     "sandbox.enabled": "only-true", "sandbox.network": "only-false", "sandbox.writable": "subset",
-    "sandbox.caches": "subset", "sandbox.hidden": "union", "sandbox.unprotect": "subset", "sandbox.env": "subset",
+    "sandbox.caches": "subset", "sandbox.hidden": "union", "sandbox.unprotect": "subset",
+    "sandbox.env": "subset",
     "sandbox.limits.processes": "ignored", "sandbox.limits.file_size_mb": "ignored",
     "sandbox.limits.memory_mb": "ignored", "sandbox.limits.cpu_seconds": "ignored",
     "sandbox.limits.output_mb": "ignored", "sandbox.limits.background_seconds": "ignored",
@@ -228,6 +229,9 @@ class AsiConfig(BaseModel):
     timeout: float | None = Field(None, gt=0)
     """Wall-clock seconds one run may take; then it ends with status TIMEOUT and its partial result.
     Empty means no limit."""
+    subagent_depth: int = Field(1, ge=0, le=4)
+    """How deep `task` child agents may nest: 0 offers no `task` tool, 1 (default) lets the session's agent
+    start children but not theirs."""
     offered_tools: list[str] | None = None
     """Tools described to the model each turn (a small model copes better with few); empty means all.
     A registered tool the model names anyway still runs."""

@@ -9,7 +9,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
 # userdirs: where config lives; trust: which project folders may configure it; wire: status text, written once
 SHARED = {"messages", "events", "exceptions", "config", "userdirs", "trust", "wire"}
 AGENT = {"agent"}
-ASSEMBLY = {"assembly"}  # configuration → backend, registry, policy, session → agent; the drive loop
+# configuration → backend, registry, policy, session → agent; the drive loop; child agents (`task`)
+ASSEMBLY = {"assembly", "subagents"}
 # eval drives the agent; data reads transcripts for people; acp is the editor protocol's agent, beside ui/
 FRONT_ENDS = {"ui", "eval", "data", "acp", "__main__"}
 LAYERS = " → ".join(("shared types", "components", "agent", "assembly", "front ends"))

@@ -157,3 +157,5 @@ class ToolSpec:
     """A plugin's own description (built-ins take theirs from the locale files)."""
     parameters: Mapping[str, Any] | None = None
     """A plugin's raw JSON-Schema parameters, published and validated as given; None for built-ins."""
+    classify: Callable[[Any], Risk] | None = None
+    """The class of one call from its arguments, where it depends on them (`task`: its agent's tools)."""

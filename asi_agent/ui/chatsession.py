@@ -34,6 +34,7 @@ from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
+from asi_agent.ui.custom_commands import CommandBook, narrowed_run
 from asi_agent.ui.mentions import expand_mentions
 from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
 from asi_agent.vcs.session import GitSession
@@ -61,6 +62,8 @@ class ChatSession:
         self.journal = Journal(root / ".asi")
         self.store = SessionStore(root / ".asi")
         self._notes: list[str] = []
+        self.commands = CommandBook(root)
+        """The project's and the user's custom commands (`/review …`)."""
         self._retired: list[Backend] = []
         self.git: GitSession | None = None
         """Checkpoints of the session's tasks (as `run` makes them), in a git project."""
@@ -151,13 +154,17 @@ class ChatSession:
     # -- a turn ------------------------------------------------------------------------------------
 
     def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
-        """Send one message (with its @mentions attached) and run the agent until it ends."""
-        task = expand_mentions(self.root, text)
+        """Send one message (with its @mentions attached, or a custom command's prompt) and run the agent
+        until it ends."""
+        command = self.commands.expansion(text)
+        task = command.prompt if command is not None else expand_mentions(self.root, text)
         if self.git is not None:
             self.git.start_task(text)
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
+        if command is not None and command.allowed_tools is not None:
+            return narrowed_run(self.agent, task, command.allowed_tools)
         return cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))  # closed by the chats
 
     def interrupted(self, partial: str) -> None:

@@ -130,6 +130,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="List the project's saved sessions, newest first.",
     )
     sessions.add_argument("--cwd", default=".", help="project root (default: .)")
+    hooks = sub.add_parser(
+        "hooks",
+        help="list the active hooks",
+        description="List the hooks of settings.json: yours, and a trusted project's (.asi/, .claude/).",
+    )
+    hooks.add_argument("--cwd", default=".", help="project root (default: .)")
+    hooks.add_argument("--trust", action="store_true", help="list as if the folder were trusted")
     _trust_commands(sub)
     _git_commands(sub)
     _model_adaptation_parsers(sub)
@@ -354,7 +361,7 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         module, name = _LAZY[command]
         handler: Any = getattr(importlib.import_module(module), name)
         return int(handler(args))
-    from asi_agent.ui import commands  # noqa: PLC0415
+    from asi_agent.ui import commands, hooks_command  # noqa: PLC0415
 
     handlers = {
         "tools": commands.tools,
@@ -365,5 +372,6 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         "trust": commands.trust,
         "untrust": commands.untrust,
         "chat": commands.chat,
+        "hooks": hooks_command.hooks,
     }
     return handlers[command](args)

@@ -28,6 +28,7 @@ from asi_agent.events import (
     ReasoningStreamed,
     RetryRequested,
     RunFinished,
+    SubagentEvent,
     TextStreamed,
     ToolFinished,
     ToolStarted,
@@ -102,7 +103,8 @@ class PlainChat:
         if not text:
             return True
         self.history.add(text)
-        if text.startswith("/") and not is_skill_command(self.chat, text):
+        custom = is_skill_command(self.chat, text) or self.chat.commands.expansion(text) is not None
+        if text.startswith("/") and not custom:
             reply = run_slash(self.chat, text, plain=True)
             if reply.confirm is not None:
                 reply = await self._confirm(reply.confirm)
@@ -174,6 +176,8 @@ class PlainChat:
                 answer, note = await self._ask(event)
                 event.note = note
                 event.answer.set_result(answer)
+            elif isinstance(event, SubagentEvent):
+                printer.child(event)
             else:
                 printer.show(event)
 
@@ -259,6 +263,15 @@ class _Printer:
             sys.stdout.write(text)
             sys.stdout.flush()
 
+    def child(self, event: SubagentEvent) -> None:
+        """A child agent's calls, indented under its `task` call."""
+        inner = event.event
+        if isinstance(inner, ToolStarted):
+            _print(f"  ↳ {event.agent} · {inner.call.name} {_key_argument(inner.call.arguments)} …")
+        elif isinstance(inner, ToolFinished):
+            first = inner.output.partition("\n")[0] if inner.ok else inner.output
+            _print(f"  ↳ {event.agent} {'✓' if inner.ok else '✗'} {inner.call.name} {first[:200]}")
+
     def _finished(self, event: ToolFinished) -> None:
         seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())
         took = "<1s" if seconds < 1 else f"{seconds:.1f}s"
@@ -330,7 +343,8 @@ def _prompt_session(plain: PlainChat) -> Any:
         def get_completions(self, document: Any, complete_event: Any) -> Iterable[Completion]:
             word = document.get_word_before_cursor(WORD=True)
             if word.startswith("/") and document.text.strip() == word:
-                for name, text in COMMANDS.items():
+                custom = {f"/{n}": c.description for n, c in plain.chat.commands.commands.items()}
+                for name, text in {**COMMANDS, **custom}.items():
                     if name.startswith(word):
                         yield Completion(name, -len(word), display_meta=text)
             elif MENTION.fullmatch(word) or word == "@":
