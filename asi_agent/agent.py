@@ -46,7 +46,7 @@ from asi_agent.session.repair import closing_messages
 from asi_agent.streaming import streamed
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, batches, prepare_reply
 from asi_agent.tools.files.syntax import checked_language, syntax_error
-from asi_agent.verify import Verifier, nag_text
+from asi_agent.verify import Verifier, VerifyConfig
 
 log = logging.getLogger("asi_agent.agent")
 
@@ -78,6 +78,8 @@ class AgentConfig:
     chat_template: str | None = None
     """The model's chat template (`--chat-template`); None asks the backend. Calls are read in the form
     it renders them first."""
+    verify: VerifyConfig = field(default_factory=VerifyConfig)
+    """What the runtime checks before DONE, and how it runs the project's tests."""
 
 
 class Agent:
@@ -126,10 +128,10 @@ class Agent:
             reply = Completion("")
             try:
                 async for piece in self._complete(turn):
-                    if not isinstance(piece, Completion):
-                        yield piece
-                    else:
+                    if isinstance(piece, Completion):
                         reply = piece
+                        continue
+                    yield piece
             except (BackendError, CutOffStop) as exc:
                 yield self._finish(
                     "STOP" if isinstance(exc, CutOffStop) else "ERROR", str(exc), turn, error=str(exc)
@@ -156,12 +158,13 @@ class Agent:
                     return
                 continue
             status = parse_status(message.content) or "DONE"
-            checks = verifier.checks() if status == "DONE" else None
-            if checks and (unearned := self._unearned(verifier, checks, last_text, turn)):
-                yield unearned
-                if isinstance(unearned, RunFinished):
-                    return
+            async for event in verifier.before_done(status, last_text, self.gate, self.runner):
+                yield event
+            checks = verifier.ending_checks(status)
+            if retry := self._unearned(verifier, checks):
+                yield retry
                 continue
+            status, last_text = verifier.settled(status, last_text, checks)
             self.session.append("status", status=status, turn=turn)
             yield StatusDecided(status, turn)
             if status != "CONTINUE":
@@ -184,7 +187,9 @@ class Agent:
         self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
         self.gate.new_run()
         ctx = self.runner.ctx
-        self.verifier = Verifier.start(task, ctx.root, ctx.journal, self.session.id, _parses)
+        self.verifier = Verifier.start(
+            task, ctx.root, ctx.journal, self.session.id, _parses, self.config.verify
+        )
         self._guarded_before = ctx.guarded_edits
         return SessionStarted(self.session.id, self.backend.model_name, self._mode(), resumed)
 
@@ -211,21 +216,17 @@ class Agent:
         self._add(Message("user", self.style.retry_prompt(reason)))
         return RetryRequested(reason, retries + 1)
 
-    def _unearned(
-        self, verifier: Verifier, checks: tuple[Check, ...], last_text: str, turn: int
-    ) -> RetryRequested | RunFinished | None:
-        """A DONE the checks do not back: the model is told once per failed check, then the run ends STOP."""
-        failed = [check for check in checks if check.required and not check.ok]
-        if not failed:
+    def _unearned(self, verifier: Verifier, checks: tuple[Check, ...] | None) -> RetryRequested | None:
+        """A DONE the checks do not back: the model is told once per failed check (then `settled` ends
+        the run STOP)."""
+        failed = [check for check in checks or () if check.required and not check.ok]
+        if not {check.name for check in failed} - verifier.nagged:
             return None
-        if {check.name for check in failed} - verifier.nagged:
-            verifier.nagged.update(check.name for check in failed)
-            note = nag_text(failed)
-            self.session.append("retry", reason=note, attempt=1)
-            self._add(Message("user", note))
-            return RetryRequested(note, 1)
-        reasons = "; ".join(f"{check.name}: {check.detail}" for check in failed)
-        return self._finish("STOP", f"Not verified ({reasons}). {last_text}".strip(), turn, checks=checks)
+        verifier.nagged.update(check.name for check in failed)
+        note = verifier.nag_text(failed)
+        self.session.append("retry", reason=note, attempt=1)
+        self._add(Message("user", note))
+        return RetryRequested(note, 1)
 
     async def _tool_turn(
         self, prepared: Sequence[Prepared | Outcome], problems: Sequence[str]
