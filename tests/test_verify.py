@@ -9,7 +9,7 @@ from test_agent import call, collect, finished, make_agent, reply
 
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.backends.scripted import ScriptedBackend
-from asi_agent.events import Check, RetryRequested
+from asi_agent.events import ApprovalRequested, Check, RetryRequested
 from asi_agent.gate import GateConfig
 from asi_agent.session import SessionStore
 from asi_agent.toolrun import ToolRunner
@@ -184,3 +184,16 @@ async def test_a_refused_write_is_not_retried_to_the_turn_limit(project):
     assert end.status == "STOP" and end.turns <= 5
     assert "refused 2 times" in end.result or "went round the same 2 calls" in end.result
     assert (project / "calc.py").read_text() == CALC
+
+
+async def test_in_ask_mode_the_runtimes_test_run_is_asked_like_any_command(project):
+    fix = call("replace_text", path="calc.py", oldText="a - b", newText="a + b")
+    backend = ScriptedBackend([reply("", fix), reply("Fixed.\nAGENT_STATUS: DONE")])
+    agent = make_agent(project, backend, approval="ask", interactive=True)
+    events = await collect(agent, "fix add in calc.py", answers=["yes", "no"])
+    asked = [e.call.name for e in events if isinstance(e, ApprovalRequested)]
+    assert asked == ["replace_text", "run_tests"]
+    end = finished(events)
+    assert end.status == "DONE" and not end.verified
+    detail = checks(events)["tests_pass"].detail
+    assert detail.startswith("not run (not allowed): pytest: the person answered no")
