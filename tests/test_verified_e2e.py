@@ -161,3 +161,42 @@ def test_a_configured_test_command_is_what_the_runtime_runs(project: Path) -> No
     assert result["status"] == "DONE" and result["verified"]
     assert result["tool_calls"][-1]["name"] == "run_terminal_cmd"
     assert _check(result, "tests_pass")["detail"].endswith("exit code 0")
+
+
+def test_a_question_answered_without_a_change_ends_done(project: Path) -> None:
+    replies = [_call("read_file", path="calc.py"), "Nothing needs renaming: add and sub say what they do."]
+    result = _run(project, replies, task="Review calc.py and tell me if anything should be renamed")
+    assert result["status"] == "DONE" and result["exit_code"] == 0
+    assert "change_made" not in {check["name"] for check in result["checks"]}
+    backed = _check(result, "answer_backed")
+    assert not backed["required"]
+    assert result["changed_files"] == []
+
+
+def test_a_plain_answer_is_verified_only_when_the_tool_results_show_what_it_claims(project: Path) -> None:
+    shown = _run(
+        project, [_call("read_file", path="calc.py"), "sub returns `a + b`."], task="what does sub return?"
+    )
+    assert shown["status"] == "DONE" and shown["verified"]
+    invented = _run(
+        project, [_call("read_file", path="calc.py"), "sub returns `a - b`."], task="what does sub return?"
+    )
+    assert invented["status"] == "DONE" and not invented["verified"]
+    assert _check(invented, "answer_backed")["detail"] == "not in any tool result of the run: 'a - b'"
+
+
+def test_each_step_of_a_request_of_several_steps_must_be_done(project: Path) -> None:
+    (project / ".asi").mkdir()
+    (project / ".asi" / "config.toml").write_text(
+        'verify = "parse"\n', encoding="utf-8"
+    )  # no test run of its own
+    task = "make sub return a - b. Then run the tests."
+    replies = [_call("replace_text", **FIX), "Done.\nAGENT_STATUS: DONE", "Done, really.\nAGENT_STATUS: DONE"]
+    result = _run(project, replies, "--yes", task=task)
+    assert result["status"] == "STOP" and result["exit_code"] == 2
+    steps = _check(result, "steps_done")
+    assert not steps["ok"] and "run the tests.' (no test run after the last edit)" in steps["detail"]
+    (project / "calc.py").write_text(CALC, encoding="utf-8")
+    replies = [_call("replace_text", **FIX), "Done.\nAGENT_STATUS: DONE", _call("run_tests"), "3 passed."]
+    result = _run(project, replies, "--yes", task=task)
+    assert result["status"] == "DONE" and result["verified"] and _check(result, "steps_done")["ok"]
