@@ -34,6 +34,7 @@ from typing import Literal
 
 from asi_agent.events import AgentEvent, Check, Status, ToolFinished
 from asi_agent.gate import Gate
+from asi_agent.refusals import refusal_report
 from asi_agent.toolrun import ToolRunner
 from asi_agent.tools.exec.testcmd import SOURCE_SUFFIXES, TestRun, detect_tests, named
 from asi_agent.tools.files.journal import Journal
@@ -136,6 +137,8 @@ class Verifier:
     _not_run: str = ""
     """Why the runtime's own test run was not run (refused), since the last edit."""
     _seen: str = ""
+    _refused: str = ""
+    """The run's first refused call, reported with what would allow it."""
     """The successful tool results of the run (bounded), for `answer_backed`."""
     answer: str = ""
     """The answer the run would end on."""
@@ -170,6 +173,8 @@ class Verifier:
         self.calls_ok += event.ok
         if event.ok:
             self._seen = kept(self._seen, event.output)
+        elif not self._refused:
+            self._refused = refusal_report(event.call.name, event.output) or ""
         if event.changed_files:
             self._last_edit = self._step
             self._not_run = ""
@@ -228,6 +233,7 @@ class Verifier:
             detail = (
                 f"changed {', '.join(real)}" if real else "the request asks for a change and no file changed"
             )
+            detail += f"; {self._refused}" if self._refused and not real else ""
             found.append(Check("change_made", bool(real), detail))
         if self._tests and self._last_edit >= 0:  # tests run only to report on them are not held to passing
             found.append(self._test_check())

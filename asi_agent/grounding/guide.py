@@ -20,7 +20,7 @@ from asi_agent.grounding.choices import close_parameter, exclude_repeat, quote_l
 from asi_agent.grounding.examples import worked_example
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.questions import unquotable
-from asi_agent.grounding.steps import CANNOT, UNCLEAR, RequestPlan, forced_schema
+from asi_agent.grounding.steps import CANNOT, REFUSED, UNCLEAR, RequestPlan, forced_schema
 from asi_agent.grounding.strict import strict_schema
 from asi_agent.grounding.task import Intent, classify, language, quoted, words
 from asi_agent.messages import Message, ToolCall
@@ -148,7 +148,7 @@ class Grounder:
 
     def judge(self, messages: Sequence[Message], answer: str) -> str | None:
         """Why the answer cannot end the task as DONE (an edit with no change, or invented text)."""
-        if answer in UNCLEAR.values() or answer.startswith(UNSURE) or CANNOT in answer:
+        if answer in UNCLEAR.values() or answer.startswith(UNSURE) or CANNOT in answer or REFUSED in answer:
             return answer.rstrip(".")
         plan = self._requests.get((latest_task(messages), latest_task_index(messages)))
         if plan is not None and plan.answer is not None and answer == plan.answer:
