@@ -300,7 +300,7 @@ class Grounder:
         exact = answer_options(latest, tool, words, quotes, limit, whole=True)
         if not exact:
             options = answer_options(latest, tool, words, quotes, 1)
-            closest = f" The closest line: {options[0][:200]}" if options else ""
+            closest = f" The closest line: {_one_line(options[0])}" if options else ""
             return [f"{UNSURE} no line of the result holds everything the question asks.{closest}"]
         return exact
 
@@ -315,6 +315,15 @@ class Grounder:
                 parts.append(f"Content of {path}:\n{text.rstrip()}")
         parts.append(_REPLY_LANGUAGE.get(lang, _REPLY_LANGUAGE["en"]))
         return "\n\n".join(parts)
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    """The first non-empty line of `text`, cut at a word's end within `limit` characters (then "…")."""
+    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if len(line) <= limit:
+        return line
+    cut = line[:limit].rsplit(" ", 1)[0] if " " in line[:limit] else line[:limit]
+    return f"{cut.rstrip(' ,;:')}…"
 
 
 @dataclass(frozen=True, slots=True)
