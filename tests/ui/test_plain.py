@@ -150,14 +150,14 @@ FIX_REPLIES = [
 
 
 async def test_inline_approval_yes(project, capsys):
-    await run_interactive(project, FIX_REPLIES, "fix add\ry\r/quit\r")
+    await run_interactive(project, FIX_REPLIES, "fix add\ry/quit\r")  # one key answers: no Enter
     assert (project / "calc.py").read_text() == BUGGY.replace("a - b", "a + b")
     assert "Fixed." in capsys.readouterr().out
 
 
 async def test_inline_refusal_with_a_reason(project):
     replies = [FIX_REPLIES[0], ScriptedReply(text="Left it.\nAGENT_STATUS: DONE")]
-    chat = await run_interactive(project, replies, "fix add\re\rsubtraction is intended\r/quit\r")
+    chat = await run_interactive(project, replies, "fix add\resubtraction is intended\r/quit\r")
     assert (project / "calc.py").read_text() == BUGGY
     sent = chat.agent.backend.requests[1][0][-1].content  # the request after the refused call
     assert "the person answered no" in sent and "they said: subtraction is intended" in sent
