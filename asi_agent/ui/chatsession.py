@@ -26,7 +26,7 @@ from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
-from asi_agent.ui.mentions import expand_mentions
+from asi_agent.ui.mentions import attach_budget, expand_mentions
 from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
 from asi_agent.vcs.session import GitSession
 
@@ -140,15 +140,22 @@ class ChatSession:
 
     # -- a turn ------------------------------------------------------------------------------------
 
-    def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
-        """Send one message (with its @mentions attached) and run the agent until it ends."""
-        task = expand_mentions(self.root, text)
+    async def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
+        """Send one message (with its @mentions attached, within what the context window has left) and run
+        the agent until it ends."""
+        context = self.agent.context
+        task = expand_mentions(self.root, text, attach_budget(await context.window(), context.context_left))
         if self.git is not None:
             self.git.start_task(text)
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
-        return cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))  # closed by the chats
+        run = cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))
+        try:
+            async for event in run:
+                yield event
+        finally:
+            await run.aclose()  # the chats close this generator; the run's must close with it
 
     def interrupted(self, partial: str) -> None:
         """Keep what the interrupted turn produced; the session stays resumable."""
