@@ -113,13 +113,13 @@ class Grounder:
             ending = {"enum": [request.cannot(results)]}
             return TurnPlan(tools=[], allow_answer=True, answer=ending, system=system, own_system=own)
         done = _goal_met(intent, results)
-        previous = _previous_call(messages)
+        earlier_calls = _calls_since_write(results)
         schemas: list[dict[str, Any]] = []
         if not done:
             for name in await self._tools(intent, task, results):
                 schema = await self._grounded(name, task, results, lang)
-                if schema is not None and previous is not None and previous.name == name:
-                    schema = exclude_repeat(schema, previous.arguments)
+                for earlier in (call for call in earlier_calls if call.name == name):
+                    schema = exclude_repeat(schema, earlier.arguments) if schema is not None else None
                 if schema is not None:
                     schemas.append(schema)
         succeeded = any(result_ok(result) for result, _ in results)
@@ -326,21 +326,16 @@ def _one_line(text: str, limit: int = 160) -> str:
     return f"{cut.rstrip(' ,;:')}…"
 
 
-@dataclass(frozen=True, slots=True)
-class _Call:
-    name: str
-    arguments: dict[str, Any]
-
-
-def _previous_call(messages: Sequence[Message]) -> _Call | None:
-    """The latest call of the model, when its latest reply was a call."""
-    for message in reversed(messages):
-        if message.role == "assistant":
-            if not message.tool_calls:
-                return None
-            call = message.tool_calls[-1]
-            return _Call(call.name, call.arguments)
-    return None
+def _calls_since_write(results: Sequence[tuple[Message, ToolCall | None]]) -> list[ToolCall]:
+    """The task's calls since its latest write: none of them can be made again (a write may change what
+    a read returns, so reads before it can)."""
+    made: list[ToolCall] = []
+    for _, call in results:
+        if call is None:
+            continue
+        made = [] if call.name in WRITE_TOOLS else made
+        made.append(call)
+    return made
 
 
 def _ok(result: Message) -> bool:
