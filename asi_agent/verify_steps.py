@@ -23,12 +23,13 @@ _RUN_TESTS = re.compile(
 _CLAIM = re.compile(
     r"`([^`\n]{1,200})`"  # code, as written
     r"|\"([^\"\n]{1,200})\"|“([^”\n]{1,200})”"  # quoted text
-    r"|(?<![\w.])(-?\d+(?:\.\d+)*)(?![\w.])"  # numbers and versions
+    r"|(?<![\w.])(-?\d+(?:\.\d+)*)(?!\w|\.\w)"  # numbers and versions (a sentence's full stop aside)
     # code names (dotted, snake_case, camelCase) and paths
     r"|\b([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[a-z]+_[\w]+|[a-z]+[A-Z]\w*|[\w-]+/[\w./-]+)\b"
 )
 _MAX_SEEN = 2_000_000
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+_WORD = re.compile(r"[A-Za-z]{3,}")
 _STOP = frozenset((
     "a", "an", "the", "it", "its", "is", "are", "was", "were", "be", "this", "that", "these", "those", "and",
     "or", "of", "to", "in", "on", "for", "with", "as", "by", "at", "from", "returns", "return", "does", "do",
@@ -64,18 +65,37 @@ def claims(answer: str) -> list[str]:
 
 
 def answer_check(answer: str, seen: str) -> Check:
-    """Whether the run's successful tool results (`seen`) hold every claim of the answer; an answer in
-    plain words is backed by three tokens in a row that a result holds too ("a - b" of "It returns a - b")."""
-    stated = claims(answer)
-    if not stated:
-        if phrase := _shared_phrase(answer, seen):
-            return Check("answer_backed", True, f"a tool result shows {phrase!r}", required=False)
-        return Check("answer_backed", False, "the answer states nothing a tool result shows", required=False)
-    missing = [claim for claim in stated if claim not in seen]
+    """Whether the run's successful tool results (`seen`) show what the answer states: every code name,
+    number, quoted text and path it gives (a dotted name by its parts); an answer in plain words, at least
+    half of its words, or else three tokens in a row ("a - b" of "It returns a - b")."""
+    words = {word.lower() for word in _WORD.findall(seen)}
+    # A number of one or two digits (a count, a line a decorator moves) backs an answer when a result
+    # shows it, and is no evidence against it when none does.
+    soft = [claim for claim in claims(answer) if re.fullmatch(r"-?\d{1,2}", claim)]
+    stated = [claim for claim in claims(answer) if claim not in soft]
+    missing = [claim for claim in stated if not _shown(claim, seen, words)]
+    stated += [claim for claim in soft if claim in seen]
     if missing:
         shown = ", ".join(repr(claim) for claim in missing[:5])
         return Check("answer_backed", False, f"not in any tool result of the run: {shown}", required=False)
-    return Check("answer_backed", True, f"the tool results show {len(stated)} claim(s) of the answer")
+    if stated:
+        detail = f"the tool results show {len(stated)} claim(s) of the answer"
+        return Check("answer_backed", True, detail, required=False)
+    said = [w for w in dict.fromkeys(w.lower() for w in _WORD.findall(answer)) if w not in _STOP]
+    if said and 2 * sum(w in words for w in said) >= len(said):
+        detail = "the tool results hold most of the answer's words"
+        return Check("answer_backed", True, detail, required=False)
+    if not said and (phrase := _shared_phrase(answer, seen)):
+        return Check("answer_backed", True, f"a tool result shows {phrase!r}", required=False)
+    return Check("answer_backed", False, "the answer states nothing a tool result shows", required=False)
+
+
+def _shown(claim: str, seen: str, words: set[str]) -> bool:
+    """A claim is shown when a result holds it, or (a dotted name, `Cart.total`) each of its parts."""
+    if claim in seen:
+        return True
+    parts = claim.split(".")
+    return len(parts) > 1 and all(re.fullmatch(r"[A-Za-z_]\w*", p) and p.lower() in words for p in parts)
 
 
 def _shared_phrase(answer: str, seen: str) -> str | None:
