@@ -136,6 +136,7 @@ class Verifier:
     """The runtime's own test runs, by step."""
     _not_run: str = ""
     """Why the runtime's own test run was not run (refused), since the last edit."""
+    _why_not: str = "not allowed"
     _seen: str = ""
     _refused: str = ""
     """The run's first refused call, reported with what would allow it."""
@@ -197,7 +198,9 @@ class Verifier:
             if not isinstance(item, OwnRun):
                 yield item
             elif item.run is None:
-                self._not_run = f"{plan.label}: {item.not_run}"
+                self._not_run, self._why_not = f"{plan.label}: {item.not_run}", "not allowed"
+            elif item.run.empty:  # no tests found: nothing to hold the run to, nothing verified
+                self._not_run, self._why_not = f"{plan.label}: no tests were collected", "no tests"
             else:
                 self._step += 1
                 self._own[self._step] = item.run
@@ -238,7 +241,7 @@ class Verifier:
         if self._tests and self._last_edit >= 0:  # tests run only to report on them are not held to passing
             found.append(self._test_check())
         elif self._not_run:
-            not_run = f"not run (not allowed): {self._not_run}"
+            not_run = f"not run ({self._why_not}): {self._not_run}"
             found.append(Check("tests_pass", False, not_run, required=False))
         tested = bool(self._tests) and self._tests[-1][0] > self._last_edit
         answered = bool(self.answer)

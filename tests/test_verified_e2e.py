@@ -200,3 +200,15 @@ def test_each_step_of_a_request_of_several_steps_must_be_done(project: Path) -> 
     replies = [_call("replace_text", **FIX), "Done.\nAGENT_STATUS: DONE", _call("run_tests"), "3 passed."]
     result = _run(project, replies, "--yes", task=task)
     assert result["status"] == "DONE" and result["verified"] and _check(result, "steps_done")["ok"]
+
+
+def test_tests_that_collect_nothing_leave_done_unverified_not_stopped(tmp_path: Path) -> None:
+    root = tmp_path / "calc"
+    (root / "tests").mkdir(parents=True)
+    (root / "calc.py").write_text(CALC, encoding="utf-8")
+    (root / "tests" / "test_calc.py").write_text("# tests to come\n", encoding="utf-8")
+    (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    result = _run(root, [_call("replace_text", **FIX), "Fixed sub.\nAGENT_STATUS: DONE"], "--yes")
+    assert result["status"] == "DONE" and not result["verified"]
+    tests = _check(result, "tests_pass")
+    assert not tests["required"] and tests["detail"] == "not run (no tests): pytest: no tests were collected"

@@ -72,6 +72,8 @@ class TestRun:
     """One line: `pytest: 3 passed, 1 failed …`, `npm test: exit code 1`."""
     output: str
     """What the model is shown of it (the failures and their messages)."""
+    empty: bool = False
+    """The runner ran and found no tests: no evidence either way."""
 
 
 def detect_tests(root: Path, changed: Sequence[str], configured: str | None = None) -> TestPlan | None:
@@ -133,7 +135,7 @@ async def run_plan(ctx: ToolContext, plan: TestPlan, timeout: float) -> TestRun:
             return await _run_command(ctx, plan.command, timeout)
         for test_file in plan.affected:
             first = await _run_suite(ctx, plan, test_file, deadline)
-            if not first.passed:
+            if not first.passed and not first.empty:
                 return first
         return await _run_suite(ctx, plan, None, deadline)
     except ToolError as exc:
@@ -147,7 +149,8 @@ async def _run_suite(ctx: ToolContext, plan: TestPlan, test_file: str | None, de
     text = render(report)
     summary = report.summary() if report.structured and not report.timed_out else text.split("\n")[0]
     where = f" ({test_file})" if test_file else ""
-    return TestRun(report.ok, failing, summary + where, text)
+    empty = report.structured and not report.timed_out and report.total == 0 and report.exit_code in (0, 5)
+    return TestRun(report.ok, failing, summary + where, text, empty)
 
 
 async def _run_command(ctx: ToolContext, command: str, timeout: float) -> TestRun:
