@@ -36,7 +36,7 @@ from asi_agent.session.repair import closing_messages
 from asi_agent.skills.session import SKILLS_KEY
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, prepare_reply
 from asi_agent.tools.files.syntax import checked_language, syntax_error
-from asi_agent.verify import Verifier, nag_text
+from asi_agent.verify import Verifier
 from asi_agent.wire import CONTINUE_PROMPT, unparsed_text
 
 log = logging.getLogger("asi_agent.agent")
@@ -113,6 +113,8 @@ class Agent:
                         yield piece
                     else:
                         reply = piece
+                        continue
+                    yield piece
             except (BackendError, CutOffStop) as exc:
                 stop = isinstance(exc, CutOffStop)
                 yield self._finish("STOP" if stop else "ERROR", str(exc), turn, error=str(exc))
@@ -138,12 +140,13 @@ class Agent:
                     return
                 continue
             status = parse_status(message.content) or "DONE"
-            checks = verifier.checks() if status == "DONE" else None
-            if checks and (unearned := self._unearned(verifier, checks, last_text, turn)):
-                yield unearned
-                if isinstance(unearned, RunFinished):
-                    return
+            async for event in verifier.before_done(status, last_text, self.gate, self.runner):
+                yield event
+            checks = verifier.ending_checks(status)
+            if retry := self._unearned(verifier, checks):
+                yield retry
                 continue
+            status, last_text = verifier.settled(status, last_text, checks)
             self.session.append("status", status=status, turn=turn)
             yield StatusDecided(status, turn)
             if status != "CONTINUE":
@@ -164,7 +167,7 @@ class Agent:
         self.gate.new_run()
         ctx = self.runner.ctx
         owner = ctx.session_id or self.session.id  # a child agent's changes are journaled as its parent's
-        self.verifier = Verifier.start(task, ctx.root, ctx.journal, owner, _parses)
+        self.verifier = Verifier.start(task, ctx.root, ctx.journal, owner, _parses, self.config.verify)
         self._guarded_before = ctx.guarded_edits
         return SessionStarted(self.session.id, self.backend.model_name, mode, resumed)
 
@@ -175,19 +178,15 @@ class Agent:
         self._add(Message("user", prompt, origin="runtime", note=kind))
         return RetryRequested(reason, attempt, kind)
 
-    def _unearned(
-        self, verifier: Verifier, checks: tuple[Check, ...], last_text: str, turn: int
-    ) -> RetryRequested | RunFinished | None:
-        """A DONE the checks do not back: the model is told once per failed check, then the run ends STOP."""
-        failed = [check for check in checks if check.required and not check.ok]
-        if not failed:
+    def _unearned(self, verifier: Verifier, checks: tuple[Check, ...] | None) -> RetryRequested | None:
+        """A DONE the checks do not back: the model is told once per failed check (then `settled` ends
+        the run STOP)."""
+        failed = [check for check in checks or () if check.required and not check.ok]
+        if not {check.name for check in failed} - verifier.nagged:
             return None
-        if {check.name for check in failed} - verifier.nagged:
-            verifier.nagged.update(check.name for check in failed)
-            note = nag_text(failed)
-            return self._retry(note, note, "checks", 1)
-        reasons = "; ".join(f"{check.name}: {check.detail}" for check in failed)
-        return self._finish("STOP", f"Not verified ({reasons}). {last_text}".strip(), turn, checks=checks)
+        verifier.nagged.update(check.name for check in failed)
+        note = verifier.nag_text(failed)
+        return self._retry(note, note, "checks", 1)
 
     async def _tool_turn(
         self, prepared: Sequence[Prepared | Outcome], problems: Sequence[str]

@@ -10,6 +10,7 @@ from asi_agent.config import ToolMode
 from asi_agent.context import ContextConfig
 from asi_agent.gate import GateConfig
 from asi_agent.routing import RoutingConfig
+from asi_agent.verify import VerifyConfig
 
 if TYPE_CHECKING:
     from asi_agent.hooks import Hooks
@@ -40,5 +41,7 @@ class AgentConfig:
     chat_template: str | None = None
     """The model's chat template (`--chat-template`); None asks the backend. Calls are read in the form
     it renders them first."""
+    verify: VerifyConfig = field(default_factory=VerifyConfig)
+    """What the runtime checks before DONE, and how it runs the project's tests."""
     hooks: Hooks | None = None
     """The lifecycle hooks around each run (`UserPromptSubmit`, `Stop`, …); None: none are configured."""

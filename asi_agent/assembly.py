@@ -49,6 +49,7 @@ from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
 from asi_agent.trust import is_trusted, untrusted_notice
 from asi_agent.userdirs import user_cache_dir
+from asi_agent.verify import VerifyConfig
 
 __all__ = [
     "MODEL_SETTINGS", "TRUSTED_KEY", "Warn", "assemble_agent", "attach_servers", "config_flags", "drive",
@@ -245,6 +246,7 @@ def assemble_agent(
         locale=config.tool_locale,
         offered=offered_tools(config, backend),
         context=ContextConfig(window=config.context_window),
+        verify=VerifyConfig(config.verify, config.test_command),
     )
     instructions, system = _prompt(root, settled=recovered == RecoveryReport())
     system = with_language(system, config.tool_locale)

@@ -274,6 +274,15 @@ class AsiConfig(BaseModel):
     byte for byte the same, else it is discarded. Empty: only for plain-HTTP servers on this machine or a
     private network (a discarded request to a paid API is still charged); true: for any `http://` server;
     false: never."""
+    verify: Literal["tests", "parse", "off"] = "tests"
+    """What the runtime checks before a run may end DONE: `tests` runs the project's tests itself when the
+    run changed source files (unless the agent's own last test run came after its last edit), through the
+    policy and the sandbox like any command; `parse` keeps the other checks (changed files parse, a change
+    was made, the agent's own test runs pass) without running tests; `off` checks nothing, so no run is
+    `verified`."""
+    test_command: str | None = None
+    """The shell command that runs the project's tests (e.g. `make check`); empty detects it: pytest or
+    unittest, jest/vitest/mocha/`node --test`, `go test ./...`, `cargo test`, `npm test`, `make test`."""
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
     sandbox: SandboxSection = Field(default_factory=SandboxSection)

@@ -35,7 +35,7 @@ from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.custom_commands import CommandBook, narrowed_run
-from asi_agent.ui.mentions import expand_mentions
+from asi_agent.ui.mentions import attach_budget, expand_mentions
 from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
 from asi_agent.vcs.session import GitSession
 
@@ -153,19 +153,30 @@ class ChatSession:
 
     # -- a turn ------------------------------------------------------------------------------------
 
-    def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
-        """Send one message (with its @mentions attached, or a custom command's prompt) and run the agent
-        until it ends."""
+    async def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
+        """Send one message (with its @mentions attached, within what the context window has left, or a
+        custom command's prompt) and run the agent until it ends."""
         command = self.commands.expansion(text)
-        task = command.prompt if command is not None else expand_mentions(self.root, text)
+        if command is not None:
+            task = command.prompt
+        else:
+            context = self.agent.context
+            budget = attach_budget(await context.window(), context.context_left)
+            task = expand_mentions(self.root, text, budget)
         if self.git is not None:
             self.git.start_task(text)
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
         if command is not None and command.allowed_tools is not None:
-            return narrowed_run(self.agent, task, command.allowed_tools)
-        return cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))  # closed by the chats
+            run = narrowed_run(self.agent, task, command.allowed_tools)
+        else:
+            run = cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))
+        try:
+            async for event in run:
+                yield event
+        finally:
+            await run.aclose()  # the chats close this generator; the run's must close with it
 
     def interrupted(self, partial: str) -> None:
         """Keep what the interrupted turn produced; the session stays resumable."""

@@ -189,10 +189,11 @@ class PlainChat:
         offered = request.rule.startswith("mode ")  # destructive commands, secrets, rules: every time
         always = " / [a]lways for this tool" if offered else ""
         session: PromptSession[str] = PromptSession()
+        keys: PromptSession[str] = PromptSession(key_bindings=_one_key("ynaed" if offered else "yned"))
         question = f"Allow? [y]es / [n]o{always} / [e] no, say why / [d]iff: "
         while True:
             try:
-                reply = (await session.prompt_async(question)).strip().lower()
+                reply = (await keys.prompt_async(question)).strip().lower()
                 if reply == "e":
                     return "no", (await session.prompt_async("Why not? ")).strip()
             except (KeyboardInterrupt, EOFError):
@@ -202,6 +203,17 @@ class PlainChat:
                 print_formatted_text(FormattedText(describe(request, full_diff=True)))
             elif reply in ANSWERS and (offered or reply != "a"):
                 return ANSWERS[reply], ""
+
+
+def _one_key(letters: str) -> Any:
+    """Key bindings that answer a question with one of `letters` as soon as it is pressed (no Enter)."""
+    from prompt_toolkit.key_binding import KeyBindings  # noqa: PLC0415
+
+    bindings = KeyBindings()
+    for letter in letters:
+        for key in (letter, letter.upper()):
+            bindings.add(key)(lambda event, letter=letter: event.app.exit(result=letter))
+    return bindings
 
 
 class _Interrupted(Exception):
