@@ -68,7 +68,7 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "approval": "stricter", "policy": "narrowing", "chat_template": "inside",
     "sandbox.enabled": "only-true", "sandbox.network": "only-false", "sandbox.writable": "subset",
     "sandbox.caches": "subset", "sandbox.hidden": "union", "sandbox.unprotect": "subset",
-    "sandbox.env": "subset",
+    "sandbox.env": "subset", "verify": "ignored", "test_command": "ignored", "subagent_depth": "ignored",
     "sandbox.limits.processes": "ignored", "sandbox.limits.file_size_mb": "ignored",
     "sandbox.limits.memory_mb": "ignored", "sandbox.limits.cpu_seconds": "ignored",
     "sandbox.limits.output_mb": "ignored", "sandbox.limits.background_seconds": "ignored",

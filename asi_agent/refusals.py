@@ -1,26 +1,19 @@
 """A refused call, reported as a refusal: why it was refused, and the flag that would have allowed it.
 
-`refusal` is the one place that tells a refusal from a tool result's text (`toolrun.refused` writes it);
-everything that reports refusals goes through it.
+A call's outcome says whether it was refused (`ResultKind`); the reason is read from its output by the
+renderer that wrote it (`wire.refusal_reason`). Everything that reports refusals goes through here.
 """
 
 from __future__ import annotations
 
-__all__ = ["allow_hint", "refusal", "refusal_report"]
+from asi_agent.wire import ResultKind, refusal_reason
 
-_PREFIX = "permission denied: "
+__all__ = ["allow_hint", "refusal_report"]
+
 _UNANSWERED = "nobody can answer"
 _WRITES = frozenset((
     "create_file", "replace_text", "replace_lines", "insert_line", "delete_lines", "delete_file", "move_file",
 ))  # fmt: skip
-
-
-def refusal(output: str) -> str | None:
-    """Why a call was refused (the policy's or the person's words), or None when it was not refused."""
-    text = output.removeprefix("ERROR: ")  # as the model reads it, or as the call's output
-    if not text.startswith(_PREFIX):
-        return None
-    return text[len(_PREFIX) :].split(". Do not retry", 1)[0].strip()
 
 
 def allow_hint(tool: str, reason: str) -> str:
@@ -32,9 +25,9 @@ def allow_hint(tool: str, reason: str) -> str:
     return "rerun with `--approval yolo` (or `--yes`) to allow commands, or run in a terminal and answer yes"
 
 
-def refusal_report(tool: str, output: str) -> str | None:
-    """One sentence reporting a refused call and how to allow it, or None when it was not refused."""
-    reason = refusal(output)
-    if reason is None:
+def refusal_report(tool: str, kind: ResultKind, output: str) -> str | None:
+    """One sentence reporting a refused call (`kind` "refused") and how to allow it, else None."""
+    if kind != "refused":
         return None
+    reason = refusal_reason(output)
     return f"{tool} was refused ({reason}); {allow_hint(tool, reason)}"

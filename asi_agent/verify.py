@@ -175,7 +175,7 @@ class Verifier:
         if event.ok:
             self._seen = kept(self._seen, event.output)
         elif not self._refused:
-            self._refused = refusal_report(event.call.name, event.output) or ""
+            self._refused = refusal_report(event.call.name, event.result, event.output) or ""
         if event.changed_files:
             self._last_edit = self._step
             self._not_run = ""

@@ -48,6 +48,8 @@ def _run(project: Path, replies: list[Any], *flags: str, task: str = "fix sub in
     env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
     argv = ["run", "--provider", "scripted", "--model", str(script), "--output-format", "json", *flags, task]
+    if (project / ".asi" / "config.toml").exists():
+        argv[1:1] = ["--trust"]  # the project's own verify settings count only in a trusted folder
     proc = subprocess.run(
         [sys.executable, "-m", "asi_agent", *argv],
         cwd=project,

@@ -112,7 +112,7 @@ def unfounded_answer(messages: Sequence[Message], answer: str) -> str | None:
             return "no tool call of this run succeeded, so the answer would be invented"
         result, call = failed[-1]
         error = next(
-            (line for line in result.content.removeprefix("ERROR: ").splitlines() if line.strip()), ""
+            (line for line in result.body.splitlines() if line.strip()), ""
         )
         name = call.name if call is not None else "the last call"
         error = error[:300].rstrip(".")

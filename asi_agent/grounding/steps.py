@@ -125,7 +125,8 @@ class RequestPlan:
         done = self.summary(results) if self.answer is None else ""
         for result, call in results:
             planned = call is not None and any(_same(step, call) for step in self.steps)
-            if planned and call and (refused := refusal_report(call.name, result.content)) is not None:
+            refused = refusal_report(call.name, result.outcome or "ok", result.body) if call else None
+            if planned and refused is not None:
                 text = f"{REFUSED}{refused}."
                 return f"{done}\n{text}" if done else text
         hint = "say what to change and how, for example: in app.py, change `Hi` to `Welcome`"

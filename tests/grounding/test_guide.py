@@ -296,10 +296,7 @@ async def test_a_call_made_earlier_in_the_task_is_not_offered_again(grounder: Gr
     read = ToolCall("c2", "read_file", {"path": "src/cart.py"})
     runner = ToolRunner(grounder.registry, grounder.ctx)
     outcome = await runner.execute(runner.prepare(read))
-    messages += [
-        Message("assistant", "", (read,)),
-        Message("tool", outcome.content(), tool_call_id="c2", name="read_file"),
-    ]
+    messages += [Message("assistant", "", (read,)), outcome.message()]
     later = _tools(await grounder.plan(messages))
     assert "grep_search" not in later or not _admits(later["grep_search"], search)
     assert "read_file" not in later or not _admits(later["read_file"], {"path": "src/cart.py"})
