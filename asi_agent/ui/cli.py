@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     from asi_agent.acp.options import add_acp_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_acp_parser(sub)
+    from asi_agent.gateway.options import add_serve_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_serve_parser(sub)
     from asi_agent.ui.plugin_options import add_plugins_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_plugins_parser(sub)
@@ -321,28 +324,27 @@ def _terminated(_signum: int, _frame: object) -> NoReturn:
     raise KeyboardInterrupt
 
 
+_FRONT_ENDS = {
+    "eval": ("asi_agent.eval.command", "eval_command"),
+    "acp": ("asi_agent.acp.command", "acp_command"),
+    "data": ("asi_agent.data.command", "data_command"),
+    "plugins": ("asi_agent.ui.plugin_commands", "plugins_command"),
+    "serve": ("asi_agent.gateway.command", "serve_command"),
+}
+"""Subcommands whose handler module is imported only when the subcommand runs."""
+
+
 def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
     command = args.command or "chat"
     if command in ("run", "resume"):
         from asi_agent.ui.headless import run_command  # noqa: PLC0415
 
         return run_command(args, exiting=exiting)
-    if command == "eval":
-        from asi_agent.eval.command import eval_command  # noqa: PLC0415
+    if command in _FRONT_ENDS:
+        import importlib  # noqa: PLC0415
 
-        return eval_command(args)
-    if command == "acp":
-        from asi_agent.acp.command import acp_command  # noqa: PLC0415
-
-        return acp_command(args)
-    if command == "data":
-        from asi_agent.data.command import data_command  # noqa: PLC0415
-
-        return data_command(args)
-    if command == "plugins":
-        from asi_agent.ui.plugin_commands import plugins_command  # noqa: PLC0415
-
-        return plugins_command(args)
+        module, handler = _FRONT_ENDS[command]
+        return int(getattr(importlib.import_module(module), handler)(args))
     from asi_agent.ui import commands  # noqa: PLC0415
 
     handlers = {
