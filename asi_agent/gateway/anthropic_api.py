@@ -60,7 +60,12 @@ def _event(name: str, data: dict[str, Any]) -> str:
 
 async def message_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
     """A Messages event stream from an upstream answer stream."""
-    start: dict[str, Any] = {"id": f"msg_{secrets.token_hex(12)}", "type": "message", "role": "assistant", "model": model}
+    start: dict[str, Any] = {
+        "id": f"msg_{secrets.token_hex(12)}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+    }
     start |= {"content": [], "stop_reason": None, "stop_sequence": None}
     start["usage"] = {"input_tokens": 0, "output_tokens": 0}
     yield _event("message_start", {"message": start})

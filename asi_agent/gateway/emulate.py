@@ -9,7 +9,7 @@ shared by all requests.
 
 from __future__ import annotations
 
-import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +34,8 @@ TextSink = Callable[[str], None]
 _CALL_STARTS = "`<[{"
 """Characters a call can begin with in some dialect: streamed text stops at the first one until the
 reply has ended and been parsed."""
+_STATUS = "AGENT_STATUS"
+_STATUS_LINE = re.compile(r"^[ \t]*AGENT_STATUS:[ \t]*[A-Z]+[ \t]*$\n?", re.MULTILINE)
 
 
 @dataclass(slots=True)
@@ -64,28 +66,43 @@ class _RequestAdapter(CallAdapter):
 
 
 class _HeldText:
-    """Streamed text passed on as it arrives up to the first character a call could start with."""
+    """Streamed text passed on as it arrives up to the first character a call could start with (or the
+    contract's status line, which the client never sees)."""
 
     def __init__(self, sink: TextSink | None, *, hold_all: bool) -> None:
-        self.sink, self.held, self.sent = sink, hold_all or sink is None, ""
+        self.sink, self.held, self.sent, self.pending = sink, hold_all or sink is None, "", ""
 
     def feed(self, delta: str) -> None:
         """Pass on `delta`, or the part of it before a possible call."""
         if self.held or not delta:
             return
-        cut = min((i for i in (delta.find(c) for c in _CALL_STARTS) if i >= 0), default=-1)
+        text, self.pending = self.pending + delta, ""
+        starts = [text.find(c) for c in _CALL_STARTS] + [text.find(_STATUS)]
+        cut = min((i for i in starts if i >= 0), default=-1)
         if cut >= 0:
-            self.held, delta = True, delta[:cut]
-        if delta and self.sink is not None:
-            self.sent += delta
-            self.sink(delta)
+            self.held, text = True, text[:cut]
+        else:  # an ending that may be the start of the status line waits for the next delta
+            keep = next(
+                (k for k in range(min(len(text), len(_STATUS) - 1), 0, -1) if _STATUS.startswith(text[-k:])),
+                0,
+            )
+            text, self.pending = text[: len(text) - keep], text[len(text) - keep :]
+        if text and self.sink is not None:
+            self.sent += text
+            self.sink(text)
 
     def tail(self, final: str) -> str:
         """The visible text of the reply not passed on yet."""
-        shared = len(os.path.commonprefix([final, self.sent]))
+        pairs = zip(final, self.sent, strict=False)
+        shared = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(final), len(self.sent)))
         if shared >= len(self.sent.rstrip()):  # the parser trims the space left before a call
             return final[shared:]
         return f"\n\n{final}" if self.sent else final  # a retry answered after text already shown
+
+
+def visible(text: str) -> str:
+    """The reply's text without the contract's `AGENT_STATUS` line (a client knows nothing of it)."""
+    return _STATUS_LINE.sub("", text).rstrip()
 
 
 class Upstream:
@@ -161,7 +178,7 @@ class Upstream:
             "completion_tokens": reply.usage.completion_tokens,
         }
         model = request.model or self.backend.model_name
-        text = reply.text
+        text = visible(reply.text)
         return Outcome(text, calls, finish, reply.usage, model, held.tail(text), trace)
 
     async def _plain(self, adapter: CallAdapter, request: ChatRequest, on_delta: TextSink) -> Completion:
