@@ -80,13 +80,15 @@ class _HeldText:
         starts = [text.find(c) for c in _CALL_STARTS] + [text.find(_STATUS)]
         cut = min((i for i in starts if i >= 0), default=-1)
         if cut >= 0:
-            self.held, text = True, text[:cut]
+            self.held, text = True, text[:cut].rstrip()
         else:  # an ending that may be the start of the status line waits for the next delta
             keep = next(
                 (k for k in range(min(len(text), len(_STATUS) - 1), 0, -1) if _STATUS.startswith(text[-k:])),
                 0,
             )
             text, self.pending = text[: len(text) - keep], text[len(text) - keep :]
+            stripped = text.rstrip()  # space before a call is trimmed with it: wait for what follows
+            text, self.pending = stripped, text[len(stripped) :] + self.pending
         if text and self.sink is not None:
             self.sent += text
             self.sink(text)

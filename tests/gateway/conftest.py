@@ -36,9 +36,9 @@ class Gateway:
         return self.log.read_text(encoding="utf-8").splitlines()
 
 
-def start_gateway(tmp_path: Path, upstream_url: str, *args: str, env: dict[str, str] | None = None) -> tuple[
-    str, subprocess.Popen[bytes], Path
-]:
+def start_gateway(
+    tmp_path: Path, upstream_url: str, *args: str, env: dict[str, str] | None = None
+) -> tuple[str, subprocess.Popen[bytes], Path]:
     """`asi-agent serve --port 0 ARGS` in `tmp_path`; returns its address once it listens."""
     environ = model_free_env() | {"ASI_CONFIG_DIR": str(tmp_path / "user-config")} | (env or {})
     log = tmp_path / f"serve-{time.monotonic_ns()}.log"

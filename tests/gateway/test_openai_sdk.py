@@ -8,6 +8,8 @@ from typing import Any
 
 import openai
 import pytest
+from servers.openai_server import Reply
+
 from gateway.conftest import Gateway
 
 READ = {
@@ -23,7 +25,11 @@ GREP = {
     "function": {
         "name": "grep",
         "description": "Search files for a pattern",
-        "parameters": {"type": "object", "properties": {"pattern": {"type": "string"}}, "required": ["pattern"]},
+        "parameters": {
+            "type": "object",
+            "properties": {"pattern": {"type": "string"}},
+            "required": ["pattern"],
+        },
     },
 }
 ASK = [{"role": "user", "content": "What does a.py do?"}]
@@ -33,7 +39,11 @@ HISTORY: list[Any] = [
         "role": "assistant",
         "content": "",
         "tool_calls": [
-            {"id": "call_abc", "type": "function", "function": {"name": "read_file", "arguments": '{"path": "a.py"}'}}
+            {
+                "id": "call_abc",
+                "type": "function",
+                "function": {"name": "read_file", "arguments": '{"path": "a.py"}'},
+            }
         ],
     },
     {"role": "tool", "tool_call_id": "call_abc", "content": "print('hello')"},
@@ -107,7 +117,9 @@ def test_forced_tool_retries_a_refusal_with_a_stricter_message(gateway: Gateway)
 
 def test_required_asks_again_for_a_plain_answer_and_bounds_the_retries(gateway: Gateway) -> None:
     gateway.upstream.reply("a.py prints hello.", "Still no call.", "No.", "never used")
-    reply = client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ], tool_choice="required")
+    reply = client(gateway).chat.completions.create(
+        model="m", messages=ASK, tools=[READ], tool_choice="required"
+    )
     assert len(gateway.upstream.chat_bodies) == 3  # the first answer and two retries, no more
     assert reply.choices[0].finish_reason == "stop" and reply.choices[0].message.content == "No."
 
@@ -121,7 +133,8 @@ def test_auto_keeps_a_legitimate_plain_answer(gateway: Gateway) -> None:
 
 def test_auto_retries_a_tools_are_unavailable_answer(gateway: Gateway) -> None:
     gateway.upstream.reply(
-        "I don't have access to your files, please paste a.py here.", '[TOOL_CALL]read_file[ARGS]{"path": "a.py"}'
+        "I don't have access to your files, please paste a.py here.",
+        '[TOOL_CALL]read_file[ARGS]{"path": "a.py"}',
     )
     reply = client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ])
     assert reply.choices[0].finish_reason == "tool_calls" and len(gateway.upstream.chat_bodies) == 2
@@ -150,7 +163,9 @@ def test_several_calls_in_one_reply_in_another_dialect(gateway: Gateway) -> None
 
 
 def test_invalid_json_is_asked_again(gateway: Gateway) -> None:
-    gateway.upstream.reply('[TOOL_CALL]read_file[ARGS]{"path": ', '[TOOL_CALL]read_file[ARGS]{"path": "a.py"}')
+    gateway.upstream.reply(
+        '[TOOL_CALL]read_file[ARGS]{"path": ', '[TOOL_CALL]read_file[ARGS]{"path": "a.py"}'
+    )
     reply = client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ])
     assert reply.choices[0].finish_reason == "tool_calls" and len(gateway.upstream.chat_bodies) == 2
 
@@ -183,11 +198,11 @@ def test_stream_accumulates_with_the_sdk_helper(gateway: Gateway) -> None:
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_reply_cut_off_inside_a_call_gives_no_call(gateway: Gateway, stream: bool) -> None:
-    from servers.openai_server import Reply
-
     gateway.upstream.reply(Reply(text='[TOOL_CALL]read_file[ARGS]{"path": "a.p', finish_reason="length"))
     if stream:
-        chunks = list(client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ], stream=True))
+        chunks = list(
+            client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ], stream=True)
+        )
         assert not [t for c in chunks if c.choices for t in c.choices[0].delta.tool_calls or ()]
         assert chunks[-1].choices[0].finish_reason == "length"
     else:
