@@ -37,7 +37,7 @@ def _message(text: str, item_id: str, status: str = "completed") -> dict[str, An
 
 
 def _envelope(
-    model: str, status: str, output: list[dict[str, Any]], outcome: Outcome | None
+    model: str, status: str, output: list[dict[str, Any]], outcome: Outcome | None, response_id: str = ""
 ) -> dict[str, Any]:
     usage = None
     if outcome is not None:
@@ -50,7 +50,7 @@ def _envelope(
             "total_tokens": prompt + completion,
         }
     return {
-        "id": f"resp_{secrets.token_hex(12)}",
+        "id": response_id or f"resp_{secrets.token_hex(12)}",
         "object": "response",
         "created_at": int(time.time()),
         "status": status,
@@ -79,7 +79,7 @@ def response(outcome: Outcome) -> dict[str, Any]:
 
 class _Events:
     def __init__(self) -> None:
-        self.number = 0
+        self.number, self.response_id = 0, ""
 
     def __call__(self, kind: str, **data: Any) -> str:
         self.number += 1
@@ -91,6 +91,7 @@ async def response_events(stream: AsyncIterator[str | Outcome], model: str) -> A
     """A Responses event stream from an upstream answer stream."""
     event, message_id, text = _Events(), f"msg_{secrets.token_hex(8)}", ""
     created = _envelope(model, "in_progress", [], None)
+    event.response_id = created["id"]
     yield event("response.created", response=created)
     yield event("response.in_progress", response=created)
     async for item in stream:
@@ -139,5 +140,5 @@ async def _finish(
         yield event("response.function_call_arguments.done", **where, arguments=item["arguments"])
         yield event("response.output_item.done", output_index=index, item=item)
     status = "incomplete" if outcome.finish == "length" else "completed"
-    final = _envelope(model, status, output, outcome)
+    final = _envelope(model, status, output, outcome, event.response_id)
     yield event("response.completed" if status == "completed" else "response.incomplete", response=final)
