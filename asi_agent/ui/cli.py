@@ -197,7 +197,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--cwd", default=".", help="project root (default: .)")
     add(
         "--provider",
-        choices=["openai", "ollama", "local", "scripted"],
+        choices=["openai", "ollama", "local", "scripted", "anthropic"],
         help="model provider (default: detect)",
     )
     add("--model", help="model name (scripted: script file; local: GGUF file)")
