@@ -22,8 +22,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from asi_agent import traces
 from asi_agent.exceptions import BackendError
-from asi_agent.gateway import anthropic_api, openai_api, responses_api, traces
+from asi_agent.gateway import anthropic_api, openai_api, responses_api
 from asi_agent.gateway.emulate import Outcome, Upstream
 from asi_agent.gateway.normalize import BadRequest, ChatRequest, from_anthropic, from_openai, from_responses
 from asi_agent.gateway.streams import answer_stream

@@ -110,3 +110,17 @@ def test_native_passthrough_when_the_upstream_takes_tools(serve: Callable[..., G
     assert "[TOOL_CALL]" not in json.dumps(body["messages"])
     logged = [json.loads(line) for line in gateway.log_lines() if line.startswith("{")]
     assert logged[-1]["emulated"] is False
+
+
+def test_otel_spans_when_the_standard_variables_ask(serve: Callable[..., Gateway]) -> None:
+    gateway = serve("--emulate", "always", env={"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "gw-test"})
+    gateway.upstream.reply("Traced.")
+    assert httpx.post(f"{gateway.url}/v1/chat/completions", json={"messages": ASK}).status_code == 200
+    log = gateway.log.read_text(encoding="utf-8")
+    assert '"name": "gateway.request"' in log and "gw-test" in log
+
+
+def test_no_spans_without_the_variables(gateway: Gateway) -> None:
+    gateway.upstream.reply("Quiet.")
+    assert httpx.post(f"{gateway.url}/v1/chat/completions", json={"messages": ASK}).status_code == 200
+    assert '"name": "gateway.request"' not in gateway.log.read_text(encoding="utf-8")

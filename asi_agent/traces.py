@@ -75,3 +75,60 @@ def span(name: str, **attributes: Any) -> Iterator[None]:
         return
     with tracer.start_as_current_span(name, attributes=attributes):
         yield
+
+
+class RunSpans:
+    """Spans of one agent run built from its events: `agent.run` around it, `model.request` from the
+    moment the model is asked (the run's start, the end of a turn's last tool call) to its reply, and
+    `tool.call` from a call's start to its end. Does nothing when traces are off."""
+
+    def __init__(self, task: str) -> None:
+        """Open the run's span (and the first model request's)."""
+        self._tracer = _setup()
+        self._open: dict[str, Any] = {}
+        self._run: Any = None
+        self._model: Any = None
+        if self._tracer is not None:
+            self._run = self._tracer.start_span("agent.run", attributes={"task.chars": len(task)})
+            self._model = self._child("model.request", {})
+
+    def _child(self, name: str, attributes: dict[str, Any]) -> Any:
+        from opentelemetry import trace  # noqa: PLC0415 - only when traces are on
+
+        return self._tracer.start_span(
+            name, context=trace.set_span_in_context(self._run), attributes=attributes
+        )
+
+    def event(self, event: object) -> None:
+        """Advance the spans with one agent event."""
+        if self._tracer is None:
+            return
+        kind = type(event).__name__
+        if kind == "AssistantReplied" and self._model is not None:
+            usage = getattr(event, "usage", None)
+            if usage is not None:
+                self._model.set_attribute("tokens.prompt", usage.prompt_tokens)
+                self._model.set_attribute("tokens.completion", usage.completion_tokens)
+            self._model.end()
+            self._model = None
+        elif kind == "ToolStarted":
+            call = getattr(event, "call")  # noqa: B009 - events are typed by name here to stay import-free
+            self._open[call.id] = self._child("tool.call", {"tool.name": call.name, "tool.call_id": call.id})
+        elif kind == "ToolFinished":
+            span = self._open.pop(getattr(event, "call").id, None)  # noqa: B009
+            if span is not None:
+                span.set_attribute("tool.result", str(getattr(event, "result", "")))
+                span.end()
+            if not self._open and self._model is None:
+                self._model = self._child("model.request", {})
+
+    def end(self, status: str) -> None:
+        """Close every open span; the run's carries its final status."""
+        if self._tracer is None:
+            return
+        for span in [*self._open.values(), *([self._model] if self._model is not None else [])]:
+            span.end()
+        self._open.clear()
+        self._model = None
+        self._run.set_attribute("run.status", status)
+        self._run.end()
