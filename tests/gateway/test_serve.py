@@ -113,7 +113,8 @@ def test_native_passthrough_when_the_upstream_takes_tools(serve: Callable[..., G
 
 
 def test_otel_spans_when_the_standard_variables_ask(serve: Callable[..., Gateway]) -> None:
-    gateway = serve("--emulate", "always", env={"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "gw-test"})
+    otel = {"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "gw-test"}
+    gateway = serve("--emulate", "always", env=otel)
     gateway.upstream.reply("Traced.")
     assert httpx.post(f"{gateway.url}/v1/chat/completions", json={"messages": ASK}).status_code == 200
     log = gateway.log.read_text(encoding="utf-8")
