@@ -112,7 +112,8 @@ def test_codex_exec_reads_then_edits_through_the_gateway(
         assert re.search(r"print\('hello'\)", results), results[-500:]
         # Codex offers apply_patch as a free-form (non-function) tool, which the gateway does not emulate yet:
         # the edit goes through its command tool.
-        script = "import pathlib; p = pathlib.Path('a.py'); p.write_text(p.read_text().replace('hello', 'goodbye'))"
+        script = "import pathlib; p = pathlib.Path('a.py'); "
+        script += "p.write_text(p.read_text().replace('hello', 'goodbye'))"
         return "[TOOL_CALL]exec_command[ARGS]" + json.dumps({"cmd": f'python3 -c "{script}"'})
 
     gateway.upstream.reply(*[agent_upstream(read, edit)] * 40)
@@ -125,7 +126,7 @@ def test_codex_exec_reads_then_edits_through_the_gateway(
     (home / ".codex" / "config.toml").write_text(config, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEX_"))}
     env |= {"HOME": str(home), "CODEX_HOME": str(home / ".codex"), "OPENAI_API_KEY": "unused"}
-    # Its own sandbox is not what is tested here; the commands are the scripted `cat` and `apply_patch` in tmp.
+    # Its own sandbox is not what is tested here; the scripted commands only read and edit a.py in tmp.
     command = [
         str(clients_bin / "codex"),
         "exec",
