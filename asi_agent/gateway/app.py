@@ -231,6 +231,8 @@ def build_app(upstream: Upstream, config: GatewayConfig) -> Starlette:
         await upstream.start()
         yield
         await upstream.backend.aclose()
+        if upstream.unstreamed is not upstream.backend:
+            await upstream.unstreamed.aclose()
 
     routes = [
         Route("/v1/chat/completions", gateway.handler("openai"), methods=["POST"]),

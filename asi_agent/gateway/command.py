@@ -18,7 +18,7 @@ from pathlib import Path
 from asi_agent.assembly import read_chat_template
 from asi_agent.config import load_config
 from asi_agent.exceptions import UserError
-from asi_agent.providers import create_backend
+from asi_agent.providers import create_backend, provider_of
 
 __all__ = ["serve_command"]
 
@@ -67,8 +67,14 @@ def serve_command(args: argparse.Namespace) -> int:
     }
     config = load_config(root, flags, trusted=None)
     backend = create_backend(config)
+    # A second client of the same server for unstreamed requests (not for an in-process model or a script).
+    remote = provider_of(backend) in ("openai", "ollama", "anthropic")
+    unstreamed = (
+        create_backend(config.model_copy(update={"stream": False})) if config.stream and remote else None
+    )
     upstream = Upstream(
         backend,
+        unstreamed=unstreamed,
         emulate=args.emulate,
         call_format=config.call_format,
         chat_template=read_chat_template(config.chat_template, root),

@@ -118,9 +118,13 @@ class Upstream:
         call_format: str = "auto",
         chat_template: str | None = None,
         max_retries: int = 2,
+        unstreamed: Backend | None = None,
     ) -> None:
-        """`emulate`: `auto` passes tools through when the upstream takes them, `always`/`never` force."""
+        """`emulate`: `auto` passes tools through when the upstream takes them, `always`/`never` force.
+        `unstreamed`: the same upstream asked without streaming, for requests whose client does not stream
+        (a plain request and reply cost less than a stream)."""
         self.backend, self.emulate, self.call_format = backend, emulate, call_format
+        self.unstreamed = unstreamed or backend
         self._template, self.max_retries = chat_template, max_retries
         self.native: bool | None = None if emulate == "auto" else emulate == "never"
         self.shape: CallShape | None = None
@@ -132,9 +136,9 @@ class Upstream:
         if not self.native:
             self.shape = await shape_for(self.backend, self._template)
 
-    def _adapter(self, request: ChatRequest) -> _RequestAdapter:
+    def _adapter(self, request: ChatRequest, inner: Backend) -> _RequestAdapter:
         adapter = _RequestAdapter(
-            self.backend,
+            inner,
             tool_mode="native" if self.native else "text",
             call_format=self.call_format,
             max_retries=self.max_retries,
@@ -147,15 +151,17 @@ class Upstream:
         """The upstream's answer to `request`; `on_text` receives visible text as it streams."""
         if self.native is None:
             await self.start()
-        adapter = self._adapter(request)
+        inner = self.backend if on_text is not None else self.unstreamed
+        adapter = self._adapter(request, inner)
         tools = _offered(request)
         emulating = bool(tools) and not self.native
         held = _HeldText(on_text, hold_all=emulating and adapter.expect_call)
         started = time.perf_counter()
         if tools:
-            reply = await adapter.complete(request.messages, tools, on_delta=held.feed)
+            sink = held.feed if on_text is not None else None
+            reply = await adapter.complete(request.messages, tools, on_delta=sink)
         else:
-            reply = await self._plain(adapter, request, held.feed)
+            reply = await self._plain(adapter, request, held.feed if on_text is not None else None)
         elapsed = time.perf_counter() - started
         calls = _calls(reply)
         cut = reply.finish_reason in CUT_REASONS
@@ -183,13 +189,15 @@ class Upstream:
         text = visible(reply.text)
         return Outcome(text, calls, finish, reply.usage, model, held.tail(text), trace)
 
-    async def _plain(self, adapter: CallAdapter, request: ChatRequest, on_delta: TextSink) -> Completion:
+    async def _plain(
+        self, adapter: CallAdapter, request: ChatRequest, on_delta: TextSink | None
+    ) -> Completion:
         """A request without tools (or `tool_choice: none`): the history still projected in text mode."""
         messages = request.messages
         if not self.native and request.tool_history:
             system = [messages[0]] if messages[0].role == "system" else []
             messages = [*system, *adapter.style.history(messages[len(system) :])]
-        return await self.backend.complete(messages, None, on_delta=on_delta)
+        return await adapter.inner.complete(messages, None, on_delta=on_delta)
 
 
 def _offered(request: ChatRequest) -> list[ToolSchema]:
