@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from asi_agent import prefetch, traces
+from asi_agent import prefetch
 from asi_agent.agent import Agent, AgentConfig, PlannerFor
 from asi_agent.backends.base import Backend
 from asi_agent.bounds import EventHandler, RunWatch
@@ -29,7 +29,7 @@ from asi_agent.config import (
     user_config_dir,
 )  # fmt: skip
 from asi_agent.context import ContextConfig
-from asi_agent.events import AgentEvent, RunFinished
+from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
 from asi_agent.modelturn import TurnPlanner
@@ -406,18 +406,7 @@ async def drive(
     try:
         for problem in await attach_servers(agent):
             warn(problem)
-        spans = traces.RunSpans(task)
-
-        async def traced(event: AgentEvent) -> None:
-            spans.event(event)
-            await handle(event)
-
-        finished = None
-        try:
-            finished = await watch.drive(task, traced, timeout=timeout)
-            return finished
-        finally:
-            spans.end(finished.status if finished is not None else "INTERRUPTED")
+        return await watch.drive(task, handle, timeout=timeout)
     finally:
         if ended is not None:
             ended()
