@@ -179,7 +179,11 @@ class _Gateway:
         self.counts["retries"] += len(entry.get("retries") or ())
         log.info("%s", json.dumps(entry, ensure_ascii=False))
 
-    async def models(self, _request: Request) -> Response:
+    async def models(self, request: Request) -> Response:
+        try:
+            self._check(request)
+        except _Refused as exc:
+            return JSONResponse(openai_api.error_body(str(exc), exc.kind), status_code=exc.status)
         name = self.upstream.backend.model_name
         return JSONResponse(
             {

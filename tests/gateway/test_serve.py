@@ -72,6 +72,10 @@ def test_a_host_requires_a_token_generated_and_printed_once(serve: Callable[...,
     sdk = openai.OpenAI(base_url=gateway.v1, api_key="wrong", max_retries=0)
     with pytest.raises(openai.AuthenticationError):
         sdk.chat.completions.create(model="m", messages=ASK)  # type: ignore[arg-type]
+    with pytest.raises(openai.AuthenticationError):
+        sdk.models.list()
+    assert httpx.post(f"{gateway.url}/v1/messages", json={"messages": ASK}).status_code == 401
+    assert httpx.get(f"{gateway.url}/health").status_code == 200  # for probes: names the model, nothing else
     gateway.upstream.reply("Allowed.")
     sdk = openai.OpenAI(base_url=gateway.v1, api_key=token, max_retries=0)
     assert sdk.chat.completions.create(model="m", messages=ASK).choices[0].message.content == "Allowed."  # type: ignore[arg-type]
