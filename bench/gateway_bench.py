@@ -11,7 +11,9 @@ process) answers every request with a short text reply carrying one call in text
 - the gateway's peak memory (VmHWM of its process).
 
 Run: `.venv/bin/python bench/gateway_bench.py [--requests 1000] [--concurrency 64] [--json]`.
-claude-code-router is not measured side by side yet (see docs/gateway.md).
+With `--router PATH/ccr`, claude-code-router (npm `@musistudio/claude-code-router`, installed by
+`scripts/install_clients.sh`) is measured side by side on the Messages API over the same upstream: it
+translates the API and passes text through (no tool emulation); the gateway emulates tool calling too.
 """
 
 from __future__ import annotations
@@ -203,6 +205,80 @@ async def load(gateway: str, requests: int, concurrency: int) -> dict[str, Any]:
     }
 
 
+MESSAGES = {
+    "model": "m",
+    "max_tokens": 256,
+    "messages": [{"role": "user", "content": "Read src/main.py"}],
+    "tools": [
+        {
+            "name": "read_file",
+            "description": "Read a file",
+            "input_schema": TOOLS[0]["function"]["parameters"],
+        }
+    ],
+}
+
+
+def start_router(binary: str, upstream: str, work: Path) -> tuple[str, Path]:
+    """claude-code-router (`ccr start`) in front of the same upstream, with its own home folder."""
+    home = work / "ccr-home"
+    (home / ".claude-code-router").mkdir(parents=True)
+    provider = {
+        "name": "fake",
+        "api_base_url": f"{upstream}/chat/completions",
+        "api_key": "x",
+        "models": ["m"],
+    }
+    config = {"PORT": 3466, "LOG": False, "Providers": [provider], "Router": {"default": "fake,m"}}
+    (home / ".claude-code-router" / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+    subprocess.Popen([binary, "start"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        try:
+            httpx.get("http://127.0.0.1:3466/", timeout=1)
+            return "http://127.0.0.1:3466", home
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise SystemExit("claude-code-router did not start")
+
+
+async def _timed_messages(client: httpx.AsyncClient, url: str, *, stream: bool) -> float:
+    started = time.perf_counter()
+    headers = {"x-api-key": "x", "anthropic-version": "2023-06-01"}
+    if not stream:
+        (await client.post(f"{url}/v1/messages", json=MESSAGES, headers=headers)).raise_for_status()
+        return time.perf_counter() - started
+    first = 0.0
+    body = MESSAGES | {"stream": True}
+    async with client.stream("POST", f"{url}/v1/messages", json=body, headers=headers) as reply:
+        reply.raise_for_status()
+        async for line in reply.aiter_lines():
+            if not first and "text_delta" in line:
+                first = time.perf_counter() - started
+    return first
+
+
+async def versus_router(direct: str, gateway: str, router: str, rounds: int) -> dict[str, Any]:
+    """The Messages API through the gateway and through claude-code-router, over the same upstream."""
+    samples: dict[str, list[float]] = {
+        k: [] for k in ("direct", "gateway", "router", "gateway_ttft", "router_ttft")
+    }
+    async with httpx.AsyncClient(timeout=30) as client:
+        for url in (gateway, router):
+            await _timed_messages(client, url, stream=False)
+        for _ in range(rounds):
+            samples["direct"].append(await _timed(client, direct, stream=False))
+            samples["gateway"].append(await _timed_messages(client, gateway, stream=False))
+            samples["router"].append(await _timed_messages(client, router, stream=False))
+            samples["gateway_ttft"].append(await _timed_messages(client, gateway, stream=True))
+            samples["router_ttft"].append(await _timed_messages(client, router, stream=True))
+    p50 = {k: _pct(v, 0.5) for k, v in samples.items()}
+    out = {f"messages_{k}_p50_ms": round(v, 2) for k, v in p50.items()}
+    out["messages_gateway_added_p50_ms"] = round(p50["gateway"] - p50["direct"], 2)
+    out["messages_router_added_p50_ms"] = round(p50["router"] - p50["direct"], 2)
+    return out
+
+
 def peak_memory_mb(pid: int) -> float:
     """VmHWM of a process, in MB."""
     for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines():
@@ -218,6 +294,9 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=200, help="sequential requests for the latency figures")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--router", metavar="CCR", help="claude-code-router's `ccr` binary: measured side by side"
+    )
     args = parser.parse_args()
     upstream = start_upstream()
     with tempfile.TemporaryDirectory() as folder:
@@ -226,6 +305,17 @@ def main() -> None:
             figures = asyncio.run(latency(upstream, gateway, args.rounds))
             figures |= {"load": asyncio.run(load(gateway, args.requests, args.concurrency))}
             figures["gateway_peak_memory_mb"] = peak_memory_mb(process.pid)
+            if args.router:
+                router, home = start_router(args.router, upstream, Path(folder))
+                try:
+                    figures |= asyncio.run(
+                        versus_router(upstream, gateway.removesuffix("/v1"), router, args.rounds)
+                    )
+                finally:
+                    env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+                    subprocess.run(
+                        [args.router, "stop"], env=env, capture_output=True, timeout=30, check=False
+                    )
         finally:
             process.terminate()
             process.wait(10)
