@@ -50,6 +50,8 @@ class Outcome:
     tail: str = ""
     """Streaming: the visible text not streamed yet when the reply ended (held back at a possible call)."""
     trace: dict[str, Any] = field(default_factory=dict)
+    custom_tools: frozenset[str] = frozenset()
+    """Calls of these tools are answered as free-form (`custom_tool_call`) items (Responses API)."""
 
 
 class _RequestAdapter(CallAdapter):
@@ -187,7 +189,7 @@ class Upstream:
         }
         model = request.model or self.backend.model_name
         text = visible(reply.text)
-        return Outcome(text, calls, finish, reply.usage, model, held.tail(text), trace)
+        return Outcome(text, calls, finish, reply.usage, model, held.tail(text), trace, request.custom_tools)
 
     async def _plain(
         self, adapter: CallAdapter, request: ChatRequest, on_delta: TextSink | None

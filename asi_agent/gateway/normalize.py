@@ -36,6 +36,9 @@ class ChatRequest:
     max_tokens: int | None = None
     tools_from_history: bool = False
     """The request sent no tools but its history has calls: the tools are the ones the history used."""
+    custom_tools: frozenset[str] = frozenset()
+    """Free-form tools of the Responses API (input is one raw string): shown to the model as a function
+    with one `input` argument, answered as `custom_tool_call` items."""
 
     @property
     def tool_history(self) -> bool:
@@ -281,10 +284,30 @@ def from_anthropic(body: Mapping[str, Any]) -> ChatRequest:
 def _responses_tools(raw: Any) -> list[ToolSchema]:
     tools: list[ToolSchema] = []
     for tool in raw or ():
-        if isinstance(tool, Mapping) and tool.get("type") == "function" and isinstance(tool.get("name"), str):
+        if not isinstance(tool, Mapping) or not isinstance(tool.get("name"), str):
+            continue  # built-in tools (web search, …) run at OpenAI: nothing a plain model can call
+        if tool.get("type") == "function":
             function = {k: tool[k] for k in ("name", "description", "parameters") if k in tool}
             tools.append({"type": "function", "function": function})
+        elif tool.get("type") == "custom":
+            tools.append({"type": "function", "function": _custom_function(tool)})
     return tools
+
+
+def _custom_function(tool: Mapping[str, Any]) -> dict[str, Any]:
+    """A free-form tool as a function of one string: its format (a grammar, when given) goes in the text."""
+    grammar = (
+        (tool.get("format") or {}).get("definition") if isinstance(tool.get("format"), Mapping) else None
+    )
+    described = "The whole raw input of the tool, as one string" + (
+        f", in this grammar:\n{grammar}" if grammar else ""
+    )
+    parameters = {"type": "object", "properties": {"input": {"type": "string", "description": described}}}
+    return {
+        "name": tool["name"],
+        "description": str(tool.get("description") or ""),
+        "parameters": parameters | {"required": ["input"]},
+    }
 
 
 def _responses_item(item: Any, index: int) -> Message:
@@ -297,7 +320,12 @@ def _responses_item(item: Any, index: int) -> Message:
             str(item.get("call_id")), str(item.get("name")), _arguments(item.get("arguments"), where)
         )
         return Message("assistant", "", tool_calls=(call,))
-    if kind == "function_call_output":
+    if kind == "custom_tool_call":
+        call = ToolCall(
+            str(item.get("call_id")), str(item.get("name")), {"input": str(item.get("input") or "")}
+        )
+        return Message("assistant", "", tool_calls=(call,))
+    if kind in ("function_call_output", "custom_tool_call_output"):
         output = item.get("output")
         text = output if isinstance(output, str) else json.dumps(output)
         return Message("tool", text, tool_call_id=str(item.get("call_id")))
@@ -350,11 +378,19 @@ def from_responses(body: Mapping[str, Any]) -> ChatRequest:
     choice = body.get("tool_choice")
     if isinstance(choice, Mapping) and choice.get("type") == "function":
         choice = {"type": "function", "function": {"name": choice.get("name")}}
-    return ChatRequest(
+    raw_tools = body.get("tools") or []
+    custom = frozenset(
+        str(t["name"])
+        for t in raw_tools
+        if isinstance(t, Mapping) and t.get("type") == "custom" and "name" in t
+    )
+    request = ChatRequest(
         _merged_system(messages),
-        _responses_tools(body.get("tools")),
+        _responses_tools(raw_tools),
         _openai_choice(choice),
         _stream(body),
         str(body.get("model") or ""),
         _max_tokens(body, "max_output_tokens"),
-    ).finish()
+    )
+    request.custom_tools = custom
+    return request.finish()

@@ -31,6 +31,18 @@ def _function_call(call: ToolCall, status: str = "completed") -> dict[str, Any]:
     }
 
 
+def _custom_call(call: ToolCall, status: str = "completed") -> dict[str, Any]:
+    raw = call.arguments.get("input")
+    return {
+        "type": "custom_tool_call",
+        "id": f"ctc_{secrets.token_hex(8)}",
+        "call_id": call.id,
+        "name": call.name,
+        "input": raw if isinstance(raw, str) else json.dumps(call.arguments, ensure_ascii=False),
+        "status": status,
+    }
+
+
 def _message(text: str, item_id: str, status: str = "completed") -> dict[str, Any]:
     content = [{"type": "output_text", "text": text, "annotations": []}] if status == "completed" else []
     return {"type": "message", "id": item_id, "status": status, "role": "assistant", "content": content}
@@ -66,7 +78,10 @@ def _envelope(
 
 def _output(outcome: Outcome, text: str, message_id: str) -> list[dict[str, Any]]:
     items = [_message(text, message_id)] if text else []
-    return items + [_function_call(call) for call in outcome.calls]
+    return items + [
+        _custom_call(call) if call.name in outcome.custom_tools else _function_call(call)
+        for call in outcome.calls
+    ]
 
 
 def response(outcome: Outcome) -> dict[str, Any]:
@@ -119,6 +134,22 @@ async def response_events(stream: AsyncIterator[str | Outcome], model: str) -> A
             yield line
 
 
+async def _call_item(event: _Events, index: int, item: dict[str, Any]) -> AsyncIterator[str]:
+    """One call item: added empty, its whole input or arguments in one delta, done."""
+    key, kind = (
+        ("input", "custom_tool_call_input")
+        if item["type"] == "custom_tool_call"
+        else ("arguments", "function_call_arguments")
+    )
+    yield event(
+        "response.output_item.added", output_index=index, item={**item, key: "", "status": "in_progress"}
+    )
+    where = {"item_id": item["id"], "output_index": index}
+    yield event(f"response.{kind}.delta", **where, delta=item[key])
+    yield event(f"response.{kind}.done", **where, **{key: item[key]})
+    yield event("response.output_item.done", output_index=index, item=item)
+
+
 async def _finish(
     event: _Events, outcome: Outcome, model: str, message_id: str, text: str
 ) -> AsyncIterator[str]:
@@ -130,15 +161,8 @@ async def _finish(
         yield event("response.content_part.done", **where, part=output[0]["content"][0])
         yield event("response.output_item.done", output_index=0, item=output[0])
     for index, item in enumerate(output[1 if text else 0 :], start=1 if text else 0):
-        yield event(
-            "response.output_item.added",
-            output_index=index,
-            item={**item, "arguments": "", "status": "in_progress"},
-        )
-        where = {"item_id": item["id"], "output_index": index}
-        yield event("response.function_call_arguments.delta", **where, delta=item["arguments"])
-        yield event("response.function_call_arguments.done", **where, arguments=item["arguments"])
-        yield event("response.output_item.done", output_index=index, item=item)
+        async for line in _call_item(event, index, item):
+            yield line
     status = "incomplete" if outcome.finish == "length" else "completed"
     final = _envelope(model, status, output, outcome, event.response_id)
     yield event("response.completed" if status == "completed" else "response.incomplete", response=final)

@@ -110,8 +110,8 @@ def test_codex_exec_reads_then_edits_through_the_gateway(
 
     def edit(results: str) -> str:
         assert re.search(r"print\('hello'\)", results), results[-500:]
-        # Codex offers apply_patch as a free-form (non-function) tool, which the gateway does not emulate yet:
-        # the edit goes through its command tool.
+        # The edit goes through its command tool: this Codex offers apply_patch to custom providers' models
+        # of unknown metadata only as a call it then rejects ("unsupported call").
         script = "import pathlib; p = pathlib.Path('a.py'); "
         script += "p.write_text(p.read_text().replace('hello', 'goodbye'))"
         return "[TOOL_CALL]exec_command[ARGS]" + json.dumps({"cmd": f'python3 -c "{script}"'})

@@ -129,3 +129,19 @@ def test_no_spans_without_the_variables(gateway: Gateway) -> None:
     gateway.upstream.reply("Quiet.")
     assert httpx.post(f"{gateway.url}/v1/chat/completions", json={"messages": ASK}).status_code == 200
     assert '"name": "gateway.request"' not in gateway.log.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_responses_free_form_tools_come_back_as_custom_tool_calls(gateway: Gateway, stream: bool) -> None:
+    patch = "*** Begin Patch\n*** Update File: a.py\n-x\n+y\n*** End Patch"
+    gateway.upstream.reply("[TOOL_CALL]apply_patch[ARGS]" + json.dumps({"input": patch}))
+    tool = {"type": "custom", "name": "apply_patch", "description": "Edit files", "format": {"type": "text"}}
+    sdk = openai.OpenAI(base_url=gateway.v1, api_key="unused", max_retries=0)
+    if stream:
+        with sdk.responses.stream(model="m", input="fix a.py", tools=[tool]) as events:  # type: ignore[list-item]
+            reply = events.get_final_response()
+    else:
+        reply = sdk.responses.create(model="m", input="fix a.py", tools=[tool])  # type: ignore[list-item]
+    (call,) = reply.output
+    assert call.type == "custom_tool_call" and call.name == "apply_patch" and call.input == patch
+    assert "apply_patch(input: string)" in gateway.upstream.chat_bodies[-1]["messages"][0]["content"]
