@@ -17,7 +17,7 @@ from asi_agent.exceptions import ConfigError
 from asi_agent.trust import ProjectTrust, is_trusted
 from asi_agent.userdirs import user_config_dir
 
-Provider = Literal["openai", "ollama", "local", "scripted"]
+Provider = Literal["openai", "ollama", "local", "scripted", "anthropic"]
 ToolMode = Literal["auto", "native", "text"]
 Approval = Literal["ask", "auto-edit", "plan", "yolo"]
 CallFormat = Literal[

@@ -62,6 +62,8 @@ def create_backend(config: AsiConfig) -> Backend:
         return _ollama(config)
     if provider == "scripted":
         return _scripted(config)
+    if provider == "anthropic":
+        return _anthropic(config)
     return _local(config)
 
 
@@ -127,6 +129,26 @@ def _ollama(config: AsiConfig) -> Backend:
             temperature=config.temperature,
             max_tokens=config.max_tokens,
             stream=config.stream,
+        )
+    )
+
+
+def _anthropic(config: AsiConfig) -> Backend:
+    from asi_agent.backends.anthropic import AnthropicBackend, AnthropicBackendConfig  # noqa: PLC0415
+
+    if not config.model:
+        raise ConfigError("the anthropic provider needs --model NAME (e.g. claude-sonnet-4-5)")
+    return AnthropicBackend(
+        AnthropicBackendConfig(
+            model=config.model,
+            base_url=config.base_url,
+            # ANTHROPIC_API_KEY first: a configured api_key may be an OpenAI key read from OPENAI_API_KEY.
+            api_key=os.environ.get("ANTHROPIC_API_KEY") or config.api_key,
+            request_timeout=config.request_timeout,
+            max_retries=config.max_retries,
+            temperature=config.temperature,
+            stream=config.stream,
+            **({"max_tokens": config.max_tokens} if config.max_tokens else {}),
         )
     )
 

@@ -143,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     from asi_agent.acp.options import add_acp_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_acp_parser(sub)
+    from asi_agent.gateway.options import add_serve_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_serve_parser(sub)
     from asi_agent.ui.plugin_options import add_plugins_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_plugins_parser(sub)
@@ -204,7 +207,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--cwd", default=".", help="project root (default: .)")
     add(
         "--provider",
-        choices=["openai", "ollama", "local", "scripted"],
+        choices=["openai", "ollama", "local", "scripted", "anthropic"],
         help="model provider (default: detect)",
     )
     add("--model", help="model name (scripted: script file; local: GGUF file)")
@@ -331,10 +334,15 @@ def _terminated(_signum: int, _frame: object) -> NoReturn:
     raise KeyboardInterrupt
 
 
-_LAZY = {
+_FRONT_ENDS = {
+    "eval": ("asi_agent.eval.command", "eval_command"),
+    "acp": ("asi_agent.acp.command", "acp_command"),
+    "data": ("asi_agent.data.command", "data_command"),
     "plugins": ("asi_agent.ui.plugin_commands", "plugins_command"),
+    "serve": ("asi_agent.gateway.command", "serve_command"),
     "skills": ("asi_agent.ui.skill_commands", "skills_command"),
 }
+"""Subcommands whose handler module is imported only when the subcommand runs."""
 
 
 def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
@@ -343,24 +351,11 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         from asi_agent.ui.headless import run_command  # noqa: PLC0415
 
         return run_command(args, exiting=exiting)
-    if command == "eval":
-        from asi_agent.eval.command import eval_command  # noqa: PLC0415
-
-        return eval_command(args)
-    if command == "acp":
-        from asi_agent.acp.command import acp_command  # noqa: PLC0415
-
-        return acp_command(args)
-    if command == "data":
-        from asi_agent.data.command import data_command  # noqa: PLC0415
-
-        return data_command(args)
-    if command in _LAZY:  # imported only when used
+    if command in _FRONT_ENDS:
         import importlib  # noqa: PLC0415
 
-        module, name = _LAZY[command]
-        handler: Any = getattr(importlib.import_module(module), name)
-        return int(handler(args))
+        module, handler = _FRONT_ENDS[command]
+        return int(getattr(importlib.import_module(module), handler)(args))
     from asi_agent.ui import commands, hooks_command  # noqa: PLC0415
 
     handlers = {
