@@ -109,9 +109,7 @@ class Agent:
                 async for piece in self.turns.request(
                     system, self.messages, self._add, turn=turn, task=self.task
                 ):
-                    if not isinstance(piece, Completion):
-                        yield piece
-                    else:
+                    if isinstance(piece, Completion):
                         reply = piece
                         continue
                     yield piece
