@@ -236,6 +236,8 @@ def assemble_agent(
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry
     ctx.sandbox, ctx.sandbox_note = sandbox, sandbox_note
+    if sandbox is not None:  # the first cleanup, so the last to run: after the processes it contains ended
+        ctx.cleanups.append(sandbox.release)
     gate = GateConfig(approval=approval, policy=policy, interactive=interactive)
     agent_config = AgentConfig(
         max_turns=config.max_turns,
