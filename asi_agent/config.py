@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from asi_agent.envsettings import ENV_KEYS, env_layer
 from asi_agent.exceptions import ConfigError
 from asi_agent.trust import ProjectTrust, is_trusted
 from asi_agent.userdirs import user_config_dir
@@ -46,12 +47,6 @@ __all__ = [
     "load_config", "user_config_dir", "user_locale",
 ]  # fmt: skip
 
-ENV_KEYS = {
-    "ASI_PROVIDER": "provider",
-    "ASI_MODEL": "model",
-    "ASI_BASE_URL": "base_url",
-    "ASI_API_KEY": "api_key",
-}
 
 
 KeyRule = Literal[
@@ -326,7 +321,7 @@ def load_config(
             base = _merged([merged, *(data for _, data in layers)])
             layer = _narrowed(layer, AsiConfig.model_validate(base), project, trust)
         layers.append((f"project config {project_file}", layer))
-    layers.append(("environment", _checked(_env_layer(env), "environment")))
+    layers.append(("environment", _checked(env_layer(env), "environment")))
     given = _checked({k: v for k, v in (flags or {}).items() if v is not None}, "command line")
     layers.append(("--no-sandbox", given))  # the command line's only way to turn it off
     for name, data in layers:
@@ -358,19 +353,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-
-
-def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
-    layer: dict[str, Any] = {key: env[var] for var, key in ENV_KEYS.items() if env.get(var)}
-    if "api_key" not in layer and env.get("OPENAI_API_KEY"):
-        layer["api_key"] = env["OPENAI_API_KEY"]
-    provider = layer.get("provider")
-    if "base_url" not in layer:
-        if env.get("OPENAI_BASE_URL") and provider in (None, "openai"):
-            layer["base_url"] = env["OPENAI_BASE_URL"]
-        elif env.get("OLLAMA_HOST") and provider == "ollama":
-            layer["base_url"] = env["OLLAMA_HOST"]
-    return layer
 
 
 def _checked(layer: dict[str, Any], origin: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
 # userdirs: where config lives; trust: which project folders may configure it; wire: status text, written once
-SHARED = {"messages", "events", "exceptions", "config", "userdirs", "trust", "wire"}
+SHARED = {"messages", "events", "exceptions", "config", "userdirs", "trust", "wire", "envsettings"}
 AGENT = {"agent"}
 # configuration → backend, registry, policy, session → agent; the drive loop; child agents (`task`)
 ASSEMBLY = {"assembly", "subagents"}
