@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.base import NO_OPTIONS, BackendBase, DeltaCallback, RequestOptions, ToolSchema
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.exceptions import BackendError, ContextOverflowError
 from asi_agent.messages import Completion, Message, RawCall, Usage
@@ -118,14 +118,19 @@ class AnthropicBackend(BackendBase):
         """Claude calls tools natively."""
         return True
 
-    def _request(self, messages: Sequence[Message], tools: Sequence[ToolSchema] | None) -> dict[str, Any]:
+    def _request(
+        self, messages: Sequence[Message], tools: Sequence[ToolSchema] | None, options: RequestOptions
+    ) -> dict[str, Any]:
         system, turns = to_anthropic(messages)
-        request: dict[str, Any] = {"model": self.config.model, "max_tokens": self.config.max_tokens}
+        max_tokens = options.limit(self.config.max_tokens)
+        request: dict[str, Any] = {"model": self.config.model, "max_tokens": max_tokens}
         request["messages"] = turns
         if system:
             request["system"] = system
         if tools:
             request["tools"] = [_tool(t) for t in tools]
+            if options.tool_choice is not None:
+                request["tool_choice"] = anthropic_tool_choice(options.tool_choice)
         if self.config.temperature is not None:  # not a named parameter of every SDK version's stream()
             request["extra_body"] = {"temperature": self.config.temperature}
         return request
@@ -137,9 +142,11 @@ class AnthropicBackend(BackendBase):
         *,
         on_delta: DeltaCallback | None = None,
         plan: TurnPlan | None = None,
+        options: RequestOptions = NO_OPTIONS,
     ) -> Completion:
-        """One Messages request (streamed when configured); `plan` is not used (no constrained decoding)."""
-        request = self._request(messages, tools)
+        """One Messages request (streamed when configured); `plan` is not used (no constrained decoding);
+        `options` may set this request's `max_tokens` and (with tools) its `tool_choice`."""
+        request = self._request(messages, tools, options)
         try:
             if self.config.stream:
                 async with self._client.messages.stream(**request) as stream:
@@ -171,6 +178,15 @@ class AnthropicBackend(BackendBase):
     async def aclose(self) -> None:
         """Close the HTTP client."""
         await self._client.close()
+
+
+def anthropic_tool_choice(choice: str) -> dict[str, str]:
+    """A tool choice in the Messages API form (`required` is `any` there)."""
+    if choice in ("auto", "none"):
+        return {"type": choice}
+    if choice == "required":
+        return {"type": "any"}
+    return {"type": "tool", "name": choice}
 
 
 def _completion(reply: Any) -> Completion:

@@ -7,6 +7,7 @@ a capability a backend lacks is answered by `BackendBase`'s default (None, False
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from asi_agent.messages import Completion, Message
@@ -14,12 +15,39 @@ from asi_agent.messages import Completion, Message
 if TYPE_CHECKING:
     from asi_agent.backends.guide import TurnPlan
 
-__all__ = ["Backend", "BackendBase", "DeltaCallback", "ToolSchema"]
+__all__ = ["NO_OPTIONS", "Backend", "BackendBase", "DeltaCallback", "RequestOptions", "ToolSchema"]
 
 ToolSchema = dict[str, Any]
 """A tool in the `{"type": "function", "function": {name, description, parameters}}` shape."""
 
 DeltaCallback = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestOptions:
+    """What one request asks beyond the backend's configuration (the gateway passes a client's on)."""
+
+    max_tokens: int | None = None
+    """The reply's token limit for this request, in place of the configured one; None keeps that."""
+    tool_choice: str | None = None
+    """`auto`, `none`, `required` or the name of the one tool to call, for native tools; None leaves
+    the server's default. A backend whose server has no such field narrows the tools it sends instead."""
+
+    def limit(self, configured: int | None) -> int | None:
+        """The token limit in force: this request's, else the configured one."""
+        return self.max_tokens if self.max_tokens is not None else configured
+
+    def narrowed(self, tools: Sequence[ToolSchema] | None) -> Sequence[ToolSchema] | None:
+        """The tools a server without a `tool_choice` field is sent: none for `none`, the named one only."""
+        choice = self.tool_choice
+        if not tools or choice in (None, "auto", "required"):
+            return tools
+        if choice == "none":
+            return None
+        return [t for t in tools if t.get("function", {}).get("name") == choice] or None
+
+
+NO_OPTIONS = RequestOptions()
 
 
 class Backend(Protocol):
@@ -79,9 +107,11 @@ class Backend(Protocol):
         *,
         on_delta: DeltaCallback | None = None,
         plan: TurnPlan | None = None,
+        options: RequestOptions = NO_OPTIONS,
     ) -> Completion:
         """One chat request. `tools=None` means no tools; `on_delta` receives streamed text; `plan` (a
-        planner's narrowing of the turn) is honoured by a backend that constrains decoding.
+        planner's narrowing of the turn) is honoured by a backend that constrains decoding; `options`
+        (a token limit, a tool choice) override the configuration for this request.
 
         The reply's `finish_reason` says whether it ended by itself (see `Completion`): the agent never
         runs anything from a reply cut off by the token limit, the context or the backend.

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.base import NO_OPTIONS, BackendBase, DeltaCallback, RequestOptions, ToolSchema
 from asi_agent.backends.guide import CUT_OFF, TurnPlan, cut_off_text, unfounded_answer
 from asi_agent.backends.local_chat import build_reply_schema, parse_reply, render_messages, tools_prompt
 from asi_agent.backends.local_tokens import LocalTokenizer
@@ -261,13 +261,16 @@ class LocalBackend(BackendBase):
         *,
         on_delta: DeltaCallback | None = None,
         plan: TurnPlan | None = None,
+        options: RequestOptions = NO_OPTIONS,
     ) -> Completion:
-        """One chat request; the reply is an answer (text) or one native call of an offered tool."""
+        """One chat request; the reply is an answer (text) or one native call of an offered tool.
+        `options.max_tokens` sets this request's limit; a `tool_choice` narrows the tools offered."""
+        tools = options.narrowed(tools)
         constrained = bool(tools) and self._config.constrained
         plan = self._usable(plan, tools)
         request: dict[str, Any] = {
             "messages": render_messages(messages, plan.tools if plan else tools, plan),
-            "max_tokens": self._config.max_tokens,
+            "max_tokens": options.limit(self._config.max_tokens),
             "temperature": self._config.temperature,
             "dry_multiplier": _DRY_MULTIPLIER,
         }

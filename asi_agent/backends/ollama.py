@@ -24,7 +24,7 @@ import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.adopt import adopting_transport
-from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.base import NO_OPTIONS, BackendBase, DeltaCallback, RequestOptions, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck
 from asi_agent.backends.guard import StreamGuard, cut_reason
 from asi_agent.backends.guide import TurnPlan
@@ -215,23 +215,28 @@ class OllamaBackend(BackendBase):
         *,
         on_delta: DeltaCallback | None = None,
         plan: TurnPlan | None = None,
+        options: RequestOptions = NO_OPTIONS,
     ) -> Completion:
-        """One streamed chat request, retried on transient failures, all within `request_timeout`."""
-        options: dict[str, Any] = {"num_ctx": self._config.num_ctx, "num_predict": self._max_tokens}
+        """One streamed chat request, retried on transient failures, all within `request_timeout`.
+        `options.max_tokens` sets this request's `num_predict`; Ollama has no `tool_choice`: the tools
+        are narrowed to the choice instead."""
+        max_tokens = options.limit(self._max_tokens) or self._max_tokens
+        tools = options.narrowed(tools)
+        settings: dict[str, Any] = {"num_ctx": self._config.num_ctx, "num_predict": max_tokens}
         if self._config.temperature is not None:
-            options["temperature"] = self._config.temperature
+            settings["temperature"] = self._config.temperature
         payload: dict[str, Any] = {
             "model": self._config.model,
             "messages": to_ollama_messages(messages),
             "stream": self._config.stream,
-            "options": options,
+            "options": settings,
         }
         if tools:
             payload["tools"] = [dict(tool) for tool in tools]
         self._warn_if_too_long(payload)
         limit = self._config.request_timeout
         return await call_within(
-            lambda: self._attempt(payload, on_delta),
+            lambda: self._attempt(payload, on_delta, max_tokens),
             self._policy,
             limit,
             late=f"Ollama at {self._host} did not finish its reply within {limit:g} s (request_timeout); "
@@ -256,8 +261,10 @@ class OllamaBackend(BackendBase):
                 self._config.model,
             )
 
-    async def _attempt(self, payload: dict[str, Any], on_delta: DeltaCallback | None) -> Completion:
-        state = _StreamState(StreamGuard(self._max_tokens))
+    async def _attempt(
+        self, payload: dict[str, Any], on_delta: DeltaCallback | None, max_tokens: int
+    ) -> Completion:
+        state = _StreamState(StreamGuard(max_tokens))
         try:
             # A reply asked for whole sends nothing until it is complete: only the request's deadline holds.
             timeout = httpx2.USE_CLIENT_DEFAULT if payload["stream"] else self._whole_timeout
@@ -277,7 +284,7 @@ class OllamaBackend(BackendBase):
         if state.finish_reason is None and state.cut is None:
             error = BackendError(f"Ollama at {self._host} ended the stream before the reply was complete")
             raise error if state.streamed else TransientError(error)
-        return state.completion(self._max_tokens, self._config.num_ctx)
+        return state.completion(max_tokens, self._config.num_ctx)
 
     def _parse_line(self, line: str) -> dict[str, Any]:
         try:

@@ -24,7 +24,7 @@ import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.adopt import adopting_transport
-from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.base import NO_OPTIONS, BackendBase, DeltaCallback, RequestOptions, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
 from asi_agent.backends.chat_http import StatusError, StreamedError, not_an_api, sse_data, status_error
 from asi_agent.backends.guard import StreamGuard
@@ -156,8 +156,10 @@ class OpenAIBackend(BackendBase):
         *,
         on_delta: DeltaCallback | None = None,
         plan: TurnPlan | None = None,
+        options: RequestOptions = NO_OPTIONS,
     ) -> Completion:
-        """One streamed chat request, retried on transient failures, all within `request_timeout`."""
+        """One streamed chat request, retried on transient failures, all within `request_timeout`;
+        `options` may set this request's `max_tokens` and (with tools) its `tool_choice`."""
         wire = self._wire(messages)
         # An empty list means no tools: OpenAI rejects `"tools": []`.
         tool_list = [dict(tool) for tool in tools] if tools else None
@@ -166,7 +168,7 @@ class OpenAIBackend(BackendBase):
             encoded["tools"] = self._tools_json(tool_list)
         limit = self._config.request_timeout
         completion = await call_within(
-            lambda: self._attempt(wire, tool_list, on_delta, encoded),
+            lambda: self._attempt(wire, tool_list, on_delta, encoded, options),
             self._policy,
             limit,
             late=f"the model server at {self._config.base_url} did not finish its reply within {limit:g} s "
@@ -225,7 +227,9 @@ class OpenAIBackend(BackendBase):
             url = self._config.base_url
             raise ToolsUnsupportedError(f"the model server at {url} {why}; use --tool-mode text")
 
-    def _params(self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> dict[str, Any]:
+    def _params(
+        self, wire: list[dict[str, Any]], tools: list[dict[str, Any]] | None, options: RequestOptions
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {
             "model": self._config.model,
             "messages": wire,
@@ -235,10 +239,13 @@ class OpenAIBackend(BackendBase):
             params["stream_options"] = {"include_usage": True}
         if tools is not None:
             params["tools"] = tools
+            if options.tool_choice is not None:
+                params["tool_choice"] = openai_tool_choice(options.tool_choice)
         if self._config.temperature is not None:
             params["temperature"] = self._config.temperature
-        if self._config.max_tokens is not None:
-            params[self._limit_param] = self._config.max_tokens
+        max_tokens = options.limit(self._config.max_tokens)
+        if max_tokens is not None:
+            params[self._limit_param] = max_tokens
         return params
 
     def _adapted(self, exc: StatusError) -> bool:
@@ -258,13 +265,15 @@ class OpenAIBackend(BackendBase):
         tools: list[dict[str, Any]] | None,
         on_delta: DeltaCallback | None,
         encoded: dict[str, str],
+        options: RequestOptions,
     ) -> Completion:
-        state = StreamState(StreamGuard(self._config.max_tokens))
+        max_tokens = options.limit(self._config.max_tokens)
+        state = StreamState(StreamGuard(max_tokens))
         try:
-            await self._stream(json_body(self._params(wire, tools), encoded), state, on_delta)
+            await self._stream(json_body(self._params(wire, tools, options), encoded), state, on_delta)
         except StatusError as exc:
             if self._adapted(exc):
-                return await self._attempt(wire, tools, on_delta, encoded)
+                return await self._attempt(wire, tools, on_delta, encoded, options)
             raise await self._status_error(exc, has_tools=tools is not None) from exc
         except httpx2.RequestError as exc:
             error = self._connection_error(exc, mid_reply=state.chunks > 0)
@@ -288,7 +297,7 @@ class OpenAIBackend(BackendBase):
             raise error if state.streamed else TransientError(error)
         # Whether a `length` stop left room to continue depends on the context size.
         props = await self._server_props() if state.finish_reason == "length" else self._props
-        return state.completion(self._config.max_tokens, props.n_ctx if props else None)
+        return state.completion(max_tokens, props.n_ctx if props else None)
 
     async def _stream(self, body: bytes, state: StreamState, on_delta: DeltaCallback | None) -> None:
         """Post the request and feed its streamed chunks (plain JSON objects) to `state`; a reply asked
@@ -377,3 +386,10 @@ class OpenAIBackend(BackendBase):
                 return sorted(item.id for item in page.data)
         except openai.APIError:
             return []
+
+
+def openai_tool_choice(choice: str) -> str | dict[str, Any]:
+    """A tool choice in the Chat Completions form: the keyword, or the named function."""
+    if choice in ("auto", "none", "required"):
+        return choice
+    return {"type": "function", "function": {"name": choice}}

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.base import NO_OPTIONS, BackendBase, DeltaCallback, RequestOptions, ToolSchema
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.exceptions import BackendError, ConfigError
 from asi_agent.messages import Completion, Message, RawCall, Usage
@@ -100,6 +100,7 @@ class ScriptedBackend(BackendBase):
         self._native = native
         self._planner = planner
         self.plans: list[TurnPlan | None] = []
+        self.options: list[RequestOptions] = []
         self._model_name = model_name
         self._used = 0
         self.requests: list[tuple[list[Message], list[ToolSchema] | None]] = []
@@ -150,10 +151,12 @@ class ScriptedBackend(BackendBase):
         *,
         on_delta: DeltaCallback | None = None,
         plan: TurnPlan | None = None,
+        options: RequestOptions = NO_OPTIONS,
     ) -> Completion:
-        """Record the request and play the next reply."""
+        """Record the request (its options in `options`) and play the next reply."""
         self.requests.append((list(messages), [dict(t) for t in tools] if tools is not None else None))
         self.plans.append(plan)
+        self.options.append(options)
         if self._used >= len(self._replies):
             raise BackendError(f"scripted backend has no reply left ({self._used} used)")
         reply = self._replies[self._used]

@@ -22,7 +22,14 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from asi_agent.backends.base import Backend, BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.base import (
+    NO_OPTIONS,
+    Backend,
+    BackendBase,
+    DeltaCallback,
+    RequestOptions,
+    ToolSchema,
+)
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.calls import textmode
 from asi_agent.calls.parse import ParsedReply, parse_reply
@@ -143,15 +150,19 @@ class CallAdapter(BackendBase):
         *,
         on_delta: DeltaCallback | None = None,
         plan: TurnPlan | None = None,
+        options: RequestOptions = NO_OPTIONS,
     ) -> Completion:
-        """One request; calls written as text come back as native calls (see the module docstring)."""
+        """One request; calls written as text come back as native calls (see the module docstring).
+        In text mode only `options.max_tokens` travels: a tool choice is the contract's business."""
         if tools is None:  # a plain request (a summary, a tool's question): nothing to adapt
-            return await self.inner.complete(messages, None, on_delta=on_delta)
+            return await self.inner.complete(messages, None, on_delta=on_delta, options=options)
         if self.native is None:
             await self.decide()
         if self.native:
             try:
-                reply = await self.inner.complete(messages, tools, on_delta=on_delta, plan=plan)
+                reply = await self.inner.complete(
+                    messages, tools, on_delta=on_delta, plan=plan, options=options
+                )
             except ToolsUnsupportedError as exc:
                 if self.tool_mode != "auto":
                     raise
@@ -161,10 +172,15 @@ class CallAdapter(BackendBase):
                     self._on_switched(str(exc))
             else:
                 return await self._read(reply, tools)
-        return await self._text_mode(list(messages), tools, on_delta)
+        limit = RequestOptions(max_tokens=options.max_tokens)
+        return await self._text_mode(list(messages), tools, on_delta, limit)
 
     async def _text_mode(
-        self, messages: list[Message], tools: Sequence[ToolSchema], on_delta: DeltaCallback | None
+        self,
+        messages: list[Message],
+        tools: Sequence[ToolSchema],
+        on_delta: DeltaCallback | None,
+        options: RequestOptions = NO_OPTIONS,
     ) -> Completion:
         """The contract and the projected history sent as plain chat; unusable replies asked again."""
         attempts, usage = 0, Usage()
@@ -172,7 +188,7 @@ class CallAdapter(BackendBase):
             system = messages[0].content if messages and messages[0].role == "system" else ""
             rest = messages[1:] if messages and messages[0].role == "system" else messages
             wire = [self._system(self.system_text(system, tools)), *self.style.history(rest)]
-            reply = await self.inner.complete(wire, None, on_delta=on_delta)
+            reply = await self.inner.complete(wire, None, on_delta=on_delta, options=options)
             usage += reply.usage
             read = await self._read(reply, tools)
             if read.retry is None or attempts >= self.max_retries:

@@ -15,7 +15,14 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from asi_agent.backends.base import Backend, BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.base import (
+    NO_OPTIONS,
+    Backend,
+    BackendBase,
+    DeltaCallback,
+    RequestOptions,
+    ToolSchema,
+)
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.config import AsiConfig
 from asi_agent.messages import Completion, Message
@@ -86,9 +93,10 @@ class KeptOpen(BackendBase):
         *,
         on_delta: DeltaCallback | None = None,
         plan: TurnPlan | None = None,
+        options: RequestOptions = NO_OPTIONS,
     ) -> Completion:
         """One request to the shared backend."""
-        return await self.inner.complete(messages, tools, on_delta=on_delta, plan=plan)
+        return await self.inner.complete(messages, tools, on_delta=on_delta, plan=plan, options=options)
 
     async def aclose(self) -> None:
         """Kept open for the worker's next task."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from asi_agent.backends.base import Backend, ToolSchema
+from asi_agent.backends.base import Backend, RequestOptions, ToolSchema
 from asi_agent.calls import textmode
 from asi_agent.calls.adapter import CallAdapter
 from asi_agent.calls.jsonish import normalize_native
@@ -155,15 +155,19 @@ class Upstream:
             await self.start()
         inner = self.backend if on_text is not None else self.unstreamed
         adapter = self._adapter(request, inner)
-        tools = _offered(request)
+        # Native: the client's tools and tool_choice pass through (`auto`, the default, is not sent: some
+        # servers refuse it unless started for it); emulated: the choice shapes the offer and the contract.
+        tools = request.tools if self.native else _offered(request)
+        forwarded = self.native and request.tool_choice != "auto"
+        options = RequestOptions(request.max_tokens, request.tool_choice if forwarded else None)
         emulating = bool(tools) and not self.native
         held = _HeldText(on_text, hold_all=emulating and adapter.expect_call)
+        sink = held.feed if on_text is not None else None
         started = time.perf_counter()
         if tools:
-            sink = held.feed if on_text is not None else None
-            reply = await adapter.complete(request.messages, tools, on_delta=sink)
+            reply = await adapter.complete(request.messages, tools, on_delta=sink, options=options)
         else:
-            reply = await self._plain(adapter, request, held.feed if on_text is not None else None)
+            reply = await self._plain(adapter, request, sink, options)
         elapsed = time.perf_counter() - started
         calls = _calls(reply)
         cut = reply.finish_reason in CUT_REASONS
@@ -192,14 +196,18 @@ class Upstream:
         return Outcome(text, calls, finish, reply.usage, model, held.tail(text), trace, request.custom_tools)
 
     async def _plain(
-        self, adapter: CallAdapter, request: ChatRequest, on_delta: TextSink | None
+        self,
+        adapter: CallAdapter,
+        request: ChatRequest,
+        on_delta: TextSink | None,
+        options: RequestOptions,
     ) -> Completion:
         """A request without tools (or `tool_choice: none`): the history still projected in text mode."""
         messages = request.messages
         if not self.native and request.tool_history:
             system = [messages[0]] if messages[0].role == "system" else []
             messages = [*system, *adapter.style.history(messages[len(system) :])]
-        return await adapter.inner.complete(messages, None, on_delta=on_delta)
+        return await adapter.inner.complete(messages, None, on_delta=on_delta, options=options)
 
 
 def _offered(request: ChatRequest) -> list[ToolSchema]:

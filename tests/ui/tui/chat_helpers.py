@@ -75,7 +75,7 @@ class HangingBackend(BackendBase):
     async def supports_native_tools(self) -> bool:
         return True
 
-    async def complete(self, messages, tools=None, *, on_delta=None, plan=None):
+    async def complete(self, messages, tools=None, *, on_delta=None, plan=None, options=None):
         if self.script.remaining:
             return await self.script.complete(messages, tools, on_delta=on_delta)
         if on_delta is not None:
