@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from asi_agent import traces
 from asi_agent.agent import Agent
 from asi_agent.assembly import (
     assemble_agent,
@@ -24,7 +25,7 @@ from asi_agent.assembly import (
 )
 from asi_agent.backends.base import Backend
 from asi_agent.config import Approval, AsiConfig, load_config
-from asi_agent.events import AgentEvent, ToolFinished, ToolStarted
+from asi_agent.events import AgentEvent, RunFinished, ToolFinished, ToolStarted
 from asi_agent.exceptions import UserError
 from asi_agent.messages import Message, ToolCall
 from asi_agent.plugins import describe_tools
@@ -172,10 +173,16 @@ class ChatSession:
             run = narrowed_run(self.agent, task, command.allowed_tools)
         else:
             run = cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))
+        # The spans `run` and the editor agent export too (OpenTelemetry, when OTEL_* asks for it).
+        spans, status = traces.RunSpans(task), "INTERRUPTED"
         try:
             async for event in run:
+                spans.event(event)
+                if isinstance(event, RunFinished):
+                    status = event.status
                 yield event
         finally:
+            spans.end(status)
             await run.aclose()  # the chats close this generator; the run's must close with it
 
     def interrupted(self, partial: str) -> None:
