@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
@@ -166,6 +167,7 @@ async def latency(direct: str, gateway: str, rounds: int) -> dict[str, Any]:
     out["added_p50_ms"] = round(out["gateway_p50_ms"] - out["direct_p50_ms"], 2)
     out["added_p95_ms"] = round(out["gateway_p95_ms"] - out["direct_p95_ms"], 2)
     out["added_ttft_p50_ms"] = round(out["gateway_ttft_p50_ms"] - out["direct_ttft_p50_ms"], 2)
+    out["rounds"] = rounds
     return out
 
 
@@ -273,10 +275,20 @@ async def versus_router(direct: str, gateway: str, router: str, rounds: int) -> 
             samples["gateway_ttft"].append(await _timed_messages(client, gateway, stream=True))
             samples["router_ttft"].append(await _timed_messages(client, router, stream=True))
     p50 = {k: _pct(v, 0.5) for k, v in samples.items()}
-    out = {f"messages_{k}_p50_ms": round(v, 2) for k, v in p50.items()}
-    out["messages_gateway_added_p50_ms"] = round(p50["gateway"] - p50["direct"], 2)
-    out["messages_router_added_p50_ms"] = round(p50["router"] - p50["direct"], 2)
+    p95 = {k: _pct(v, 0.95) for k, v in samples.items()}
+    out: dict[str, Any] = {f"messages_{k}_p50_ms": round(v, 2) for k, v in p50.items()}
+    out |= {f"messages_{k}_p95_ms": round(v, 2) for k, v in p95.items()}
+    for who in ("gateway", "router"):
+        out[f"messages_{who}_added_p50_ms"] = round(p50[who] - p50["direct"], 2)
+        out[f"messages_{who}_added_p95_ms"] = round(p95[who] - p95["direct"], 2)
+    out["messages_rounds"] = rounds
     return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def peak_memory_mb(pid: int) -> float:
@@ -302,7 +314,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         gateway, process = start_gateway(upstream, Path(folder))
         try:
+            used = cpu_seconds(process.pid)
             figures = asyncio.run(latency(upstream, gateway, args.rounds))
+            # CPU the gateway spent per request it answered (2 per round and the warm-up's one): a figure
+            # the other processes on the machine do not move, unlike the latencies.
+            used = cpu_seconds(process.pid) - used
+            figures["gateway_cpu_ms_per_request"] = round(used * 1000 / (2 * args.rounds + 1), 3)
             figures |= {"load": asyncio.run(load(gateway, args.requests, args.concurrency))}
             figures["gateway_peak_memory_mb"] = peak_memory_mb(process.pid)
             if args.router:
@@ -319,6 +336,7 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(10)
+    figures["load_average"] = [float(v) for v in Path("/proc/loadavg").read_text().split()[:3]]
     if args.json:
         print(json.dumps(figures))
         return

@@ -10,6 +10,8 @@ own exceptions (`TimeoutException`, `RequestError`), left to the caller.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -17,6 +19,9 @@ from typing import Any
 from asi_agent.backends.retry import error_text
 
 __all__ = ["StatusError", "StreamedError", "not_an_api", "sse_data", "status_error"]
+
+_DRAIN_SECONDS = 1.0
+"""How long the end of a body may take to arrive after `[DONE]` before the connection is dropped."""
 
 
 def not_an_api(url: str, what: str) -> str:
@@ -74,7 +79,8 @@ async def sse_data(response: Any) -> AsyncIterator[Any]:
     """
     event: str | None = None
     data: list[str] = []
-    async for line in response.aiter_lines():
+    lines = response.aiter_lines()
+    async for line in lines:
         if line:
             if not line.startswith(":"):  # a comment (keep-alive ping)
                 name, _, value = line.partition(":")
@@ -90,6 +96,12 @@ async def sse_data(response: Any) -> AsyncIterator[Any]:
         text, kind = "\n".join(data), event
         event, data = None, []
         if text.startswith("[DONE]"):
+            # The body's end follows at once: read it, so the connection goes back to the pool instead
+            # of being closed (a new connection per streamed reply costs a connect and a close).
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(_DRAIN_SECONDS):
+                    async for _ in lines:
+                        pass
             return
         yield _event_data(json.loads(text), kind)
 

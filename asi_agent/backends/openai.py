@@ -101,7 +101,8 @@ class OpenAIBackend(BackendBase):
         connect = min(idle, _CONNECT_TIMEOUT)
         # A reply asked for whole sends nothing until it is complete: only the request's deadline holds.
         self._whole_timeout = httpx2.Timeout(config.request_timeout, connect=connect)
-        self._chat_url = config.base_url.rstrip("/") + "/chat/completions"
+        # Parsed once: building a request from a string parses the URL again each time (~45 µs).
+        self._chat_url = httpx2.URL(config.base_url.rstrip("/") + "/chat/completions")
         # Around the transport: one that adopts the first request sent ahead at start-up, if any.
         self._http = httpx2.AsyncClient(
             headers=_HEADERS | {"Authorization": f"Bearer {config.api_key or NO_KEY}"},

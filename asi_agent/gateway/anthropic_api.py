@@ -68,34 +68,41 @@ async def message_events(stream: AsyncIterator[str | Outcome], model: str) -> As
     }
     start |= {"content": [], "stop_reason": None, "stop_sequence": None}
     start["usage"] = {"input_tokens": 0, "output_tokens": 0}
-    yield _event("message_start", {"message": start})
-    index, text_open = 0, False
+    # One write per upstream piece: `message_start` goes with the first, the closing events together.
+    events, index, text_open = [_event("message_start", {"message": start})], 0, False
     async for item in stream:
         pieces = [item] if isinstance(item, str) else [item.tail] if item.tail else []
         for piece in pieces:
             if not text_open:
                 block: dict[str, Any] = {"type": "text", "text": ""}
-                yield _event("content_block_start", {"index": index, "content_block": block})
+                events.append(_event("content_block_start", {"index": index, "content_block": block}))
                 text_open = True
-            yield _event(
-                "content_block_delta", {"index": index, "delta": {"type": "text_delta", "text": piece}}
-            )
-        if isinstance(item, str):
-            continue
-        if text_open:
-            yield _event("content_block_stop", {"index": index})
-            index += 1
-        for call in item.calls:
-            block = {**_tool_use(call), "input": {}}
-            yield _event("content_block_start", {"index": index, "content_block": block})
-            delta = {
-                "type": "input_json_delta",
-                "partial_json": json.dumps(call.arguments, ensure_ascii=False),
-            }
-            yield _event("content_block_delta", {"index": index, "delta": delta})
-            yield _event("content_block_stop", {"index": index})
-            index += 1
-        usage = {"input_tokens": item.usage.prompt_tokens, "output_tokens": item.usage.completion_tokens}
-        stop: dict[str, Any] = {"stop_reason": _STOP[item.finish], "stop_sequence": None}
-        yield _event("message_delta", {"delta": stop, "usage": usage})
-    yield _event("message_stop", {})
+            delta = {"type": "text_delta", "text": piece}
+            events.append(_event("content_block_delta", {"index": index, "delta": delta}))
+        if not isinstance(item, str):
+            if text_open:
+                events.append(_event("content_block_stop", {"index": index}))
+                index += 1
+            events += _closing(item, index)
+            events.append(_event("message_stop", {}))
+        yield "".join(events)
+        events = []
+    if events:
+        yield "".join([*events, _event("message_stop", {})])
+
+
+def _closing(outcome: Outcome, index: int) -> list[str]:
+    """Each call as a whole `tool_use` block (start, the complete input in one delta, stop), then
+    `message_delta` with the stop reason and the usage."""
+    events = []
+    for call in outcome.calls:
+        block = {**_tool_use(call), "input": {}}
+        events.append(_event("content_block_start", {"index": index, "content_block": block}))
+        delta = {"type": "input_json_delta", "partial_json": json.dumps(call.arguments, ensure_ascii=False)}
+        events.append(_event("content_block_delta", {"index": index, "delta": delta}))
+        events.append(_event("content_block_stop", {"index": index}))
+        index += 1
+    usage = {"input_tokens": outcome.usage.prompt_tokens, "output_tokens": outcome.usage.completion_tokens}
+    stop: dict[str, Any] = {"stop_reason": _STOP[outcome.finish], "stop_sequence": None}
+    events.append(_event("message_delta", {"delta": stop, "usage": usage}))
+    return events

@@ -66,14 +66,16 @@ async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> Async
         choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
         return _sse({**base, "choices": [choice], **extra})
 
-    yield chunk({"role": "assistant", "content": ""})
+    # One write per upstream piece: the opening chunk goes with the first, the closing ones together.
+    head = chunk({"role": "assistant", "content": ""})
     async for item in stream:
         if isinstance(item, str):
-            yield chunk({"content": item})
+            yield head + chunk({"content": item})
+            head = ""
             continue
-        if item.tail:
-            yield chunk({"content": item.tail})
-        for index, call in enumerate(item.calls):
-            yield chunk({"tool_calls": [_tool_call(call, index)]})
-        yield chunk({}, item.finish, usage=_usage(item))
-    yield _sse("[DONE]")
+        events = [head, chunk({"content": item.tail})] if item.tail else [head]
+        events += [chunk({"tool_calls": [_tool_call(call, index)]}) for index, call in enumerate(item.calls)]
+        events.append(chunk({}, item.finish, usage=_usage(item)))
+        yield "".join(events)
+        head = ""
+    yield head + _sse("[DONE]")

@@ -107,31 +107,38 @@ async def response_events(stream: AsyncIterator[str | Outcome], model: str) -> A
     event, message_id, text = _Events(), f"msg_{secrets.token_hex(8)}", ""
     created = _envelope(model, "in_progress", [], None)
     event.response_id = created["id"]
-    yield event("response.created", response=created)
-    yield event("response.in_progress", response=created)
+    # One write per upstream piece: the opening events go with the first, the closing ones together.
+    events = [event("response.created", response=created), event("response.in_progress", response=created)]
     async for item in stream:
         piece = item if isinstance(item, str) else item.tail
         if piece:
             if not text:
-                yield event(
-                    "response.output_item.added", output_index=0, item=_message("", message_id, "in_progress")
-                )
-                part = {"type": "output_text", "text": "", "annotations": []}
-                yield event(
-                    "response.content_part.added",
+                events += _text_opened(event, message_id)
+            text += piece
+            events.append(
+                event(
+                    "response.output_text.delta",
                     item_id=message_id,
                     output_index=0,
                     content_index=0,
-                    part=part,
+                    delta=piece,
                 )
-            text += piece
-            yield event(
-                "response.output_text.delta", item_id=message_id, output_index=0, content_index=0, delta=piece
             )
-        if isinstance(item, str):
-            continue
-        async for line in _finish(event, item, model, message_id, text):
-            yield line
+        if not isinstance(item, str):
+            events += [line async for line in _finish(event, item, model, message_id, text)]
+        yield "".join(events)
+        events = []
+    if events:
+        yield "".join(events)
+
+
+def _text_opened(event: _Events, message_id: str) -> list[str]:
+    """The message item and its text part, added empty."""
+    part = {"type": "output_text", "text": "", "annotations": []}
+    return [
+        event("response.output_item.added", output_index=0, item=_message("", message_id, "in_progress")),
+        event("response.content_part.added", item_id=message_id, output_index=0, content_index=0, part=part),
+    ]
 
 
 async def _call_item(event: _Events, index: int, item: dict[str, Any]) -> AsyncIterator[str]:
