@@ -6,6 +6,8 @@ name (for `call_format = "auto"`); `get_dialect` resolves a `--call-format` valu
 
 from __future__ import annotations
 
+import functools
+
 from asi_agent.calls.dialects.asi import ASI
 from asi_agent.calls.dialects.base import Dialect, ReadContext, Span
 from asi_agent.calls.dialects.command_r import COMMAND_R
@@ -67,8 +69,10 @@ def get_dialect(name: str) -> Dialect:
     return _BY_NAME[name]
 
 
+@functools.lru_cache(maxsize=64)
 def dialect_for_model(model: str) -> Dialect:
-    """The dialect a model was trained on, judged from its name; the ASI forms when it is unknown."""
+    """The dialect a model was trained on, judged from its name; the ASI forms when it is unknown.
+    Remembered per name: the gateway asks for every request of the same model."""
     lowered = model.lower().replace("_", "-")
     for dialect in _DETECT_ORDER:
         if any(fragment in lowered for fragment in dialect.models):
