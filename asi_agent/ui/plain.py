@@ -43,7 +43,15 @@ from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
-from asi_agent.ui.slash import COMMANDS, Confirm, SlashReply, confirmed, is_skill_command, run_slash
+from asi_agent.ui.slash import (
+    COMMANDS,
+    Confirm,
+    SlashReply,
+    confirmed,
+    is_skill_command,
+    run_slash,
+    skill_entries,
+)
 
 __all__ = ["PlainChat", "ending_detail", "replay_lines", "run_plain"]
 
@@ -356,7 +364,7 @@ def _prompt_session(plain: PlainChat) -> Any:
             word = document.get_word_before_cursor(WORD=True)
             if word.startswith("/") and document.text.strip() == word:
                 custom = {f"/{n}": c.description for n, c in plain.chat.commands.commands.items()}
-                for name, text in {**COMMANDS, **custom}.items():
+                for name, text in {**skill_entries(plain.chat), **COMMANDS, **custom}.items():
                     if name.startswith(word):
                         yield Completion(name, -len(word), display_meta=text)
             elif MENTION.fullmatch(word) or word == "@":

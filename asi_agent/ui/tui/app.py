@@ -36,6 +36,7 @@ from asi_agent.ui.slash import (
     confirmed,
     is_skill_command,
     run_slash,
+    slash_names,
 )
 from asi_agent.ui.tui.keys import KeyRouter, SecondPress
 from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen, TrustScreen
@@ -244,7 +245,7 @@ class ChatApp(App[int]):
         if word.startswith("@"):
             found = [f"@{path}" for path in self.files.complete(word[1:])]
         elif word.startswith("/") and self.input.text.strip() == word:
-            found = complete_command(word, self.chat.commands.names() if self.chat is not None else ())
+            found = complete_command(word, slash_names(self.chat) if self.chat is not None else ())
         return [f for f in found if f != word]
 
     @on(ChatInput.CompletionKey)
