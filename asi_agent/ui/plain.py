@@ -42,6 +42,7 @@ from asi_agent.ui.cli import project_root
 from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
+from asi_agent.ui.idle import IdleNotice
 from asi_agent.ui.mentions import MENTION, FileIndex
 from asi_agent.ui.slash import (
     COMMANDS,
@@ -85,6 +86,7 @@ class PlainChat:
         self.history = InputHistory(chat.root)
         self.files = FileIndex(chat.root)
         self._prompt: Any = None
+        self.idle = IdleNotice(chat)
 
     async def run(self) -> int:
         """Read messages until the person leaves."""
@@ -100,9 +102,11 @@ class PlainChat:
             if self.chat.agent.messages:  # --resume ID
                 _print("\n".join(replay_lines(self.chat.agent.messages)))
             while (line := await self._read()) is not None:
+                self.idle.disarm()
                 if not await self._handle(line.strip()):
                     break
         finally:
+            self.idle.disarm()
             await self.chat.close()
         return 0
 
@@ -126,6 +130,7 @@ class PlainChat:
             await self._turn(self.chat.shell(text[1:].strip()))
         else:
             await self._turn(self.chat.turn(text))
+        self.idle.arm()
         return True
 
     async def _confirm(self, confirm: Confirm) -> SlashReply:
