@@ -122,6 +122,7 @@ def skills(data: dict[str, Any]) -> Figures:
         "heldout3_n": str(current["overall"]["queries"]),
         "heldout3_no_fit": str(current["overall"]["no_fit"]),
         "heldout3_zh": str(current["zh"]["queries"]),
+        "tuned_n": str(sum(result["overall"]["queries"] for _, result, _ in tuned)),
         "dev_n": str(data["dev"]["overall"]["queries"]) if "dev" in data else "—",
         "dev2_n": str(data["dev2"]["overall"]["queries"]) if "dev2" in data else "—",
         "dev_zh_fit": str(data["dev"]["zh"]["fitting"]) if "dev" in data else "—",

@@ -16,15 +16,23 @@ from ext_cli import call, run
 DONE = "Read them all.\nAGENT_STATUS: DONE"
 
 
-def recording_hooks(project: Path, tmp_path: Path, events: list[str], config: str = "") -> Path:
-    """User hooks that append each payload to a log; `config`: the user's config.toml."""
+def recording_hooks(
+    project: Path, tmp_path: Path, events: list[str], config: str = "", *, manual_only: Path | None = None
+) -> Path:
+    """User hooks that append each payload to a log; `config`: the user's config.toml. `manual_only`: a
+    second `PreCompact` hook, matching only the `manual` trigger, logs there."""
     log = tmp_path / "hooks.jsonl"
     hook = tmp_path / "record.py"
-    hook.write_text(f"import sys\nopen({str(log)!r}, 'a').write(sys.stdin.read().strip() + '\\n')\n")
-    entry = [{"hooks": [{"type": "command", "command": f"{sys.executable} {hook}"}]}]
-    (project / ".user-config" / "settings.json").write_text(
-        json.dumps({"hooks": dict.fromkeys(events, entry)})
-    )
+    hook.write_text("import sys\nopen(sys.argv[1], 'a').write(sys.stdin.read().strip() + '\\n')\n")
+    entry = [{"hooks": [{"type": "command", "command": f"{sys.executable} {hook} {log}"}]}]
+    hooks: dict[str, Any] = dict.fromkeys(events, entry)
+    if manual_only is not None:
+        command = f"{sys.executable} {hook} {manual_only}"
+        hooks["PreCompact"] = [
+            *entry,
+            {"matcher": "manual", "hooks": [{"type": "command", "command": command}]},
+        ]
+    (project / ".user-config" / "settings.json").write_text(json.dumps({"hooks": hooks}))
     (project / ".user-config" / "config.toml").write_text(config)
     return log
 
@@ -34,7 +42,8 @@ def payloads(log: Path) -> list[dict[str, Any]]:
 
 
 def test_pre_compact_fires_with_trigger_auto_when_the_window_fills_up(project: Path, tmp_path: Path) -> None:
-    log = recording_hooks(project, tmp_path, ["PreCompact"], "context_window = 7000\n")
+    manual = tmp_path / "manual.jsonl"
+    log = recording_hooks(project, tmp_path, ["PreCompact"], "context_window = 7000\n", manual_only=manual)
     for number in range(1, 15):
         lines = "".join(f"line {j} of file {number}: some words here\n" for j in range(40))
         (project / f"f{number}.txt").write_text(lines)
@@ -51,6 +60,7 @@ def test_pre_compact_fires_with_trigger_auto_when_the_window_fills_up(project: P
         r for r in map(json.loads, transcript.read_text().splitlines()) if r["type"] == "compacted"
     ]
     assert len(compactions) >= len(seen) and all(r["reason"] == "budget" for r in compactions)
+    assert not manual.exists(), "a matcher matches the trigger: the manual-only hook stayed quiet"
 
 
 def test_a_headless_run_that_ends_unfinished_notifies_before_the_session_ends(
@@ -73,31 +83,37 @@ def test_a_headless_run_that_ends_unfinished_notifies_before_the_session_ends(
     assert [p["hook_event_name"] for p in payloads(log)] == ["SessionEnd"]  # a finished run: no notice
 
 
-def test_the_plain_chat_notifies_once_when_it_waits_idle_for_the_next_message(
+def test_the_plain_chat_notifies_once_when_idle_and_its_compact_is_manual(
     project: Path, tmp_path: Path
 ) -> None:
-    log = recording_hooks(project, tmp_path, ["Notification"], "notify_idle_after = 0.5\n")
+    log = recording_hooks(project, tmp_path, ["Notification", "PreCompact"], "notify_idle_after = 0.5\n")
     script = tmp_path / "model.json"
-    script.write_text(json.dumps({"native": True, "replies": ["Hello.\nAGENT_STATUS: DONE"]}))
+    replies = ["Hello.\nAGENT_STATUS: DONE", "Summary: the person said hi."]  # the second: /compact's summary
+    script.write_text(json.dumps({"native": True, "replies": replies}))
     env = model_free_env() | {"ASI_CONFIG_DIR": str(project / ".user-config")}
     argv = ["chat", "--plain", "--provider", "scripted", "--model", str(script)]
     chat = subprocess.Popen(
         [sys.executable, "-m", "asi_agent", *argv], cwd=project, env=env, text=True,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
-    try:
+
+    def send(line: str, count: int) -> None:
         assert chat.stdin is not None
-        chat.stdin.write("hi\n")
+        chat.stdin.write(line)
         chat.stdin.flush()
         deadline = time.monotonic() + 60
-        while not payloads(log) and time.monotonic() < deadline:
+        while len(payloads(log)) < count and time.monotonic() < deadline:
             time.sleep(0.1)
+
+    try:
+        send("hi\n", 1)
         time.sleep(1.5)  # three more idle periods: still one notice
-        chat.stdin.write("/quit\n")
-        chat.stdin.flush()
+        send("/compact\n", 2)
+        send("/quit\n", 2)
         chat.wait(timeout=60)
     finally:
         chat.kill()
-    (idle,) = payloads(log)
+    idle, compact = payloads(log)
     assert idle["hook_event_name"] == "Notification" and idle["notification_type"] == "idle_prompt"
     assert idle["message"] == "asi-agent is waiting for your input"
+    assert (compact["hook_event_name"], compact["trigger"]) == ("PreCompact", "manual")
