@@ -79,7 +79,13 @@ class Agent:
         self.backend = backend
         planner = self.planner_for(backend) if self.planner_for is not None else None
         self.turns = ModelTurn.over(backend, self.runner, self.session, self.config, planner)
+        self.turns.context.before_compact = self._before_compact
         self.calls = self.turns.calls
+
+    async def _before_compact(self, trigger: str) -> None:
+        """`PreCompact` (`manual` or `auto`), with the hooks the agent has when it compacts."""
+        if self.config.hooks is not None:
+            await self.config.hooks.pre_compact(trigger)
 
     @property
     def context(self) -> ContextKeeper:
@@ -212,8 +218,6 @@ class Agent:
 
     async def compact(self) -> ContextCompacted | None:
         """Summarise the older turns now (the UI's `/compact`); None when there was nothing to compact."""
-        if self.config.hooks is not None:
-            await self.config.hooks.pre_compact("manual")
         return await self.turns.fit(self.system, self.messages, "request", task=self.task)
 
     def _finish(

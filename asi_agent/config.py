@@ -70,6 +70,7 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "auto_commit": "only-false", "prefetch": "only-false", "disabled_plugins": "union",
     "tool_mode": "kept", "call_format": "kept", "max_turns": "kept", "timeout": "kept",
     "offered_tools": "kept", "tool_locale": "kept", "request_timeout": "kept", "idle_timeout": "kept",
+    "notify_idle_after": "kept",
     "max_tokens": "kept",
     "stream": "kept", "max_retries": "kept", "temperature": "kept", "read_max_bytes": "kept",
     "edit_guard": "kept", "context_window": "kept", "ollama.num_ctx": "kept", "local.n_ctx": "kept",
@@ -240,6 +241,9 @@ class AsiConfig(BaseModel):
     """Seconds allowed for one whole model reply, retries included (an absolute deadline)."""
     idle_timeout: float = Field(120.0, gt=0)
     """Seconds the model server may send nothing (first token included) before the attempt fails."""
+    notify_idle_after: float = Field(60.0, gt=0)
+    """Seconds a chat waits for the person's next message after a turn before the `Notification` hook
+    fires (`idle_prompt`, as Claude Code's after 60 s)."""
     max_tokens: int | None = Field(None, ge=16)
     """Upper bound on the tokens of one reply; empty means the provider's default (openai 4096,
     ollama 4096 but at most half of num_ctx, local 512)."""

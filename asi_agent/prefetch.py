@@ -62,6 +62,8 @@ _CODE_FILES = ("", "prefetch.py", "agent.py", "prompts.py", "backends", "backend
                "backends/ollama.py", "tools", "tools/catalog.py")  # fmt: skip
 _TASK, _SYSTEM = "task", "system"
 """The two pieces cut out of a recorded request (the slots between its parts)."""
+_KEEP: dict[str, Any] = {}
+"""`_entry_of`'s answer for a request that is not a plain first one: the earlier recording is kept."""
 _current: FirstRequest | None = None
 _Request = tuple[str, str, Sequence[tuple[str, str]], bytes]
 
@@ -150,6 +152,8 @@ class FirstRequest:
         entry = None
         if self.enabled is not False and (self.enabled or is_private(url)):
             entry = _entry_of((method, url, headers, body), self)
+            if entry is _KEEP:  # a skill or command was loaded into the message: not a plain first
+                return  # request, so the earlier recording still fits the next plain one
         # A read-only cache folder: the next run simply sends nothing ahead.
         with contextlib.suppress(OSError, ValueError):
             _write_entry(cache_file(), self.key, entry)
@@ -233,8 +237,8 @@ def _quoted(text: str, ascii_only: bool) -> str:
 def _entry_of(request: _Request, first: FirstRequest) -> dict[str, Any] | None:
     """The request as recorded: the task and the system prompt cut out, credentials replaced by a marker.
 
-    None when either is not in the body exactly once (the system prompt as the start of a string: text
-    mode appends the tool contract to it).
+    `_KEEP` when either is not in the body exactly once (the system prompt as the start of a string: text
+    mode appends the tool contract to it); None when it must not be recorded (a foreign credential).
     """
     method, url, headers, body = request
     system = first.prompt().system
@@ -244,14 +248,14 @@ def _entry_of(request: _Request, first: FirstRequest) -> dict[str, Any] | None:
     except ValueError:
         return None
     if values.count(first.task) != 1 or sum(value.startswith(system) for value in values) != 1:
-        return None
+        return _KEEP
     for ascii_only in (False, True):
         cuts = ((_quoted(system, ascii_only)[:-1], _SYSTEM), (_quoted(first.task, ascii_only), _TASK))
         parts, slots = _cut(text, cuts)
         if sorted(slots) == [_SYSTEM, _TASK]:
             break
     else:
-        return None
+        return _KEEP
     recorded: list[list[str | None]] = []
     for name, value in headers:
         if name.lower() == "content-length":

@@ -6,8 +6,9 @@ public collections, not copied into this repository). Queries are JSON lines `{"
 "none" accuracy (queries with no fitting skill that the router declared none) and precision (of its "none"
 decisions, how many were right), how often a fitting query was wrongly declared none, the prompt tokens of
 the skill listing per turn against listing every skill, and routing time per query (p50, p95) with the set
-padded to 200 skills. `bench/skills/dev.jsonl` is for tuning; `bench/skills/heldout.jsonl` was written
-before the router and is scored once (`--label heldout`).
+padded to 200 skills. `bench/skills/dev.jsonl` and `dev2.jsonl` are for tuning; each `heldout*.jsonl` was
+written and committed before a round of tuning and scored once by it (`--label heldout3` for the third;
+the earlier held-out sets were tuned on afterwards, as `--label NAME-round3` records).
 
     python bench/skills_bench.py --queries bench/skills/dev.jsonl [--lexical] [--label dev]
 """

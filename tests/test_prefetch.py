@@ -487,3 +487,62 @@ def test_a_text_mode_run_is_sent_ahead_too(openai_server: OpenAIServer, project:
     assert _order(openai_server)[0] == "/v1/chat/completions"
     (chat,) = _chats(openai_server)
     assert _user_message(chat) == "second"
+
+
+def _skills(project: Path) -> None:
+    """Three skills in the user's folder, matched by words (BM25) so that each task ranks them its own way."""
+    user = project.parent / "user-config"
+    for name, text in (
+        ("pdf-forms", "Fill in PDF forms and extract their fields."),
+        ("release-notes", "Write release notes from the git log."),
+        ("k8s-deploy", "Write Kubernetes deployment manifests."),
+    ):
+        (user / "skills" / name).mkdir(parents=True)
+        (user / "skills" / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {text}\n---\nSteps.\n"
+        )
+    (user / "config.toml").write_text('[skills]\nembeddings = "lexical"\n')
+
+
+def _skill_enum(body: Any) -> list[str]:
+    tool = next(t for t in body["tools"] if t["function"]["name"] == "execute_skill")
+    enum: list[str] = tool["function"]["parameters"]["properties"]["skill_id"]["enum"]
+    return enum
+
+
+def test_with_skills_a_task_that_ranks_them_otherwise_is_still_sent_ahead(
+    openai_server: OpenAIServer, project: Path
+):
+    """The skills listed to the model follow the task's routing; their order does not, so another task
+    with the same relevant skills makes the same request. A run whose message a skill was loaded into
+    (`/NAME`) keeps the earlier recording for the next plain run."""
+    _skills(project)
+    openai_server.reply(*[DONE] * 8)
+    assert (
+        _run(project, _argv("openai", openai_server.base_url, "which fields has the pdf form?"))["status"]
+        == "DONE"
+    )
+    openai_server.requests.clear()
+
+    assert (
+        _run(project, _argv("openai", openai_server.base_url, "what do the release notes say?"))["status"]
+        == "DONE"
+    )
+    chats = _chats(openai_server)
+    assert len(chats) == 1 and _order(openai_server)[0] == "/v1/chat/completions", "sent ahead, adopted"
+    assert _user_message(chats[0]) == "what do the release notes say?"
+    assert _skill_enum(chats[0]) == ["k8s-deploy", "pdf-forms", "release-notes"]
+
+    assert (
+        _run(project, _argv("openai", openai_server.base_url, "/pdf-forms which fields?"))["status"] == "DONE"
+    )
+    openai_server.requests.clear()
+    assert (
+        _run(project, _argv("openai", openai_server.base_url, "how is the kubernetes deployment set up?"))[
+            "status"
+        ]
+        == "DONE"
+    )
+    chats = _chats(openai_server)
+    assert len(chats) == 1 and _order(openai_server)[0] == "/v1/chat/completions"
+    assert _user_message(chats[0]) == "how is the kubernetes deployment set up?"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -106,6 +106,9 @@ class ContextKeeper:
         self._futile = -_RETRY_AFTER  # the history's length when compacting it last made it no smaller
         self.context_left: int | None = None
         """What the last fit left of the window; None when the window is unknown."""
+        self.before_compact: Callable[[str], Awaitable[None]] | None = None
+        """Called just before the older turns are summarised, with `manual` (the person's `/compact`) or
+        `auto` (the window filled up): the `PreCompact` hook."""
 
     async def window(self) -> int | None:
         """The context window: configured, else reported by the backend (asked once)."""
@@ -116,10 +119,19 @@ class ContextKeeper:
             self._window = await model_context_window(self.backend)
         return self._window
 
-    async def fit(self, messages: Sequence[Message], fixed: str, *, task: str, force: bool = False) -> Fitted:
+    async def fit(
+        self,
+        messages: Sequence[Message],
+        fixed: str,
+        *,
+        task: str,
+        force: bool = False,
+        trigger: str = "auto",
+    ) -> Fitted:
         """The history made to fit; `fixed` is the system prompt and tool text sent with it.
 
-        `force` (after the server reported an overflow) compacts even when the count says it fits.
+        `force` (after the server reported an overflow) compacts even when the count says it fits;
+        `trigger` is what `before_compact` is told (`manual` for the person's `/compact`).
         """
         window = await self.window()
         history = list(messages)
@@ -130,13 +142,15 @@ class ContextKeeper:
         limit = self._limit(window, total, force)
         fitted = Fitted(history, total, None)
         if limit is not None and (total > limit or force):
-            fitted = await self._make_room(history, fixed_tokens, limit, task=task, force=force)
+            fitted = await self._make_room(
+                history, fixed_tokens, limit, task=task, force=force, trigger=trigger
+            )
         self._last_count = fitted.tokens
         left = None if window is None else window - fitted.tokens
         return Fitted(fitted.messages, fitted.tokens, left, fitted.shrunk, fitted.compaction, total)
 
     async def _make_room(
-        self, history: list[Message], fixed: int, limit: int, *, task: str, force: bool
+        self, history: list[Message], fixed: int, limit: int, *, task: str, force: bool, trigger: str
     ) -> Fitted:
         """Shrink old results; if still too long (or forced), compact; if still too long, shrink the rest."""
         keep = max(_MIN_KEEP_CHARS, min(_MAX_KEEP_CHARS, limit))
@@ -147,6 +161,8 @@ class ContextKeeper:
         total = fixed + await self.counter.messages(history)
         compaction = None
         if (total > limit and len(history) >= self._futile + _RETRY_AFTER) or force:
+            if self.before_compact is not None:
+                await self.before_compact(trigger)
             compaction = await self._compact(history, task, limit - fixed)
             compacted = fixed + await self.counter.messages(compaction.messages)
             if compacted < total:
@@ -180,7 +196,8 @@ class ContextKeeper:
         model sends a few tools and its own orientation instead).
         """
         fixed = await self._fixed_text(system, messages, tools, plan)
-        fitted = await self.fit(messages, fixed, task=task, force=reason != "budget")
+        trigger = "manual" if reason == "request" else "auto"
+        fitted = await self.fit(messages, fixed, task=task, force=reason != "budget", trigger=trigger)
         self.context_left = fitted.context_left
         if not fitted.changed:
             return None

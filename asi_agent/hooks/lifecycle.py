@@ -102,8 +102,22 @@ class Hooks:
         return dataclasses.replace(outcome, output="\n\n".join([outcome.output, *notes]))
 
     async def pre_compact(self, trigger: str) -> None:
-        """`PreCompact` (`manual` from `/compact`)."""
-        await self.fire("PreCompact", trigger=trigger, custom_instructions="")
+        """`PreCompact`: `manual` from `/compact`, `auto` when the window filled up (as Claude Code sends;
+        a matcher matches the trigger)."""
+        await self.fire("PreCompact", trigger, trigger=trigger, custom_instructions="")
+
+    async def notify(self, kind: str, message: str, **fields: Any) -> None:
+        """`Notification` of `kind` (Claude Code's `notification_type`, which a matcher matches):
+        `permission_prompt`, `idle_prompt`, or asi-agent's own `run_ended`."""
+        await self.fire("Notification", kind, message=message, notification_type=kind, **fields)
+
+    async def run_ended(self, end: RunFinished) -> None:
+        """`Notification` (`run_ended`) for a headless run that ended without finishing its task: someone
+        should look (resume it, answer what it needed)."""
+        if end.status != "DONE":
+            first = next((line for line in end.result.splitlines() if line.strip()), "")
+            message = f"asi-agent's run ended {end.status}" + (f": {first}" if first else "")
+            await self.notify("run_ended", message, status=end.status)
 
     async def session_end(self) -> None:
         """`SessionEnd`, when the session's resources are closed."""
@@ -128,7 +142,7 @@ class Hooks:
                 async for event in events:
                     if isinstance(event, ApprovalRequested):
                         asking = f"asi-agent needs your permission to use {event.call.name}"
-                        await self.fire("Notification", message=asking)
+                        await self.notify("permission_prompt", asking)
                     if isinstance(event, RunFinished):
                         end = event
                     elif not (again and isinstance(event, SessionStarted)):

@@ -3,7 +3,8 @@
 A query closer to one of these than to any skill (by `RouterConfig.anchor_margin`) is routed to "none".
 They describe kinds of everyday and general requests a coding assistant also receives, in English and
 Chinese; they were written for the routing benchmark's development queries, after its held-out file was
-frozen (by the same author: see docs/benchmarks.md).
+frozen (by the same author: see docs/benchmarks.md); the second group (household, studies, money, why
+questions, codes, hobbies) after the first two held-out rounds had been scored, before the third.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ NONE_ANCHORS: tuple[str, ...] = (
     "unit conversion, exchange rates, prices and simple arithmetic",
     "sports results, news and celebrities",
     "explain a basic programming concept or language feature",
+    "household chores, cleaning, laundry, stains and repairs at home",
+    "learning a spoken language, studying for exams, school homework",
+    "personal money: loans, mortgages, interest rates, taxes owed, savings",
+    "why questions about nature, the sky, animals, space and the human body",
+    "what an error code, HTTP status or acronym means",
+    "hobbies, crafts, sports and games: how to play or get better",
     "闲聊、问候、讲笑话",
     "常识问题：历史、地理、科学、名人",
     "天气预报、气温、下雨",
@@ -39,5 +46,10 @@ NONE_ANCHORS: tuple[str, ...] = (
     "单位换算、汇率、价格、简单计算",
     "体育比赛、新闻、明星",
     "解释一个基础的编程概念",
+    "家务、打扫、洗衣、去污渍、修理家里的东西",
+    "学外语、口语、考试复习、孩子的作业",
+    "个人理财：贷款、房贷利率、存钱、个税",
+    "关于自然、天空、动物、宇宙和人体的为什么问题",
+    "兴趣爱好、手工、运动和游戏怎么玩",
 )
 """One line per kind of request that no skill serves."""

@@ -128,10 +128,13 @@ class SkillSession:
         return schema
 
     async def _listing(self, query: str) -> _Turn:
+        # The relevant skills by name, not by rank: the model reads at most `max_listed` lines either way,
+        # and a request whose relevant skills are the same is then the same request, whatever its words
+        # (so a first request recorded by an earlier run can be sent ahead again: `asi_agent.prefetch`).
         route = await self._route(query)
-        ranked = route.candidates
-        listed = [s for s in (self.skills.get(c.name) for c in ranked) if s is not None]
-        self._turn = _Turn(query, route, [] if route.decision == "none" else listed, [c.name for c in ranked])
+        names = sorted(c.name for c in route.candidates)
+        listed = [s for s in (self.skills.get(name) for name in names) if s is not None]
+        self._turn = _Turn(query, route, [] if route.decision == "none" else listed, names)
         return self._turn
 
     async def _route(self, query: str) -> Route:

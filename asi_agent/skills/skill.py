@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
+
+from asi_agent.skills.hints import body_hints
 
 __all__ = ["SKILL_FILE", "Scope", "Skill", "SkillProblem", "parse_skill", "split_front_matter"]
 
@@ -47,6 +49,8 @@ class Skill:
     examples: tuple[str, ...] = ()
     capabilities: tuple[str, ...] = ()
     not_for: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+    """The body's title and "When to use" bullets (`asi_agent.skills.hints`), for the router only."""
     trusted: bool = True
     """False for a skill of an untrusted project folder: listed and read as text, its scripts not offered."""
 
@@ -120,7 +124,7 @@ def parse_skill(folder: Path, *, scope: Scope, source: str, trusted: bool = True
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SkillProblem(f"{path}: cannot be read ({exc})") from None
-    head, _ = split_front_matter(text)
+    head, body = split_front_matter(text)
     if head is None:
         raise SkillProblem(
             f"{path}: no front matter; start the file with `---`, `name:`, `description:`, `---`"
@@ -131,7 +135,8 @@ def parse_skill(folder: Path, *, scope: Scope, source: str, trusted: bool = True
         raise SkillProblem(f"{path}: the front matter is not valid YAML ({_first_line(exc)})") from None
     if not isinstance(data, dict):
         raise SkillProblem(f"{path}: the front matter must be a mapping with `name` and `description`")
-    return _skill(data, folder, scope=scope, source=source, trusted=trusted)
+    skill = _skill(data, folder, scope=scope, source=source, trusted=trusted)
+    return replace(skill, hints=body_hints(body))
 
 
 def _skill(data: dict[str, Any], folder: Path, *, scope: Scope, source: str, trusted: bool) -> Skill:

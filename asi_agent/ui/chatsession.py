@@ -237,6 +237,11 @@ class ChatSession:
         self.agent.use(backend)  # the model's every user switches: requests, planner, compaction
         self.ctx.model = BackendModel(backend)
 
+    async def idle(self) -> None:
+        """The chat has waited `notify_idle_after` seconds for the person: `Notification` (`idle_prompt`)."""
+        if self.agent.config.hooks is not None:
+            await self.agent.config.hooks.notify("idle_prompt", "asi-agent is waiting for your input")
+
     async def compact(self) -> str:
         """`/compact`: summarise the older turns now, with the agent's own compaction; says what it did."""
         done = await self.agent.compact()

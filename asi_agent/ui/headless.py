@@ -153,6 +153,8 @@ async def _drive(
             event.answer.set_result(await ask_in_terminal(event))
         with progress.cleared():
             renderer.show(event)
+        if isinstance(event, RunFinished) and agent.config.hooks is not None:
+            await agent.config.hooks.run_ended(event)  # before SessionEnd, which closing the run fires
 
     def warn(problem: str) -> None:
         with progress.cleared():

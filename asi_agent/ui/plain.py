@@ -42,8 +42,17 @@ from asi_agent.ui.cli import project_root
 from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
+from asi_agent.ui.idle import IdleNotice
 from asi_agent.ui.mentions import MENTION, FileIndex
-from asi_agent.ui.slash import COMMANDS, Confirm, SlashReply, confirmed, is_skill_command, run_slash
+from asi_agent.ui.slash import (
+    COMMANDS,
+    Confirm,
+    SlashReply,
+    confirmed,
+    is_skill_command,
+    run_slash,
+    skill_entries,
+)
 
 __all__ = ["PlainChat", "ending_detail", "replay_lines", "run_plain"]
 
@@ -77,6 +86,7 @@ class PlainChat:
         self.history = InputHistory(chat.root)
         self.files = FileIndex(chat.root)
         self._prompt: Any = None
+        self.idle = IdleNotice(chat)
 
     async def run(self) -> int:
         """Read messages until the person leaves."""
@@ -92,9 +102,11 @@ class PlainChat:
             if self.chat.agent.messages:  # --resume ID
                 _print("\n".join(replay_lines(self.chat.agent.messages)))
             while (line := await self._read()) is not None:
+                self.idle.disarm()
                 if not await self._handle(line.strip()):
                     break
         finally:
+            self.idle.disarm()
             await self.chat.close()
         return 0
 
@@ -118,6 +130,7 @@ class PlainChat:
             await self._turn(self.chat.shell(text[1:].strip()))
         else:
             await self._turn(self.chat.turn(text))
+        self.idle.arm()
         return True
 
     async def _confirm(self, confirm: Confirm) -> SlashReply:
@@ -356,7 +369,7 @@ def _prompt_session(plain: PlainChat) -> Any:
             word = document.get_word_before_cursor(WORD=True)
             if word.startswith("/") and document.text.strip() == word:
                 custom = {f"/{n}": c.description for n, c in plain.chat.commands.commands.items()}
-                for name, text in {**COMMANDS, **custom}.items():
+                for name, text in {**skill_entries(plain.chat), **COMMANDS, **custom}.items():
                     if name.startswith(word):
                         yield Completion(name, -len(word), display_meta=text)
             elif MENTION.fullmatch(word) or word == "@":

@@ -19,6 +19,8 @@ __all__ = [
     "confirmed",
     "is_skill_command",
     "run_slash",
+    "skill_entries",
+    "slash_names",
 ]
 
 COMMANDS: dict[str, str] = {
@@ -89,6 +91,22 @@ def is_skill_command(chat: ChatSession, text: str) -> bool:
     return skills is not None and skills.parse_command(text) is not None
 
 
+def skill_entries(chat: ChatSession) -> dict[str, str]:
+    """`/NAME` of each of the session's skills, with its summary (for `/help` and completion)."""
+    from asi_agent.skills.session import SKILLS_KEY  # noqa: PLC0415
+
+    skills = chat.ctx.state.get(SKILLS_KEY)
+    if skills is None:
+        return {}
+    return {f"/{skill.name}": skill.summary(100) for skill in sorted(skills.skills, key=lambda s: s.name)}
+
+
+def slash_names(chat: ChatSession) -> list[str]:
+    """The custom commands' and the skills' `/NAME`s, for completion beside the built-in commands."""
+    names = chat.commands.names()
+    return names + [name for name in skill_entries(chat) if name not in names]
+
+
 def complete_command(fragment: str, custom: Iterable[str] = ()) -> list[str]:
     """Commands starting with what was typed (`/m` → `/model`, `/mode`); `custom`: the custom commands'."""
     return [name for name in [*COMMANDS, *custom] if name.startswith(fragment)]
@@ -127,8 +145,18 @@ def _help(keys: dict[str, str], chat: ChatSession) -> SlashReply:
     custom = chat.commands.help_lines(width)
     if custom:
         lines += ["", "Custom commands (.claude/, .agents/, .asi/, .gemini/commands/, yours):", *custom]
+    skills = _skill_lines(chat, width)
+    if skills:
+        lines += ["", "Skills (/NAME loads one into the request; `asi-agent skills` lists where from):"]
+        lines += skills
     lines += ["", *(f"{key:<{width}}  {text}" for key, text in keys.items())]
     return SlashReply("\n".join(lines))
+
+
+def _skill_lines(chat: ChatSession, width: int) -> list[str]:
+    # a skill of the same name as a command is reached as the command: listed once, there
+    taken = {*COMMANDS, *chat.commands.names()}
+    return [f"{name:<{width}}  {text}" for name, text in skill_entries(chat).items() if name not in taken]
 
 
 def _model(chat: ChatSession, rest: str) -> SlashReply:

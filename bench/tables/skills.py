@@ -12,11 +12,15 @@ from .fmt import Figures, load, ms, num, pct, table, verdict
 RECALL_TARGET, NONE_TARGET, P50_TARGET_MS = 0.95, 0.90, 50.0
 _FILES = {
     "heldout": "skills-heldout.json",  # round 1, scored once
-    "heldout2": "skills-heldout2.json",  # round 2 (the current router), scored once
+    "heldout2": "skills-heldout2.json",  # round 2, scored once
+    "heldout3": "skills-heldout3.json",  # round 3 (the current router), scored once
+    "heldout3_before": "skills-heldout3-previous-router.json",  # round 3's set, the round-2 router
     "dev": "skills-dev.json",  # round 1's development queries, as tuned
     "dev2": "skills-dev2.json",  # round 2's Chinese-heavy development queries
     "timing": "skills-heldout-timing.json",
 }
+_ROUND3_TUNED = ("dev", "dev2", "heldout", "heldout2")
+"""The sets round 3 was tuned on (`skills-SET-round3.json`: the current router on them)."""
 _ROWS = (
     ("top-3 recall", "top3_recall"),
     ("no-fit queries declared none", "none_right"),
@@ -28,7 +32,8 @@ _ROWS = (
 def load_results(bench: Path) -> dict[str, Any] | None:
     """Every skills result file there is; None until the first held-out score exists."""
     found = {}
-    for key, name in _FILES.items():
+    names = {**_FILES, **{f"{key}_round3": f"skills-{key}-round3.json" for key in _ROUND3_TUNED}}
+    for key, name in names.items():
         path = bench / "results" / name
         if path.is_file():
             found[key] = json.loads(path.read_text(encoding="utf-8"))
@@ -64,26 +69,36 @@ def _column(result: dict[str, Any], timing: dict[str, Any] | None = None) -> lis
     return [*cells, _taken(result), _wall(timing), _cpu(timing), load(result["machine"]["load_1min"])]
 
 
-def skills(data: dict[str, Any]) -> Figures:
-    """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
-    columns = [("held-out 1 (round 1)", data["heldout"], data.get("timing", {}).get("timing_200_skills"))]
-    if "heldout2" in data:
-        columns.append(("held-out 2 (round 2)", data["heldout2"], None))
-    columns += [
-        (f"{k} (round {1 if k == 'dev' else 2})", data[k], None) for k in ("dev", "dev2") if k in data
-    ]
+def _table(columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]]) -> str:
     labels = [label for label, _ in _ROWS]
     labels += ["taken directly: how many, share right", "ms per query, 200 skills: wall p50 / p95",
                "ms of CPU per query: p50 / p95", "load average"]  # fmt: skip
     cells = [_column(result, timing) for _, result, timing in columns]
     body = [[label, *(str(c[i]) for c in cells)] for i, label in enumerate(labels)]
     header = ("", *(f"{label}, n = {result['overall']['queries']}" for label, result, _ in columns))
-    current = data.get("heldout2", data["heldout"])
-    timing = (
-        current["timing_200_skills"]
-        if "heldout2" in data
-        else data.get("timing", current)["timing_200_skills"]
-    )
+    return table(header, "l" + "r" * len(columns), body)
+
+
+def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
+    """Each held-out set as scored once, newest first; the newest also with the router before it."""
+    columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+    if "heldout3" in data:
+        columns.append(("held-out 3 (round 3)", data["heldout3"], None))
+    if "heldout3_before" in data:
+        columns.append(("held-out 3, round-2 router", data["heldout3_before"], None))
+    if "heldout2" in data:
+        columns.append(("held-out 2 (round 2)", data["heldout2"], None))
+    columns.append(("held-out 1 (round 1)", data["heldout"], data.get("timing", {}).get("timing_200_skills")))
+    return columns
+
+
+def skills(data: dict[str, Any]) -> Figures:
+    """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
+    tuned = [(f"{key} (tuned on)", data[f"{key}_round3"], None) for key in _ROUND3_TUNED
+             if f"{key}_round3" in data]  # fmt: skip
+    current = data.get("heldout3", data.get("heldout2", data["heldout"]))
+    timing = current["timing_200_skills"] if current is not data["heldout"] else (
+        data.get("timing", current)["timing_200_skills"])  # fmt: skip
     overall = current["overall"]
     checks = [
         verdict(f"Top-3 recall at least {pct(RECALL_TARGET, 0)}", overall["top3_recall"] >= RECALL_TARGET,
@@ -93,28 +108,41 @@ def skills(data: dict[str, Any]) -> Figures:
         verdict(f"At most {ms(P50_TARGET_MS)} ms p50", timing["p50_ms"] <= P50_TARGET_MS,
                 f"{ms(timing['p50_ms'])} ms of wall time, {_cpu(timing).split(' /')[0]} ms of CPU"),
     ]  # fmt: skip
-    first, tokens = data["heldout"], current["tokens"]
+    first, second, tokens = data["heldout"], data.get("heldout2", data["heldout"]), current["tokens"]
+    before = data.get("heldout3_before", current)["overall"]
     return {
-        "table": table(header, "l" + "r" * len(columns), body),
+        "table": _table(_held_out_columns(data)),
+        "tuned_table": _table(tuned) if tuned else "",
         "summary": " ".join(checks),
         "skills": str(current["skills"]),
         "heldout_n": str(first["overall"]["queries"]),
         "heldout_no_fit": str(first["overall"]["no_fit"]),
-        "heldout2_n": str(current["overall"]["queries"]),
-        "heldout2_no_fit": str(current["overall"]["no_fit"]),
+        "heldout2_n": str(second["overall"]["queries"]),
+        "heldout2_no_fit": str(second["overall"]["no_fit"]),
+        "heldout3_n": str(current["overall"]["queries"]),
+        "heldout3_no_fit": str(current["overall"]["no_fit"]),
+        "heldout3_zh": str(current["zh"]["queries"]),
+        "tuned_n": str(sum(result["overall"]["queries"] for _, result, _ in tuned)),
         "dev_n": str(data["dev"]["overall"]["queries"]) if "dev" in data else "—",
         "dev2_n": str(data["dev2"]["overall"]["queries"]) if "dev2" in data else "—",
         "dev_zh_fit": str(data["dev"]["zh"]["fitting"]) if "dev" in data else "—",
         "first_zh_fit_none": _pct(first["zh"]["fitting_declared_none"]),
         "recall": pct(overall["top3_recall"]),
         "none_right": pct(overall["none_right"]),
+        "fit_none": _pct(overall["fitting_declared_none"]),
+        "before_recall": pct(before["top3_recall"]),
+        "before_none_right": pct(before["none_right"]),
         "en_none_right": pct(current["en"]["none_right"]),
+        "zh_recall": pct(current["zh"]["top3_recall"]),
+        "en_recall": pct(current["en"]["top3_recall"]),
         "tokens_all": num(tokens["all_skills_tokens"], 0),
         "tokens_routed": num(tokens["routed_tokens"], 0),
         "padded": str(tokens["skills"]),
         "listed": str(tokens["listed"]),
         "cpu_p50": _cpu(timing).split(" /")[0],
+        "cpu_p95": _cpu(timing).split("/ ")[-1],
         "wall_p50": ms(timing["p50_ms"]),
+        "wall_p95": ms(timing["p95_ms"]),
         "cores": str(current["machine"]["cpus"]),
         "load": load(current["machine"]["load_1min"]),
     }

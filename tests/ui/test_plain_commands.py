@@ -114,15 +114,19 @@ def test_mode_yolo_is_refused_where_the_session_has_no_sandbox_unless_it_was_tur
     assert "mode: yolo (from the next call on)" in chosen.stdout
 
 
-def test_plain_help_lists_custom_commands_and_sends_one(tmp_path):
+def test_plain_help_lists_custom_commands_and_skills_and_sends_a_command(tmp_path):
     root = project(tmp_path)
     (root / ".agents" / "commands").mkdir(parents=True)
     (root / ".agents" / "commands" / "explain.md").write_text(
         "---\ndescription: Explain a file\n---\nExplain $1.\n"
     )
+    skill = root / ".agents" / "skills" / "pdf-forms"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: pdf-forms\ndescription: Fill in PDF forms.\n---\nSteps.\n")
     proc = plain_chat(root, ["It adds.\nAGENT_STATUS: DONE"], "/help\n/explain calc.py\n/quit\n")
     assert proc.returncode == 0, proc.stderr
     assert "/explain" in proc.stdout and "Explain a file" in proc.stdout
+    assert "/pdf-forms" in proc.stdout and "Fill in PDF forms." in proc.stdout  # the skills beside them
     session = next((root / ".asi" / "sessions").glob("*.jsonl"))
     messages = [json.loads(line) for line in session.read_text().splitlines()]
     users = [

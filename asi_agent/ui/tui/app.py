@@ -28,6 +28,7 @@ from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch, trust_
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
+from asi_agent.ui.idle import IdleNotice
 from asi_agent.ui.mentions import FileIndex
 from asi_agent.ui.slash import (
     Confirm,
@@ -36,6 +37,7 @@ from asi_agent.ui.slash import (
     confirmed,
     is_skill_command,
     run_slash,
+    slash_names,
 )
 from asi_agent.ui.tui.keys import KeyRouter, SecondPress
 from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen, TrustScreen
@@ -69,6 +71,7 @@ class ChatApp(App[int]):
         self.files = FileIndex(self.root)
         self.turn_worker: Worker[None] | None = None
         self.queued: list[str] = []
+        self._idle: IdleNotice | None = None
         """Messages sent while the agent worked; each is sent when the turn before it ends."""
         self.changes: dict[str, FileChange] = {}
         # kept, not queried: a query looks at the top screen, which may be the modal
@@ -161,6 +164,7 @@ class ChatApp(App[int]):
         text = event.text.strip()
         if not text:
             return
+        self._idle_notice(arm=False)
         self.input.clear()
         self.history.add(text)
         if self.busy:
@@ -229,6 +233,7 @@ class ChatApp(App[int]):
 
     @on(ChatInput.Changed)
     def _typed(self) -> None:
+        self._idle_notice(arm=False)
         found = self._candidates(_word_at_cursor(self.input))
         options = self.completions
         options.clear_options()
@@ -244,7 +249,7 @@ class ChatApp(App[int]):
         if word.startswith("@"):
             found = [f"@{path}" for path in self.files.complete(word[1:])]
         elif word.startswith("/") and self.input.text.strip() == word:
-            found = complete_command(word, self.chat.commands.names() if self.chat is not None else ())
+            found = complete_command(word, slash_names(self.chat) if self.chat is not None else ())
         return [f for f in found if f != word]
 
     @on(ChatInput.CompletionKey)
@@ -317,6 +322,13 @@ class ChatApp(App[int]):
             if self.queued:
                 self.call_later(self._send_queued)
 
+    def _idle_notice(self, *, arm: bool) -> None:
+        """The `idle_prompt` notice: armed when a turn ends, disarmed when the person types or sends."""
+        if self.chat is not None and (self._idle is None or self._idle.chat is not self.chat):
+            self._idle = IdleNotice(self.chat)
+        if self._idle is not None:
+            self._idle.arm() if arm else self._idle.disarm()
+
     async def _turn_ended(
         self, events: AsyncGenerator[AgentEvent, None], view: TurnView, interrupted: bool
     ) -> None:
@@ -332,6 +344,7 @@ class ChatApp(App[int]):
             await self.say("interrupted: what was done is kept; send a message to go on")
         self.files.refresh()
         await self._refresh_changes()
+        self._idle_notice(arm=not self.queued)
         if self.queued:
             if interrupted:  # an interrupt stops what was queued behind it too; it goes back to the input
                 self.input.text = "\n".join([*self.queued, self.input.text]).strip()

