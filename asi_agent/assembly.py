@@ -247,6 +247,7 @@ def _registry(root: Path, config: AsiConfig, warn: Warn) -> ToolRegistry:
         trusted=trusted,
         locale=config.tool_locale,
         disabled_plugins=config.disabled_plugins,
+        extensions=config.tools != "asi",
     )
     for problem in problems:
         warn(str(problem))

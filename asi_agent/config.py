@@ -27,7 +27,8 @@ CallFormat = Literal[
 
 __all__ = [
     "APPROVAL_ORDER", "PROJECT_KEYS", "SANDBOX_CACHES", "SANDBOX_HIDDEN", "Approval", "AsiConfig",
-    "CallFormat", "KeyRule", "Provider", "ToolMode", "load_config", "user_config_dir", "user_locale",
+    "CallFormat", "KeyRule", "Provider", "ToolMode", "WebSection", "load_config", "user_config_dir",
+    "user_locale",
 ]  # fmt: skip
 
 ENV_KEYS = {
@@ -58,7 +59,9 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "max_tokens": "kept",
     "stream": "kept", "max_retries": "kept", "temperature": "kept", "read_max_bytes": "kept",
     "edit_guard": "kept", "context_window": "kept", "ollama.num_ctx": "kept", "local.n_ctx": "kept",
-    "local.threads": "kept", "local.grounding": "kept",
+    "local.threads": "kept", "local.grounding": "kept", "tools": "kept",
+    "web.allow_private_hosts": "only-false", "web.timeout": "kept", "web.max_bytes": "kept",
+    "web.max_chars": "kept",
 }  # fmt: skip
 """The rule of each key of an untrusted project's `.asi/config.toml` (a key not listed is ignored);
 `docs/configuration.md` shows the same table."""
@@ -119,6 +122,28 @@ class LocalSection(BaseModel):
     """CPU threads; empty means all cores."""
     grounding: bool = True
     """Narrow each turn to the task's tools and the project's real paths, symbols and text (see README)."""
+
+
+class WebSection(BaseModel):
+    """The web tools: `web_fetch`'s limits and SSRF guard, `web_search`'s backend."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    allow_private_hosts: bool = False
+    """Let `web_fetch` reach loopback, private, link-local and cloud-metadata addresses (e.g. a docs server
+    on this machine); off, they are refused after DNS resolution and after every redirect."""
+    timeout: float = Field(20.0, gt=0)
+    """Seconds one web request may take."""
+    max_bytes: int = Field(2_000_000, ge=1024)
+    """The largest response body read; the rest is cut off."""
+    max_chars: int = Field(20_000, ge=1000)
+    """Page text handed to the model as it is; a longer page is processed by the model with the prompt."""
+    search: Literal["searxng", "tavily", "brave"] | None = None
+    """`web_search`'s backend; empty: none, and the tool says how to configure one."""
+    search_url: str | None = None
+    """The backend's address: a SearXNG instance (required for it), or a Tavily or Brave endpoint."""
+    search_api_key: str | None = None
+    """Tavily's or Brave's API key; empty reads `TAVILY_API_KEY` or `BRAVE_API_KEY`."""
 
 
 class AsiConfig(BaseModel):
@@ -197,6 +222,11 @@ class AsiConfig(BaseModel):
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
     sandbox: SandboxSection = Field(default_factory=SandboxSection)
+    web: WebSection = Field(default_factory=WebSection)
+    tools: Literal["all", "asi"] | None = None
+    """`asi`: offer exactly the spec's 22 tools and the two `moss_*` tools; `all`: the extension tools too
+    (`todo_write`, `save_memory`, `web_fetch`, `web_search`). Empty: `all`, but `asi` for `eval` and
+    `data export`."""
     _trust: ProjectTrust = PrivateAttr(default_factory=ProjectTrust)
 
     @property

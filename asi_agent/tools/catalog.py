@@ -1,4 +1,5 @@
-"""The built-in tools: the 22 of spec §3.1 in its order, then the two `moss_*` tools of §3.3.
+"""The built-in tools: the 22 of spec §3.1 in its order, then the two `moss_*` tools of §3.3; and the
+extension tools people expect beyond the spec (memory, todos, the web), offered unless `tools = "asi"`.
 
 Each entry names its arguments model, its function (None while not implemented yet), its risk class
 and the alternative parameter names the spec promises to accept (§3.4 descriptions).
@@ -13,7 +14,7 @@ from typing import Any, cast
 from asi_agent.tools import args as a
 from asi_agent.tools.base import Risk, ToolArgs, ToolContext, ToolFunction, ToolSpec
 
-__all__ = ["PATH_ALIASES", "builtin_specs"]
+__all__ = ["EXTENSION", "PATH_ALIASES", "builtin_specs", "extension_specs"]
 
 PATH_ALIASES: Mapping[str, str] = {"filePath": "path", "file_path": "path", "file": "path"}
 """Alternative names of `path`, accepted by every tool that has one."""
@@ -64,6 +65,23 @@ _TABLE: tuple[tuple[str, type[ToolArgs], Risk, str | None], ...] = (
 )
 
 
+EXTENSION = "extension"
+"""The `source` of the extension tools (`asi-agent tools` lists it beside "builtin")."""
+
+# The extension tools: not in the spec, so neither in the published `tools/` nor in `tools = "asi"`.
+_EXTENSIONS: tuple[tuple[str, type[ToolArgs], Risk, str], ...] = (
+    ("todo_write", a.TodoWriteArgs, "read", "asi_agent.tools.todo"),
+    ("save_memory", a.SaveMemoryArgs, "write", "asi_agent.tools.memory"),
+    ("web_fetch", a.WebFetchArgs, "network", "asi_agent.tools.web.fetch"),
+    ("web_search", a.WebSearchArgs, "network", "asi_agent.tools.web.search"),
+)
+_EXTENSION_ALIASES: Mapping[str, Mapping[str, str]] = {
+    "save_memory": dict.fromkeys(("content", "text", "memory"), "fact"),
+    "web_fetch": dict.fromkeys(("link", "address"), "url"),
+    "web_search": dict.fromkeys(("q", "search", "text"), "query"),
+}
+
+
 def _lazy(module: str, name: str) -> ToolFunction:
     """A tool function that imports its implementation on first call, keeping start-up light."""
 
@@ -94,4 +112,19 @@ def builtin_specs() -> tuple[ToolSpec, ...]:
             aliases=_aliases(name, model),
         )
         for name, model, risk, module in _TABLE
+    )
+
+
+def extension_specs() -> tuple[ToolSpec, ...]:
+    """The extension tools (todo list, memory, web), marked with source "extension"."""
+    return tuple(
+        ToolSpec(
+            name=name,
+            args=model,
+            run=_lazy(module, name),
+            risk=risk,
+            aliases=dict(_EXTENSION_ALIASES.get(name, {})),
+            source=EXTENSION,
+        )
+        for name, model, risk, module in _EXTENSIONS
     )

@@ -26,7 +26,13 @@ def tools(args: argparse.Namespace) -> int:
     config = load_config(root, trusted=True if args.trust else None)
     trusted = config.trust.trusted
     registry, problems = asyncio.run(
-        check_plugins(root, user_config_dir(), trusted=trusted, disabled_plugins=config.disabled_plugins)
+        check_plugins(
+            root,
+            user_config_dir(),
+            trusted=trusted,
+            disabled_plugins=config.disabled_plugins,
+            extensions=config.tools != "asi",
+        )
     )
     rows = describe_tools(registry)
     if args.json:

@@ -36,6 +36,8 @@ class RunSummary:
     changed_files: list[str] = field(default_factory=list)
     denied: list[dict[str, Any]] = field(default_factory=list)
     context_left: int | None = None
+    todos: list[dict[str, Any]] = field(default_factory=list)
+    """The model's task list as its last successful `todo_write` left it."""
 
     def observe(self, event: AgentEvent) -> None:
         """Take what matters from one event."""
@@ -46,6 +48,8 @@ class RunSummary:
         elif isinstance(event, ToolFinished):
             self.tool_calls.append({"name": event.call.name, "ok": event.ok, "error": event.error})
             self.changed_files.extend(f for f in event.changed_files if f not in self.changed_files)
+            if event.ok and event.call.name == "todo_write":
+                self.todos = list(event.call.arguments.get("todos") or [])
         elif isinstance(event, DecisionMade) and event.action == "deny":
             self.denied.append(
                 {"name": event.call.name, "arguments": event.call.arguments, "reason": event.reason}
@@ -71,6 +75,7 @@ class RunSummary:
             "checks": [check.to_dict() for check in end.checks],
             "guarded_edits": end.guarded_edits,
             "sandbox": end.sandbox,
+            "todos": self.todos,
         }
 
 
@@ -113,6 +118,8 @@ class TextRenderer(Renderer):
         elif isinstance(event, ToolStarted):
             args = json.dumps(event.call.arguments, ensure_ascii=False)
             self.err.write(f"→ {event.call.name} {_clip(args, 200)}\n")
+        elif isinstance(event, ToolFinished) and event.ok and event.call.name == "todo_write":
+            self.err.write(f"✓ todo_write: {event.output.strip()}\n")  # the whole list: it is the plan
         elif isinstance(event, ToolFinished):
             mark = "✓" if event.ok else "✗"
             first = (event.output.strip().splitlines() or [""])[0]
