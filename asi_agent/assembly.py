@@ -25,7 +25,7 @@ from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.plugins.loader import project_supplies
-from asi_agent.policy import Policy, load_policy
+from asi_agent.policy import Policy, Rule, load_policy
 from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
 from asi_agent.providers import offered_tools, provider_of
@@ -36,6 +36,7 @@ from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
+from asi_agent.tools.web import WEB_KEY
 from asi_agent.trust import is_trusted, untrusted_notice
 from asi_agent.userdirs import user_cache_dir
 
@@ -211,6 +212,7 @@ def assemble_agent(
     if cursor:
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
+    ctx.state[WEB_KEY] = config.web
     ctx.state[TRUSTED_KEY] = trusted
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry
@@ -268,6 +270,10 @@ def _policy_and_mode(root: Path, config: AsiConfig) -> tuple[Policy, Approval]:
             approval = APPROVAL_ORDER[APPROVAL_ORDER.index(trust.approval)]
         elif trust.approval != approval:
             trust.ignored.append(f".asi/config.toml: approval = {trust.approval!r}")
+    if config.sandbox.network or policy.network:  # the person opened the network: the web tools use it too
+        reason = "the network is allowed for this run (--allow-network, network = true)"
+        web = Rule(tool="web_*", risk="network", action="allow", reason=reason)
+        policy = policy.model_copy(update={"rules": [*policy.rules, web]})
     return policy, approval
 
 

@@ -132,6 +132,8 @@ class WebSection(BaseModel):
     allow_private_hosts: bool = False
     """Let `web_fetch` reach loopback, private, link-local and cloud-metadata addresses (e.g. a docs server
     on this machine); off, they are refused after DNS resolution and after every redirect."""
+    allowed_hosts: list[str] = Field(default_factory=list)
+    """Private hosts `web_fetch` may reach all the same, as `host:port` (e.g. `"localhost:8000"`)."""
     timeout: float = Field(20.0, gt=0)
     """Seconds one web request may take."""
     max_bytes: int = Field(2_000_000, ge=1024)
