@@ -22,7 +22,7 @@ def scripted_run(
     replies += replies_after if replies_after is not None else [DONE, DONE]
     script = root.parent / "script.json"
     script.write_text(json.dumps({"native": True, "replies": replies}))
-    env = model_free_env()
+    env = {k: v for k, v in model_free_env().items() if k not in ("TAVILY_API_KEY", "BRAVE_API_KEY")}
     env["ASI_CONFIG_DIR"] = str(root.parent / "user-config")
     proc = subprocess.run(
         [sys.executable, "-m", "asi_agent", "run", "--provider", "scripted", "--model", str(script), *flags,
