@@ -118,10 +118,10 @@ def test_no_backend_is_an_error_the_model_can_relay_with_how_to_configure_one(pr
 
 
 def test_a_refused_key_and_a_missing_key_say_what_to_configure(project: Path, site: WebSite) -> None:
-    result, seen = _search(
+    _, seen = _search(
         project, f'search = "brave"\nsearch_url = "{site.url}/denied"\nsearch_api_key = "x"'
     )
     assert "brave refused the API key (HTTP 401)" in seen
 
-    result, seen = _search(project, 'search = "tavily"')
+    _, seen = _search(project, 'search = "tavily"')
     assert "the tavily backend has no API key" in seen and "search_api_key" in seen
