@@ -1,8 +1,8 @@
 """`todo_write`: the task list the model keeps while it works (an extension tool, not in the spec).
 
 Each call sends the whole list, which replaces the previous one; it is checked (unique ids, at most one
-task in progress) and kept in the session's tool state under `TODO_KEY`, where the front ends find it:
-the chat's panel, the editor protocol's plan updates, the line modes and the JSON result (`todos`).
+task in progress) and kept (as `TodoItem`s) in the session's tool state under `TODO_KEY`, where the front
+ends find it: the chat's panel, the editor protocol's plan updates, the line modes and the JSON result.
 """
 
 from __future__ import annotations
@@ -27,24 +27,23 @@ MARKS: Mapping[str, str] = {"pending": "[ ]", "in_progress": "[>]", "completed":
 async def todo_write(args: TodoWriteArgs, ctx: ToolContext) -> str:
     """Replace the session's task list with `args.todos`, after checking it."""
     _check(args.todos)
-    todos = [item.model_dump() for item in args.todos]
-    ctx.state[TODO_KEY] = todos
-    return render_todos(todos)
+    ctx.state[TODO_KEY] = list(args.todos)
+    return render_todos(args.todos)
 
 
-def current_todos(state: Mapping[str, Any]) -> list[dict[str, str]]:
+def current_todos(state: Mapping[str, Any]) -> list[TodoItem]:
     """The list a session holds (empty before the first `todo_write`)."""
     found = state.get(TODO_KEY)
-    return list(found) if isinstance(found, list) else []
+    return [item for item in found if isinstance(item, TodoItem)] if isinstance(found, list) else []
 
 
-def render_todos(todos: Sequence[Mapping[str, Any]]) -> str:
+def render_todos(todos: Sequence[TodoItem]) -> str:
     """The list as text: a count line, then one line per task with its mark."""
     if not todos:
         return "The todo list is empty now."
-    done = sum(1 for item in todos if item.get("status") == "completed")
+    done = sum(1 for item in todos if item.status == "completed")
     lines = [f"Todo list ({done}/{len(todos)} completed):"]
-    lines += [f"{MARKS.get(str(item.get('status')), '[?]')} {item.get('content', '')}" for item in todos]
+    lines += [f"{MARKS[item.status]} {item.content}" for item in todos]
     return "\n".join(lines)
 
 
