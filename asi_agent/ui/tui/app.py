@@ -32,6 +32,7 @@ from asi_agent.ui.mentions import FileIndex
 from asi_agent.ui.slash import Confirm, SlashReply, complete_command, confirmed, run_slash
 from asi_agent.ui.tui.keys import KeyRouter, SecondPress
 from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen, TrustScreen
+from asi_agent.ui.tui.todos import TodoPanel
 from asi_agent.ui.tui.turn import TurnView, replay, tokens_label
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
 
@@ -67,6 +68,7 @@ class ChatApp(App[int]):
         # kept, not queried: a query looks at the top screen, which may be the modal
         self.conversation = VerticalScroll(id="conversation")
         self.panel = ChangesPanel(id="changes")
+        self.todos = TodoPanel()
         self.completions = OptionList(id="completions")
         self.input = ChatInput(id="input", soft_wrap=True, show_line_numbers=False, compact=True)
         self.status = StatusBar()
@@ -77,6 +79,7 @@ class ChatApp(App[int]):
         with Horizontal(id="body"):
             yield self.conversation
             yield self.panel
+        yield self.todos
         yield self.completions
         yield self.input
         yield self.status
@@ -282,6 +285,7 @@ class ChatApp(App[int]):
                         break
                 else:
                     await view.show(event)
+                    self.todos.observe(event, self.chat.agent.runner.ctx.state)
         except asyncio.CancelledError:
             interrupted = True
             raise
