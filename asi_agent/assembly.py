@@ -34,6 +34,8 @@ from asi_agent.session import Session, SessionStore
 from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
+from asi_agent.tools.exec.summary import SUMMARY_KEY
+from asi_agent.tools.files.correct import CORRECT_KEY
 from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
 from asi_agent.tools.web import WEB_KEY
@@ -213,6 +215,9 @@ def assemble_agent(
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
     ctx.state[WEB_KEY] = config.web
+    small = bool(getattr(backend, "embedded", False))  # the embedded model is too small to help its tools
+    ctx.state[CORRECT_KEY] = not small if config.edit_correction is None else config.edit_correction
+    ctx.state[SUMMARY_KEY] = not small if config.output_summary is None else config.output_summary
     ctx.state[TRUSTED_KEY] = trusted
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry

@@ -60,6 +60,7 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "stream": "kept", "max_retries": "kept", "temperature": "kept", "read_max_bytes": "kept",
     "edit_guard": "kept", "context_window": "kept", "ollama.num_ctx": "kept", "local.n_ctx": "kept",
     "local.threads": "kept", "local.grounding": "kept", "tools": "kept",
+    "edit_correction": "kept", "output_summary": "kept",
     "web.allow_private_hosts": "only-false", "web.timeout": "kept", "web.max_bytes": "kept",
     "web.max_chars": "kept",
 }  # fmt: skip
@@ -209,6 +210,12 @@ class AsiConfig(BaseModel):
     """Refuse an edit or `create_file` that would turn a file which parsed into one that does not (Python,
     JSON, TOML, YAML, JavaScript, TypeScript, Go): the file stays as it was and the model gets the
     parser's message with the lines around it. A file that did not parse before is not held to it."""
+    edit_correction: bool | None = None
+    """When `replace_text`'s oldText is not in the file (not even ignoring whitespace or escapes), let one
+    model call find the text it meant; empty: on, except for the embedded model."""
+    output_summary: bool | None = None
+    """Summarise, with one model call, a command's output that is too long to send whole (the full log stays
+    in a file the model can read); empty: on, except for the embedded model."""
     context_window: int | None = Field(None, ge=256)
     """The model's context window in tokens; empty asks the server (Ollama `/api/show`, llama.cpp
     `/props`, the local model's `n_ctx`). The history is kept inside it, compacting older turns."""

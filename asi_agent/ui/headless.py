@@ -83,6 +83,7 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
         interactive=interactive,
         announce=_announce,
     )
+    renderer.summary.tool_state = agent.runner.ctx.state  # counts kept by the tools (corrected edits)
     if (notice := trust_notice(root, config)) is not None:
         stderr_warning(notice)
     if (broad := broad_root(root)) is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -23,6 +24,7 @@ from asi_agent.events import (
     ToolStarted,
 )
 from asi_agent.messages import Usage
+from asi_agent.tools.files.correct import corrected_edits
 
 __all__ = ["Renderer", "RunSummary", "error_object", "make_renderer"]
 
@@ -38,6 +40,8 @@ class RunSummary:
     context_left: int | None = None
     todos: list[dict[str, Any]] = field(default_factory=list)
     """The model's task list as its last successful `todo_write` left it."""
+    tool_state: Mapping[str, Any] = field(default_factory=dict)
+    """The session's tool state (`ToolContext.state`), where the edit corrections are counted."""
 
     def observe(self, event: AgentEvent) -> None:
         """Take what matters from one event."""
@@ -76,6 +80,7 @@ class RunSummary:
             "guarded_edits": end.guarded_edits,
             "sandbox": end.sandbox,
             "todos": self.todos,
+            "corrected_edits": corrected_edits(self.tool_state),
         }
 
 
