@@ -18,6 +18,7 @@ from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import FileStamp, ToolContext
 from asi_agent.tools.files.guard import guard_change, nothing_changed
 from asi_agent.tools.files.journal import JournalBusyError, JournalEntry, move_to_trash
+from asi_agent.tools.files.media import is_media, read_media
 from asi_agent.tools.files.textio import TextFile, encode, read_text, split_lines, write_atomic
 from asi_agent.tools.paths import display_path, expand_home
 
@@ -147,6 +148,8 @@ async def read_file(args: ReadFileArgs, ctx: ToolContext) -> str:
     """Show a file (or a line range of it) with line numbers, within the context's size budget."""
     path = ctx.resolve(args.path, write=False)
     shown = display_path(ctx.root, path)
+    if is_media(path):  # PDFs and images: media.py
+        return read_media(args, ctx, path, shown)
     text_file = read_existing(ctx, path)
     lines = text_file.lines
     start, end = _read_range(args, shown, len(lines))

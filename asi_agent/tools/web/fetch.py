@@ -2,9 +2,10 @@
 
 The request goes through the SSRF guard (`guard`) before it leaves and again at every redirect (followed
 here, at most `MAX_REDIRECTS`, never by the client), with the configuration's timeout and a cap on the
-bytes read. GitHub (and GitLab-style) file pages are fetched raw. A page longer than `web.max_chars` is
-handed to the model with the request's prompt, as the qwen-code analysis describes, and the tool returns
-the model's answer with the source URL; without a model, or when that request fails, the start of the page.
+bytes read. A PDF is read as its text; GitHub (and GitLab-style) file pages are fetched raw. A page longer
+than `web.max_chars` is handed to the model with the request's prompt, as the qwen-code analysis describes,
+and the tool returns the model's answer with the source URL; without a model, or when that request fails,
+the start of the page.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from asi_agent.config import WebSection
 from asi_agent.exceptions import BackendError, ToolError
 from asi_agent.tools.args import WebFetchArgs
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.files.media import pdf_text
 from asi_agent.tools.web import USER_AGENT, web_settings
 from asi_agent.tools.web.guard import check_target
 from asi_agent.tools.web.page import page_text, raw_url
@@ -24,7 +26,7 @@ from asi_agent.tools.web.page import page_text, raw_url
 __all__ = ["MAX_REDIRECTS", "Fetched", "fetch_text", "web_fetch"]
 
 MAX_REDIRECTS = 5
-_BINARY = ("image/", "audio/", "video/", "application/pdf", "application/zip", "application/octet-stream")
+_BINARY = ("image/", "audio/", "video/", "application/zip", "application/octet-stream")
 _ACCEPT = "text/html, text/markdown, text/*;q=0.9, */*;q=0.5"
 _PROCESS = (
     "You read a web page for a coding agent. Answer the request from the page's content only; quote code, "
@@ -121,6 +123,8 @@ async def _read(response: httpx.Response, url: httpx.URL, settings: WebSection) 
         raise ToolError(f"{url} stopped sending within {settings.timeout:g} s") from exc
     except httpx.HTTPError as exc:
         raise ToolError(f"cannot read {url}: {exc}") from exc
+    if content_type.lower().startswith("application/pdf"):  # a PDF's text, page by page
+        return Fetched(str(url), pdf_text(bytes(body)), "text/plain", cut)
     text = bytes(body).decode(response.charset_encoding or "utf-8", "replace")
     return Fetched(str(url), text, content_type, cut)
 

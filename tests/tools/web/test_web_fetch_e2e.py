@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from ext_run import DONE, json_run, results
+from pdf_fixture import make_pdf
 from servers.web_site import Page, WebSite
 
 ARTICLE = """<!doctype html><html><head><title>Release notes</title><style>body{color:red}</style>
@@ -30,6 +31,9 @@ def site() -> Iterator[WebSite]:
         "/big": Page("x" * 10_000, headers={"Content-Type": "text/plain"}),
         "/slow": Page("late", delay=3),
         "/image": Page(b"\x89PNG", headers={"Content-Type": "image/png"}),
+        "/paper.pdf": Page(
+            make_pdf(["Abstract PDF-MARKER", "Results"]), headers={"Content-Type": "application/pdf"}
+        ),
         "/group/proj/-/raw/main/README.md": Page(
             "# Proj\nRAW-MARKER\n", headers={"Content-Type": "text/plain"}
         ),
@@ -162,3 +166,15 @@ def test_limits_cut_big_bodies_time_out_slow_ones_and_refuse_binaries(project: P
     assert "did not answer within 1 s" in seen[1] or "stopped sending within 1 s" in seen[1]
     assert "is not a text page (image/png)" in seen[2]
     assert "answered HTTP 404" in seen[3]
+
+
+def test_a_pdf_is_read_as_its_text(project: Path, site: WebSite) -> None:
+    _configure(project, f'allowed_hosts = ["{site.host}"]')
+
+    result, seen = _one(project, f"{site.url}/paper.pdf", "--yes")
+
+    assert result["tool_calls"][0]["ok"] is True, seen
+    assert (
+        seen
+        == f"Source: {site.url}/paper.pdf\n\n--- page 1 ---\nAbstract PDF-MARKER\n--- page 2 ---\nResults"
+    )

@@ -118,9 +118,7 @@ def test_no_backend_is_an_error_the_model_can_relay_with_how_to_configure_one(pr
 
 
 def test_a_refused_key_and_a_missing_key_say_what_to_configure(project: Path, site: WebSite) -> None:
-    _, seen = _search(
-        project, f'search = "brave"\nsearch_url = "{site.url}/denied"\nsearch_api_key = "x"'
-    )
+    _, seen = _search(project, f'search = "brave"\nsearch_url = "{site.url}/denied"\nsearch_api_key = "x"')
     assert "brave refused the API key (HTTP 401)" in seen
 
     _, seen = _search(project, 'search = "tavily"')
