@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from asi_agent.events import Check, ToolFinished
+from asi_agent.handoff import is_plan_task
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.ignore import iter_project_entries
 
@@ -137,7 +138,7 @@ class Verifier:
         # The request reader costs ~80 ms to import: only when a run ends, not before its first request.
         from asi_agent.grounding.request import asks_for_change  # noqa: PLC0415
 
-        if asks_for_change(self.task):
+        if asks_for_change(self.task) and not is_plan_task(self.task):  # a plan changes nothing yet
             real = [path for path, (before, after) in changed.items() if before != after]
             real += [path for path in self._changed_by_commands() if path not in changed]
             detail = (

@@ -26,6 +26,7 @@ from asi_agent.backends.base import Backend
 from asi_agent.config import Approval, AsiConfig, load_config
 from asi_agent.events import AgentEvent, ToolFinished, ToolStarted
 from asi_agent.exceptions import UserError
+from asi_agent.handoff import plan_task
 from asi_agent.messages import Message, ToolCall
 from asi_agent.plugins import describe_tools
 from asi_agent.providers import available_models, create_backend
@@ -158,6 +159,8 @@ class ChatSession:
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
+        if self.mode == "plan":
+            task = plan_task(task)
         return cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))  # closed by the chats
 
     def interrupted(self, partial: str) -> None:

@@ -90,6 +90,8 @@ class Renderer:
     def __init__(self, out: TextIO, err: TextIO) -> None:
         self.out, self.err = out, err
         self.summary = RunSummary()
+        self.plan_mode = False
+        """A `--approval plan` run: the text format ends with the plan's todo list on stdout."""
 
     def show(self, event: AgentEvent) -> None:
         """Render one event."""
@@ -157,6 +159,10 @@ class TextRenderer(Renderer):
 
     def _finish(self, event: RunFinished) -> None:
         self._end_reply()
+        if self.plan_mode and self.summary.todos:
+            todos = self.summary.todos
+            steps = "\n".join(f"{i}. {item.get('content', '')}" for i, item in enumerate(todos, 1))
+            self.out.write(f"\nPlan:\n{steps}\n")
         changed = ", ".join(self.summary.changed_files) or "none"
         self.err.write(
             f"[{event.status}] turns: {event.turns}, changed files: {changed}, session: "
