@@ -28,17 +28,24 @@ from asi_agent.bounds import RunWatch
 from asi_agent.config import Approval, AsiConfig
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
+from asi_agent.handoff import RUN_PLAN, plan_task
 from asi_agent.providers import create_backend
 from asi_agent.session import SessionStore
+from asi_agent.tools.todo import current_todos
 
 __all__ = ["EditorSession", "Prompt"]
 
 MODE_TEXT: dict[str, tuple[str, str]] = {
     "ask": ("Ask", "reads run; edits, commands and network calls ask first"),
     "auto-edit": ("Auto-edit", "edits inside the project run; commands and network calls ask"),
-    "plan": ("Plan", "read-only: every edit and command is refused"),
+    "plan": ("Plan", "read-only research that ends with a plan (a todo list) to run in another mode"),
     "yolo": ("Yolo", "nothing asks (deny rules and the catastrophic-command check still hold)"),
 }
+HANDOFF = (
+    "\n\n[asi-agent: the plan is ready. To run it, switch this session's mode to Ask, Auto-edit or Yolo "
+    f'and send "{RUN_PLAN}"; the todo list is kept.]'
+)
+"""Said after a plan-mode prompt that ended with a todo list."""
 STOP_REASONS: dict[str, StopReason] = {
     "DONE": "end_turn",
     "STOP": "end_turn",
@@ -153,8 +160,10 @@ class EditorSession:
             await self.files.fetch([asked.cursor.path])
         reporter = TurnReporter(self.link, self.agent, self.files)
         self._cancelled = False
+        planning = self.mode == "plan"
+        task = plan_task(asked.text) if planning else asked.text
         self._running = asyncio.create_task(
-            RunWatch(self.agent).drive(asked.text, reporter.handle, timeout=self.config.timeout)
+            RunWatch(self.agent).drive(task, reporter.handle, timeout=self.config.timeout)
         )
         try:
             finished = await self._running
@@ -169,6 +178,8 @@ class EditorSession:
         finally:
             self._running = None
             self.files.forget()
+        if planning and finished.status == "DONE" and current_todos(ctx.state):
+            await self.link.say(HANDOFF)  # the editor runs the plan by switching the session's mode
         return STOP_REASONS[finished.status]
 
     def cancel(self) -> None:
