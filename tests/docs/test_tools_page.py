@@ -1,0 +1,36 @@
+"""`docs/tools.md` lists every tool with its class, schema and an example that the registry accepts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from asi_agent.tools.registry import default_registry
+
+REPO = Path(__file__).resolve().parents[2]
+GEN = REPO / "scripts" / "gen_tool_docs.py"
+sys.path.insert(0, str(GEN.parent))
+from gen_tool_docs import EXAMPLES  # noqa: E402
+
+REGISTRY = default_registry(extensions=True, locale="en")
+
+
+def test_the_page_is_what_the_code_generates() -> None:
+    command = [sys.executable, str(GEN), "--check"]
+    checked = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stdout
+
+
+def test_every_tool_has_an_example_and_a_section() -> None:
+    assert set(EXAMPLES) == set(REGISTRY.names())
+    page = (REPO / "docs" / "tools.md").read_text(encoding="utf-8")
+    for name in REGISTRY.names():
+        assert f"## `{name}`" in page
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_each_example_is_a_valid_call(name: str) -> None:
+    assert REGISTRY.validate(name, EXAMPLES[name]).model_dump(exclude_unset=True) == EXAMPLES[name]
