@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from asi_agent.exceptions import ToolError
+from asi_agent.instructions import NESTED_KEY, nested_instructions
 from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import FileStamp, ToolContext
 from asi_agent.tools.files.guard import guard_change, nothing_changed
@@ -150,6 +151,14 @@ async def read_file(args: ReadFileArgs, ctx: ToolContext) -> str:
     shown = display_path(ctx.root, path)
     if is_media(path):  # PDFs and images: media.py
         return read_media(args, ctx, path, shown)
+    shown_text = await _read_text(args, ctx, path, shown)
+    # The instruction files of the folders down to this file, the first time one of their files is read.
+    nested = nested_instructions(ctx.root, path, ctx.state.setdefault(NESTED_KEY, set()))
+    return f"{shown_text}\n\n{nested}" if nested else shown_text
+
+
+async def _read_text(args: ReadFileArgs, ctx: ToolContext, path: Path, shown: str) -> str:
+    """`read_file` of a text file."""
     text_file = read_existing(ctx, path)
     lines = text_file.lines
     start, end = _read_range(args, shown, len(lines))
