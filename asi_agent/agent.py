@@ -185,6 +185,7 @@ class Agent:
         self.gate.new_run()
         ctx = self.runner.ctx
         self.verifier = Verifier.start(task, ctx.root, ctx.journal, self.session.id, _parses)
+        self.verifier.planning = self.gate.config.approval == "plan"
         self._guarded_before = ctx.guarded_edits
         return SessionStarted(self.session.id, self.backend.model_name, self._mode(), resumed)
 

@@ -108,6 +108,8 @@ class Verifier:
     """The reply the run would end on continues one cut for repeating itself."""
     nagged: set[str] = field(default_factory=set)
     """Checks the model was already told about."""
+    planning: bool = False
+    """A `plan`-mode run: it writes a plan and can change nothing, so no change is asked of it."""
 
     @classmethod
     def start(cls, task: str, root: Path, journal: Journal, session_id: str, parses: Parser) -> Verifier:
@@ -138,7 +140,7 @@ class Verifier:
         # The request reader costs ~80 ms to import: only when a run ends, not before its first request.
         from asi_agent.grounding.request import asks_for_change  # noqa: PLC0415
 
-        if asks_for_change(self.task) and not is_plan_task(self.task):  # a plan changes nothing yet
+        if asks_for_change(self.task) and not self.planning and not is_plan_task(self.task):
             real = [path for path, (before, after) in changed.items() if before != after]
             real += [path for path in self._changed_by_commands() if path not in changed]
             detail = (

@@ -25,7 +25,7 @@ from asi_agent.assembly import (
 from asi_agent.bounds import RunWatch
 from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished, progress_sink, report_progress
 from asi_agent.exceptions import UserError
-from asi_agent.handoff import plan_task
+from asi_agent.handoff import PLAN_NOTE
 from asi_agent.providers import create_backend
 from asi_agent.session import SessionStore
 from asi_agent.threads import leave
@@ -86,7 +86,9 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
     )
     renderer.summary.tool_state = agent.runner.ctx.state  # counts kept by the tools (corrected edits)
     if agent.gate.config.approval == "plan":  # research and write the plan; the person runs it later
-        task, renderer.plan_mode = plan_task(task), True
+        # In the system prompt, after the project's part: the task stays as given (a first request
+        # recorded for sending ahead cuts both out, `prefetch`).
+        agent.system, renderer.plan_mode = f"{agent.system}\n\n{PLAN_NOTE}", True
     if (notice := trust_notice(root, config)) is not None:
         stderr_warning(notice)
     if (broad := broad_root(root)) is not None:

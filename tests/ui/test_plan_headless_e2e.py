@@ -34,4 +34,6 @@ def test_plan_mode_prints_the_plan_and_exits_0(tmp_path: Path) -> None:
     [transcript] = (root / ".asi" / "sessions").glob("*.jsonl")
     records = [json.loads(line) for line in transcript.read_text().splitlines()]
     task = next(r["message"]["content"] for r in records if r.get("type") == "message")
-    assert task.startswith(PLAN_NOTE) and task.endswith("Do the task.")
+    assert task == "Do the task."
+    system = next(r["system"] for r in records if r.get("type") == "request")
+    assert system.endswith(PLAN_NOTE)
