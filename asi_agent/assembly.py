@@ -215,9 +215,10 @@ def assemble_agent(
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
     ctx.state[WEB_KEY] = config.web
-    small = bool(getattr(backend, "embedded", False))  # the embedded model is too small to help its tools
-    ctx.state[CORRECT_KEY] = not small if config.edit_correction is None else config.edit_correction
-    ctx.state[SUMMARY_KEY] = not small if config.output_summary is None else config.output_summary
+    # The embedded model is too small to help its tools; a scripted one plays only the replies it was given.
+    helps = not getattr(backend, "embedded", False) and provider_of(backend) != "scripted"
+    ctx.state[CORRECT_KEY] = helps if config.edit_correction is None else config.edit_correction
+    ctx.state[SUMMARY_KEY] = helps if config.output_summary is None else config.output_summary
     ctx.state[TRUSTED_KEY] = trusted
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry

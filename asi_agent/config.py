@@ -62,7 +62,8 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "local.threads": "kept", "local.grounding": "kept", "tools": "kept",
     "edit_correction": "kept", "output_summary": "kept",
     "web.allow_private_hosts": "only-false", "web.timeout": "kept", "web.max_bytes": "kept",
-    "web.max_chars": "kept",
+    "web.max_chars": "kept", "web.allowed_hosts": "ignored", "web.search": "ignored",
+    "web.search_url": "ignored", "web.search_api_key": "ignored",
 }  # fmt: skip
 """The rule of each key of an untrusted project's `.asi/config.toml` (a key not listed is ignored);
 `docs/configuration.md` shows the same table."""
@@ -212,10 +213,10 @@ class AsiConfig(BaseModel):
     parser's message with the lines around it. A file that did not parse before is not held to it."""
     edit_correction: bool | None = None
     """When `replace_text`'s oldText is not in the file (not even ignoring whitespace or escapes), let one
-    model call find the text it meant; empty: on, except for the embedded model."""
+    model call find the text it meant; empty: on, except for the embedded and the scripted model."""
     output_summary: bool | None = None
     """Summarise, with one model call, a command's output that is too long to send whole (the full log stays
-    in a file the model can read); empty: on, except for the embedded model."""
+    in a file the model can read); empty: on, except for the embedded and the scripted model."""
     context_window: int | None = Field(None, ge=256)
     """The model's context window in tokens; empty asks the server (Ollama `/api/show`, llama.cpp
     `/props`, the local model's `n_ctx`). The history is kept inside it, compacting older turns."""

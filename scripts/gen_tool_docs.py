@@ -83,11 +83,11 @@ NOTES: dict[str, str] = {
     "with the `startLine` to read on from.",
     "replace_text": "When `oldText` is not found exactly, a unique match differing only in indentation, "
     "trailing whitespace or line ends is applied; then one with its backslash escapes read as text; then "
-    "(unless `edit_correction = false`; off for the embedded model) one model call may correct `oldText`. "
-    "The result says what was corrected, and the JSON result counts `corrected_edits`.",
+    "(unless `edit_correction = false`; off for the embedded and scripted models) one model call may "
+    "correct `oldText`. The result says what was corrected, and the JSON result counts `corrected_edits`.",
     "run_terminal_cmd": "Output too long to send whole is summarised by the model (unless "
-    "`output_summary = false`; off for the embedded model), with its last lines and the path of the full log "
-    "in `.asi/outputs/`.",
+    "`output_summary = false`; off for the embedded and scripted models), with its last lines and the path "
+    "of the full log in `.asi/outputs/`.",
     "todo_write": "The list replaces the previous one; at most one task `in_progress`, ids unique. It is "
     "shown in the chat's todo panel, sent to editors as the ACP plan, printed whole in line mode and "
     "carried in the JSON result (`todos`). In `plan` mode the plan is written with it, and then handed off "

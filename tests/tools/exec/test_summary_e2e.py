@@ -11,12 +11,12 @@ LONG = f"{sys.executable} -c \"[print('line', i) for i in range(3000)]; print('F
 SHORT = f"{sys.executable} -c \"print('short')\""
 
 
-def _project(tmp_path: Path, config: str = "") -> Path:
+def _project(tmp_path: Path, config: str = "output_summary = true\n") -> Path:
+    """A project; the scripted model summarises output only when the configuration asks for it."""
     root = tmp_path / "project"
     root.mkdir()
-    if config:
-        (tmp_path / "user-config").mkdir()
-        (tmp_path / "user-config" / "config.toml").write_text(config)
+    (tmp_path / "user-config").mkdir()
+    (tmp_path / "user-config" / "config.toml").write_text(config)
     return root
 
 
@@ -41,8 +41,8 @@ def test_long_output_is_summarised_and_the_full_log_is_kept(tmp_path: Path) -> N
     assert "line 1500\n" in log.read_text()
 
 
-def test_output_summary_false_sends_the_head_and_tail(tmp_path: Path) -> None:
-    root = _project(tmp_path, "output_summary = false\n")
+def test_without_output_summary_the_head_and_tail_are_sent(tmp_path: Path) -> None:
+    root = _project(tmp_path, "")  # the scripted model's default
 
     result = json_run(root, [_run(LONG)], "--yes", "--no-sandbox")
 

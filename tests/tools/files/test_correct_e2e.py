@@ -15,13 +15,13 @@ def _replace(old: str, new: str) -> dict[str, Any]:
     return {"name": "replace_text", "arguments": {"path": "calc.py", "oldText": old, "newText": new}}
 
 
-def _project(tmp_path: Path, config: str = "") -> Path:
+def _project(tmp_path: Path, config: str = "edit_correction = true\n") -> Path:
+    """A project; the scripted model corrects edits only when the configuration asks for it."""
     root = tmp_path / "project"
     root.mkdir()
     (root / "calc.py").write_text(CODE)
-    if config:
-        (tmp_path / "user-config").mkdir()
-        (tmp_path / "user-config" / "config.toml").write_text(config)
+    (tmp_path / "user-config").mkdir()
+    (tmp_path / "user-config" / "config.toml").write_text(config)
     return root
 
 
@@ -61,8 +61,8 @@ def test_a_correction_not_in_the_file_is_not_applied(tmp_path: Path) -> None:
     assert result["corrected_edits"] == 0
 
 
-def test_edit_correction_false_makes_no_model_call(tmp_path: Path) -> None:
-    root = _project(tmp_path, "edit_correction = false\n")
+def test_without_edit_correction_no_model_call_is_made(tmp_path: Path) -> None:
+    root = _project(tmp_path, "")  # the scripted model's default
 
     result = json_run(root, [_replace("def greet( ):", "x")], "--approval", "auto-edit")
 
