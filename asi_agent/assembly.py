@@ -16,21 +16,32 @@ from pathlib import Path
 from typing import Any
 
 from asi_agent import prefetch
-from asi_agent.agent import Agent, AgentConfig
+from asi_agent.agent import Agent, AgentConfig, PlannerFor
+from asi_agent.backends.base import Backend
 from asi_agent.bounds import EventHandler, RunWatch
-from asi_agent.config import APPROVAL_ORDER, PROJECT_KEYS, Approval, AsiConfig, load_config, user_config_dir
+from asi_agent.config import (
+    APPROVAL_ORDER,
+    PROJECT_KEYS,
+    SANDBOX_PROTECTED,
+    Approval,
+    AsiConfig,
+    load_config,
+    user_config_dir,
+)  # fmt: skip
 from asi_agent.context import ContextConfig
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.gate import GateConfig
+from asi_agent.modelturn import TurnPlanner
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.plugins.loader import project_supplies
 from asi_agent.policy import Policy, Rule, load_policy
 from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
-from asi_agent.providers import offered_tools, provider_of
-from asi_agent.sandbox import Sandbox, find_bwrap, sandbox_for, unavailable_cached
+from asi_agent.providers import create_backend, offered_tools, provider_of
+from asi_agent.sandbox import Limits, Sandbox, find_bwrap, sandbox_for, unavailable_cached
 from asi_agent.session import Session, SessionStore
+from asi_agent.subagents.wiring import extend
 from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
@@ -41,6 +52,7 @@ from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
 from asi_agent.tools.web import WEB_KEY
 from asi_agent.trust import is_trusted, untrusted_notice
 from asi_agent.userdirs import user_cache_dir
+from asi_agent.verify import VerifyConfig
 
 __all__ = [
     "MODEL_SETTINGS", "TRUSTED_KEY", "Warn", "assemble_agent", "attach_servers", "config_flags", "drive",
@@ -185,12 +197,14 @@ def assemble_agent(
     cursor: str | None = None,
     warn: Warn = stderr_warning,
     announce: Callable[[str], None] | None = None,
+    skills: bool = True,
 ) -> Agent:
     """The agent of one run in `root`: the one every front end (`run`, the chats, `eval`) builds.
 
     `interactive`: whether somebody can answer a question (False makes every ask a refusal); `session`
     None starts a new one; `cursor` is `PATH:LINE[:COL]`; `warn` gets the plugin manifests' problems;
-    `announce` gets the line saying which sandbox the commands run in, before anything else is said.
+    `announce` gets the line saying which sandbox the commands run in, before anything else is said;
+    `skills` False leaves the skills out (evaluation runs offer the same tools whoever runs them).
     """
     state = root / ".asi"
     policy, approval = _policy_and_mode(root, config)
@@ -199,6 +213,7 @@ def assemble_agent(
         announce(sandbox_note)
     trusted = config.trust.trusted
     registry = _registry(root, config, warn)
+    found = _skills(root, config, registry, trusted=trusted, warn=warn) if skills else None
     journal = Journal(state)
     recovered = journal.recover()  # settle what a killed run left half-done before anything reads the project
     if session is None:
@@ -220,13 +235,17 @@ def assemble_agent(
     ctx.state[CORRECT_KEY] = helps if config.edit_correction is None else config.edit_correction
     ctx.state[SUMMARY_KEY] = helps if config.output_summary is None else config.output_summary
     ctx.state[TRUSTED_KEY] = trusted
+    if found is not None:
+        from asi_agent.skills.build import skill_folders  # noqa: PLC0415
+        from asi_agent.skills.session import SKILLS_KEY  # noqa: PLC0415
+
+        ctx.state[SKILLS_KEY] = found
+        ctx.readable_dirs = skill_folders(found)
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry
-    if config.local.grounding and provider_of(backend) == "local":
-        from asi_agent.grounding import attach_grounding  # noqa: PLC0415 - only the local model's turns
-
-        attach_grounding(backend, ctx, registry)
     ctx.sandbox, ctx.sandbox_note = sandbox, sandbox_note
+    if sandbox is not None:  # the first cleanup, so the last to run: after the processes it contains ended
+        ctx.cleanups.append(sandbox.release)
     gate = GateConfig(approval=approval, policy=policy, interactive=interactive)
     agent_config = AgentConfig(
         max_turns=config.max_turns,
@@ -237,11 +256,31 @@ def assemble_agent(
         locale=config.tool_locale,
         offered=offered_tools(config, backend),
         context=ContextConfig(window=config.context_window),
+        verify=VerifyConfig(config.verify, config.test_command),
     )
     instructions, system = _prompt(root, settled=recovered == RecoveryReport())
     system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
-    return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config)
+    planner = _planner(ctx, registry) if config.local.grounding else None
+    agent = Agent(backend, ToolRunner(registry, ctx), session, system, agent_config, planner=planner)
+    extend(
+        agent, user_config_dir(), config.trust, depth=config.subagent_depth, warn=warn,
+        backend_for=lambda model: create_backend(config.model_copy(update={"model": model})),
+    )  # fmt: skip
+    return agent
+
+
+def _planner(ctx: ToolContext, registry: ToolRegistry) -> PlannerFor:
+    """Grounding for whichever backend asks for it, now or after `/model` switches models."""
+
+    def planner_for(backend: Backend) -> TurnPlanner | None:
+        if not backend.wants_planner:
+            return None
+        from asi_agent.grounding import planner_for as grounding  # noqa: PLC0415 - only guided models' runs
+
+        return grounding(backend, ctx, registry)
+
+    return planner_for
 
 
 def _registry(root: Path, config: AsiConfig, warn: Warn) -> ToolRegistry:
@@ -260,6 +299,17 @@ def _registry(root: Path, config: AsiConfig, warn: Warn) -> ToolRegistry:
     for problem in problems:
         warn(str(problem))
     return registry
+
+
+def _skills(root: Path, config: AsiConfig, registry: ToolRegistry, *, trusted: bool, warn: Warn) -> Any:
+    """The run's `SkillSession` (and `execute_skill` registered), or None when no skill is found."""
+    from asi_agent.skills.build import skill_session  # noqa: PLC0415 - reads folders, not at start-up
+    from asi_agent.tools.catalog import extension_spec  # noqa: PLC0415
+
+    skills = skill_session(root, config, trusted=trusted, warn=warn)
+    if skills is not None and "execute_skill" not in registry:
+        registry.register(extension_spec("execute_skill"))
+    return skills
 
 
 def _policy_and_mode(root: Path, config: AsiConfig) -> tuple[Policy, Approval]:
@@ -343,6 +393,9 @@ def contain(root: Path, config: AsiConfig, policy: Policy, approval: str) -> tup
         writable=section.writable,
         caches=section.caches,
         hidden=section.hidden,
+        protected=[name for name in SANDBOX_PROTECTED if name not in section.unprotect],
+        env=section.env,
+        limits=Limits(**section.limits.model_dump()),
     )
     return sandbox, sandbox.describe()
 

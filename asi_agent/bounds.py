@@ -16,6 +16,7 @@ import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
+from asi_agent import traces
 from asi_agent.calls import strip_status
 from asi_agent.events import AgentEvent, AssistantReplied, Ending, RunFinished, TextStreamed, ToolFinished
 from asi_agent.messages import Usage
@@ -48,7 +49,7 @@ class LoopBreaker:
         if isinstance(event, ToolFinished):
             key = signature(event.call)
             self._history.append((key, event.ok, event.output))
-            if not event.ok and event.output.startswith("permission denied"):
+            if event.result == "refused":
                 self._refused[key] = self._refused.get(key, 0) + 1
 
     def screen(self, items: Sequence[Prepared | Outcome]) -> list[Prepared | Outcome]:
@@ -137,20 +138,25 @@ class RunWatch:
     async def drive(self, task: str, handle: EventHandler, *, timeout: float | None = None) -> RunFinished:
         """Run `task`, passing every event to `handle`; past `timeout` seconds end it with TIMEOUT."""
         events = self.agent.run(task)
+        spans, status = traces.RunSpans(task), "INTERRUPTED"  # OpenTelemetry, when OTEL_* asks for it
         try:
             async with asyncio.timeout(timeout) as scope:
                 async for event in events:
                     self.follow(event)
+                    spans.event(event)
                     await handle(event)
                     if isinstance(event, RunFinished):
+                        status = event.status
                         return event
         except TimeoutError:
             if not scope.expired():
                 raise
+            status = "TIMEOUT"
             end = self.end("TIMEOUT", f"the run reached its time limit of {timeout:g} s (--timeout)")
             await handle(end)
             return end
         finally:
+            spans.end(status)
             if isinstance(events, AsyncGenerator):  # an agent cut short still closes what it opened
                 await events.aclose()
         raise AssertionError("the agent ended without RunFinished")

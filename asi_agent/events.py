@@ -9,7 +9,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal
 
-from asi_agent.messages import Message, ToolCall, Usage
+from asi_agent.messages import Message, NoteKind, ResultKind, ToolCall, Usage
 
 Status = Literal["DONE", "CONTINUE", "STOP"]
 Ending = Literal["DONE", "STOP", "MAX_TURNS", "TIMEOUT", "ERROR"]
@@ -33,6 +33,7 @@ __all__ = [
     "SessionStarted",
     "Status",
     "StatusDecided",
+    "SubagentEvent",
     "TextStreamed",
     "ToolFinished",
     "ToolStarted",
@@ -123,7 +124,7 @@ class DecisionMade:
     call: ToolCall
     action: Literal["allow", "deny"]
     reason: str
-    by: Literal["policy", "person", "session"]
+    by: Literal["policy", "person", "session", "hook"]
     rule: str = ""
     """What decided: a policy rule, the mode, the destructive-command classifier, the project boundary."""
 
@@ -140,6 +141,15 @@ class ToolFinished:
     output: str
     error: str | None = None
     changed_files: tuple[str, ...] = ()
+    outcome: ResultKind | None = None
+    """How the call ended; None: "ok" or "error", as `ok` says (see `result`)."""
+    error_kind: str | None = None
+    """A failed call's model-fixable error kind (the exception's class name)."""
+
+    @property
+    def result(self) -> ResultKind:
+        """How the call ended: ok, error, refused or interrupted."""
+        return self.outcome or ("ok" if self.ok else "error")
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +159,9 @@ class RetryRequested:
 
     reason: str
     attempt: int
+    kind: NoteKind = "text"
+    """What the retry answers: a text-mode reply it could not use, an ending the checks did not back, a
+    reply cut off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +201,16 @@ class RunFinished:
     """The containment the run's commands ran in ("bubblewrap"), None when there was none."""
 
 
+@dataclass(frozen=True, slots=True)
+class SubagentEvent:
+    """An event of a child agent that a `task` call started, nested under that call (`call_id`)."""
+
+    call_id: str
+    agent: str
+    """The agent definition's name (`explore`, …)."""
+    event: AgentEvent
+
+
 AgentEvent = (
     SessionStarted
     | TextStreamed
@@ -202,6 +225,7 @@ AgentEvent = (
     | RetryRequested
     | StatusDecided
     | RunFinished
+    | SubagentEvent
 )
 
 

@@ -1,4 +1,7 @@
-"""A project whose plugin tool blocks its thread for two minutes: quitting must not wait for it."""
+"""A project whose plugin tool blocks for two minutes: quitting must not wait for it.
+
+A manifest's python tool runs in a sandboxed child process and is at least `execute`: the chats that use
+this project start with `--yes`, so that the call runs without a question."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from asi_agent.sdk import BaseModel, PluginContext, tool
 class Args(BaseModel):
     seconds: int
 
-@tool(risk="read")
+@tool(risk="execute")
 def wait_a_while(args: Args, ctx: PluginContext) -> str:
     """Wait, blocking its thread (as an in-process model does while it writes)."""
     (ctx.root / "started").write_text("yes")
@@ -29,7 +32,7 @@ def slow_project(root: Path, tmp_path: Path) -> Path:
     entry = {
         "name": "wait_a_while",
         "description": "wait",
-        "risk": "read",
+        "risk": "execute",
         "parameters": {
             "type": "object",
             "properties": {"seconds": {"type": "integer"}},

@@ -6,6 +6,7 @@ from asi_agent.bounds import LoopBreaker
 from asi_agent.events import ToolFinished
 from asi_agent.messages import ToolCall
 from asi_agent.toolrun import Outcome
+from asi_agent.toolrun import refused as refusal
 
 
 def _call(n: int, path: str = "a.py") -> ToolCall:
@@ -78,7 +79,7 @@ def test_a_call_the_policy_refused_twice_is_not_run_a_third_time():
     write = ToolCall("w", "create_file", {"path": "x.txt", "content": "hi"})
     for n in range(2):
         assert _screen(breaker, write)[0].ok
-        breaker.observe(_finished(write, "permission denied: nobody can answer", ok=False))
+        breaker.observe(refusal(write, "nobody can answer").finished())
         breaker.observe(_finished(ToolCall(f"r{n}", "read_file", {"path": f"{n}.py"}), "text"))
     refused = _screen(breaker, write)
     assert not refused[0].ok and breaker.reason is not None

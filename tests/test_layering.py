@@ -6,12 +6,13 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
-# userdirs: where config lives; trust: which project folders may configure it
-SHARED = {"messages", "events", "exceptions", "config", "userdirs", "trust"}
+# userdirs: where config lives; trust: which project folders may configure it; wire: status text, written once
+SHARED = {"messages", "events", "exceptions", "config", "userdirs", "trust", "wire", "envsettings"}
 AGENT = {"agent"}
-ASSEMBLY = {"assembly"}  # configuration → backend, registry, policy, session → agent; the drive loop
+# configuration → backend, registry, policy, session → agent; the drive loop; child agents (`task`)
+ASSEMBLY = {"assembly", "subagents"}
 # eval drives the agent; data reads transcripts for people; acp is the editor protocol's agent, beside ui/
-FRONT_ENDS = {"ui", "eval", "data", "acp", "__main__"}
+FRONT_ENDS = {"ui", "eval", "data", "acp", "gateway", "__main__"}
 LAYERS = " → ".join(("shared types", "components", "agent", "assembly", "front ends"))
 ENTRY = {"__main__"}
 """`python -m asi_agent` only starts the command line: the one module outside ui/ that may import it."""
@@ -19,6 +20,9 @@ VENDOR_ONLY_IN = {
     "openai": "backends",
     "ollama": "backends",
     "xllamacpp": "backends",
+    "anthropic": "backends",
+    "starlette": "gateway",  # the HTTP server stack: only `asi-agent serve` runs it
+    "uvicorn": "gateway",
     "textual": "ui",
     "prompt_toolkit": "ui",
     "acp": "acp",  # the Agent Client Protocol SDK: only the editor front end speaks it

@@ -52,12 +52,7 @@ async def replay(link: Link, messages: Sequence[Message], root: Path, risks: Map
             await link.send(
                 update_tool_call(
                     message.tool_call_id,
-                    status="failed" if _failed(output) else "completed",
+                    status="completed" if message.ok else "failed",
                     content=[tool_content(text_block(shown))],
                 )
             )
-
-
-def _failed(output: str) -> bool:
-    """Whether a kept tool result is an error (`Outcome.content` starts those with "ERROR: ")."""
-    return output.startswith("ERROR: ")

@@ -25,7 +25,8 @@ from asi_agent.acp.updates import TurnReporter
 from asi_agent.agent import Agent
 from asi_agent.assembly import assemble_agent, attach_servers, resumed_config, trust_notice
 from asi_agent.bounds import RunWatch
-from asi_agent.config import Approval, AsiConfig
+from asi_agent.commands import CustomCommand, Expansion, expand, find_commands, narrowed, split_slash
+from asi_agent.config import Approval, AsiConfig, user_config_dir
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.handoff import RUN_PLAN, plan_task
@@ -66,6 +67,8 @@ class EditorSession:
         self._running: asyncio.Task[RunFinished] | None = None
         self._cancelled = False
         self._later: set[asyncio.Task[None]] = set()
+        self.commands: dict[str, CustomCommand] = {}
+        """The custom commands (command files), read when the session starts."""
 
     @classmethod
     def open(
@@ -103,7 +106,8 @@ class EditorSession:
         """Attach the plugin manifests' MCP servers (returns their problems); announce the commands, and
         say once what an untrusted folder supplied that was ignored."""
         problems = await attach_servers(self.agent)
-        self._soon(self.link.send(update_available_commands(available_commands())))
+        self.commands = find_commands(self.agent.runner.ctx.root, user_config_dir())
+        self._soon(self.link.send(update_available_commands(available_commands(self.commands))))
         notice = trust_notice(self.agent.runner.ctx.root, self.config)
         if notice is not None:
             self._soon(self.link.say(f"asi-agent: {notice}"))
@@ -160,8 +164,13 @@ class EditorSession:
             await self.files.fetch([asked.cursor.path])
         reporter = TurnReporter(self.link, self.agent, self.files)
         self._cancelled = False
+        custom = self._custom(asked.text)
+        full = self.agent.runner.registry
+        if custom is not None and custom.allowed_tools is not None:
+            self.agent.runner.registry = narrowed(full, custom.allowed_tools)  # for this prompt only
+        text = custom.prompt if custom is not None else asked.text
         planning = self.mode == "plan"
-        task = plan_task(asked.text) if planning else asked.text
+        task = plan_task(text) if planning else text
         self._running = asyncio.create_task(
             RunWatch(self.agent).drive(task, reporter.handle, timeout=self.config.timeout)
         )
@@ -177,10 +186,18 @@ class EditorSession:
             return "cancelled"
         finally:
             self._running = None
+            self.agent.runner.registry = full
             self.files.forget()
         if planning and finished.status == "DONE" and current_todos(ctx.state):
             await self.link.say(HANDOFF)  # the editor runs the plan by switching the session's mode
         return STOP_REASONS[finished.status]
+
+    def _custom(self, text: str) -> Expansion | None:
+        """The prompt a custom command (a command file) stands for, when the text names one."""
+        called = split_slash(text)
+        if called is None or called[0] not in self.commands:
+            return None
+        return expand(self.commands[called[0]], called[1], self.agent.runner.ctx.root)
 
     def cancel(self) -> None:
         """Stop the running prompt, if any (`session/cancel`)."""

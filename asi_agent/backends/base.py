@@ -1,13 +1,20 @@
-"""The one Protocol every model backend implements."""
+"""The one Protocol every model backend implements: every capability the runtime uses is declared here.
+
+Nothing outside `backends/` probes a backend for a method or sets an attribute on it after construction:
+a capability a backend lacks is answered by `BackendBase`'s default (None, False).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from asi_agent.messages import Completion, Message
 
-__all__ = ["Backend", "DeltaCallback", "ToolSchema"]
+if TYPE_CHECKING:
+    from asi_agent.backends.guide import TurnPlan
+
+__all__ = ["Backend", "BackendBase", "DeltaCallback", "ToolSchema"]
 
 ToolSchema = dict[str, Any]
 """A tool in the `{"type": "function", "function": {name, description, parameters}}` shape."""
@@ -16,15 +23,53 @@ DeltaCallback = Callable[[str], None]
 
 
 class Backend(Protocol):
-    """A chat model. Backends only talk to the model: parsing and executing calls is the agent's job."""
+    """A chat model. Backends only talk to the model: executing calls is the agent's job."""
 
     @property
     def model_name(self) -> str:
         """The model this backend talks to, for logs and transcripts."""
         ...
 
+    @property
+    def small_model(self) -> bool:
+        """Whether the model is the tiny embedded one (it is offered fewer tools and a planner guides it)."""
+        ...
+
+    @property
+    def wants_planner(self) -> bool:
+        """Whether the runtime's rule-based planner (grounding) should narrow every turn of this model."""
+        ...
+
+    @property
+    def constrained(self) -> bool:
+        """Whether a reply can be constrained to a JSON schema (a planner's `TurnPlan` is then honoured)."""
+        ...
+
     async def supports_native_tools(self) -> bool:
         """Whether native tool definitions can be sent (False makes `auto` tool mode use text mode)."""
+        ...
+
+    async def chat_template(self) -> str | None:
+        """The model's Jinja chat template (calls are read in the form it renders them), None if unknown."""
+        ...
+
+    async def context_window(self) -> int | None:
+        """The model's context size in tokens, None when the server does not say."""
+        ...
+
+    async def count_tokens(self, text: str) -> int | None:
+        """Tokens of `text` by the model's own tokenizer, None when it cannot count."""
+        ...
+
+    async def fixed_text(
+        self,
+        system: str,
+        history: Sequence[Message],
+        tools: Sequence[ToolSchema] | None,
+        plan: TurnPlan | None = None,
+    ) -> str | None:
+        """What a request sends besides the history (system turn, tool text), when the backend sends
+        something other than `system` and the tools' JSON; None lets the runtime estimate."""
         ...
 
     async def complete(
@@ -33,8 +78,10 @@ class Backend(Protocol):
         tools: Sequence[ToolSchema] | None = None,
         *,
         on_delta: DeltaCallback | None = None,
+        plan: TurnPlan | None = None,
     ) -> Completion:
-        """One chat request. `tools=None` means text mode; `on_delta` receives streamed text.
+        """One chat request. `tools=None` means no tools; `on_delta` receives streamed text; `plan` (a
+        planner's narrowing of the turn) is honoured by a backend that constrains decoding.
 
         The reply's `finish_reason` says whether it ended by itself (see `Completion`): the agent never
         runs anything from a reply cut off by the token limit, the context or the backend.
@@ -46,3 +93,44 @@ class Backend(Protocol):
     async def aclose(self) -> None:
         """Release connections and processes."""
         ...
+
+
+class BackendBase:
+    """The answers of a backend that lacks a capability: no template, window, tokenizer or planner."""
+
+    @property
+    def small_model(self) -> bool:
+        """Not the embedded tiny model."""
+        return False
+
+    @property
+    def wants_planner(self) -> bool:
+        """No planner."""
+        return False
+
+    @property
+    def constrained(self) -> bool:
+        """Replies are not constrained to a schema."""
+        return False
+
+    async def chat_template(self) -> str | None:
+        """Unknown."""
+        return None
+
+    async def context_window(self) -> int | None:
+        """Unknown."""
+        return None
+
+    async def count_tokens(self, text: str) -> int | None:
+        """Cannot count."""
+        return None
+
+    async def fixed_text(
+        self,
+        system: str,
+        history: Sequence[Message],
+        tools: Sequence[ToolSchema] | None,
+        plan: TurnPlan | None = None,
+    ) -> str | None:
+        """The runtime estimates."""
+        return None

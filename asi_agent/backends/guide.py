@@ -83,26 +83,40 @@ def latest_task_index(messages: Sequence[Message]) -> int:
     """Where the task being worked on was given: the latest user turn the runtime did not write (-1: none)."""
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
-        if message.role == "user" and not is_followup(message.content):
+        if message.role == "user" and not is_followup(message):
             return index
     return -1
 
 
-def is_followup(text: str) -> bool:
-    """Runtime-written user turns (continue prompts, parse notes) are not a new task."""
-    return text.startswith(("Continue with the next step", "Not run, could not be parsed", "Not done yet,"))
+_FOLLOWUPS = frozenset({"continue", "unparsed", "checks"})
+
+
+def is_followup(message: Message) -> bool:
+    """The runtime's continue prompts, parse notes and checks' notes are not a new task (a compaction's
+    summary restates the task, so it counts as one)."""
+    return message.author == "runtime" and message.note in _FOLLOWUPS
 
 
 def result_ok(result: Message) -> bool:
     """Whether a tool result message reports success."""
-    return not result.content.startswith(("ERROR:", "permission denied"))
+    return result.ok
 
 
 def unfounded_answer(messages: Sequence[Message], answer: str) -> str | None:
     """Why an answer is invented: no tool result succeeded, or the answer shares nothing with them."""
-    good = [result.content for result, _ in run_results(messages) if result_ok(result)]
+    results = run_results(messages)
+    good = [result.content for result, _ in results if result_ok(result)]
     if not good:
-        return "no tool call of this run succeeded, so the answer would be invented"
+        failed = [(result, call) for result, call in results if not result_ok(result)]
+        if not failed:
+            return "no tool call of this run succeeded, so the answer would be invented"
+        result, call = failed[-1]
+        error = next(
+            (line for line in result.body.splitlines() if line.strip()), ""
+        )
+        name = call.name if call is not None else "the last call"
+        error = error[:300].rstrip(".")
+        return f"{name} failed: {error}; no tool call succeeded, so any answer would be invented"
     said = {w.lower() for w in _WORD.findall(answer)}
     if not said:
         return "the answer is empty"

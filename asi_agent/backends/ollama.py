@@ -24,9 +24,10 @@ import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.adopt import adopting_transport
-from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck
 from asi_agent.backends.guard import StreamGuard, cut_reason
+from asi_agent.backends.guide import TurnPlan
 from asi_agent.backends.retry import (
     RETRYABLE_STATUSES,
     RetryCallback,
@@ -150,7 +151,7 @@ class _StreamState:
         return Completion(text, tuple(self.calls), self.usage, reason)
 
 
-class OllamaBackend:
+class OllamaBackend(BackendBase):
     """A model served by Ollama, through its native chat API."""
 
     def __init__(self, config: OllamaBackendConfig) -> None:
@@ -213,6 +214,7 @@ class OllamaBackend:
         tools: Sequence[ToolSchema] | None = None,
         *,
         on_delta: DeltaCallback | None = None,
+        plan: TurnPlan | None = None,
     ) -> Completion:
         """One streamed chat request, retried on transient failures, all within `request_timeout`."""
         options: dict[str, Any] = {"num_ctx": self._config.num_ctx, "num_predict": self._max_tokens}

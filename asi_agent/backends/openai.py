@@ -24,10 +24,11 @@ import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.adopt import adopting_transport
-from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
-from asi_agent.backends.chat_http import StatusError, StreamedError, sse_data, status_error
+from asi_agent.backends.chat_http import StatusError, StreamedError, not_an_api, sse_data, status_error
 from asi_agent.backends.guard import StreamGuard
+from asi_agent.backends.guide import TurnPlan
 from asi_agent.backends.openai_wire import (
     StreamState,
     WireMessages,
@@ -91,7 +92,7 @@ class OpenAIBackendConfig(BaseModel):
     """Stream the reply; False asks for it whole (then only `request_timeout` bounds the wait)."""
 
 
-class OpenAIBackend:
+class OpenAIBackend(BackendBase):
     """A model behind an OpenAI-compatible `/v1/chat/completions` endpoint."""
 
     def __init__(self, config: OpenAIBackendConfig) -> None:
@@ -154,6 +155,7 @@ class OpenAIBackend:
         tools: Sequence[ToolSchema] | None = None,
         *,
         on_delta: DeltaCallback | None = None,
+        plan: TurnPlan | None = None,
     ) -> Completion:
         """One streamed chat request, retried on transient failures, all within `request_timeout`."""
         wire = self._wire(messages)
@@ -333,7 +335,7 @@ class OpenAIBackend:
                 f"the model server at {url} refused the API key ({status}: {message}); "
                 "set ASI_API_KEY or OPENAI_API_KEY"
             )
-        if status == 404 or exc.code == "model_not_found":
+        if (status == 404 or exc.code == "model_not_found") and not exc.html:
             return await self._unknown_model(message)
         if status in (400, 413) and looks_like_context_overflow(message):
             return ContextOverflowError(f"the prompt does not fit the model's context window ({message})")
@@ -342,7 +344,10 @@ class OpenAIBackend:
                 f"the model server at {url} does not accept native tool definitions ({message}); "
                 "use --tool-mode text"
             )
-        return BackendError(f"the model server at {url} rejected the request ({status}: {message})")
+        rejected = f"the model server at {url} rejected the request ({status}: {message})"
+        # a web page is not an API's error object: another server, or a base URL without its /v1
+        page = not_an_api(url, f"it answered {status} with a web page")
+        return BackendError(page if exc.html else rejected)
 
     async def _unknown_model(self, message: str) -> BackendError:
         model, url = self._config.model, self._config.base_url

@@ -8,7 +8,9 @@ Script file (`ScriptedBackend.from_file`)::
                  "All done.\\nAGENT_STATUS: DONE"]}
 
 With `"native": false` the backend reports no native tool support, so the agent uses text mode and
-the replies carry their calls as text (`[TOOL_CALL]read_file[ARGS]{"path": "a.py"}`).
+the replies carry their calls as text (`[TOOL_CALL]read_file[ARGS]{"path": "a.py"}`). With
+`"planner": true` it asks for the runtime's planner (grounding), as the local models do; the plan of
+each request is kept in `plans`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from asi_agent.backends.base import DeltaCallback, ToolSchema
+from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.guide import TurnPlan
 from asi_agent.exceptions import BackendError, ConfigError
 from asi_agent.messages import Completion, Message, RawCall, Usage
 
@@ -59,6 +62,7 @@ class _ScriptFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     native: bool = True
+    planner: bool = False
     replies: list[ScriptedReply]
 
     @field_validator("replies", mode="before")
@@ -81,14 +85,21 @@ class ScriptedBackendConfig(BaseModel):
     """Override the script's `native` flag; None keeps the script's."""
 
 
-class ScriptedBackend:
+class ScriptedBackend(BackendBase):
     """Answers each request with the next scripted reply; `requests` keeps what every request carried."""
 
     def __init__(
-        self, replies: Sequence[ScriptedReply | str], *, native: bool = True, model_name: str = "scripted"
+        self,
+        replies: Sequence[ScriptedReply | str],
+        *,
+        native: bool = True,
+        model_name: str = "scripted",
+        planner: bool = False,
     ) -> None:
         self._replies = [ScriptedReply(text=r) if isinstance(r, str) else r for r in replies]
         self._native = native
+        self._planner = planner
+        self.plans: list[TurnPlan | None] = []
         self._model_name = model_name
         self._used = 0
         self.requests: list[tuple[list[Message], list[ToolSchema] | None]] = []
@@ -105,7 +116,8 @@ class ScriptedBackend:
             problem = exc.errors()[0]
             where = ".".join(str(part) for part in problem["loc"]) or "(top level)"
             raise ConfigError(f"bad script {path}: {where}: {problem['msg']}") from exc
-        return cls(script.replies, native=script.native if native is None else native, model_name=path.stem)
+        native = script.native if native is None else native
+        return cls(script.replies, native=native, model_name=path.stem, planner=script.planner)
 
     @classmethod
     def from_config(cls, config: ScriptedBackendConfig) -> ScriptedBackend:
@@ -122,6 +134,11 @@ class ScriptedBackend:
         """Replies not played yet."""
         return len(self._replies) - self._used
 
+    @property
+    def wants_planner(self) -> bool:
+        """The `planner` flag of the script."""
+        return self._planner
+
     async def supports_native_tools(self) -> bool:
         """The `native` flag of the script."""
         return self._native
@@ -132,9 +149,11 @@ class ScriptedBackend:
         tools: Sequence[ToolSchema] | None = None,
         *,
         on_delta: DeltaCallback | None = None,
+        plan: TurnPlan | None = None,
     ) -> Completion:
         """Record the request and play the next reply."""
         self.requests.append((list(messages), [dict(t) for t in tools] if tools is not None else None))
+        self.plans.append(plan)
         if self._used >= len(self._replies):
             raise BackendError(f"scripted backend has no reply left ({self._used} used)")
         reply = self._replies[self._used]

@@ -1,8 +1,8 @@
 """Text mode: driving a model that has no native tool calling (tool-emulation checklist §1-§7).
 
-The agent puts `render_contract` in the system prompt, sends `project_history` instead of the raw
-transcript, parses replies with `parse_reply`, and when `retry_reason` finds a reason it asks again with
-`retry_prompt`. Everything here is a pure function: the agent decides, counts retries and logs.
+The call adapter (`calls.adapter.CallAdapter`) puts `render_contract` in the system prompt, sends
+`project_history` instead of the raw transcript, parses replies with `parse_reply`, and when `retry_reason`
+finds a reason it asks again with `retry_prompt`. Everything here is a pure function.
 """
 
 from __future__ import annotations
@@ -272,16 +272,14 @@ def _frame_result(message: Message, names: Mapping[str, str]) -> str:
     call_id = message.tool_call_id or "?"
     name = message.name or names.get(call_id, "tool")
     content = message.content.strip("\n")
-    failed = content.lstrip().startswith("ERROR:")
-    header = f"[TOOL_RESULT {name} id={call_id}{' error' if failed else ''}]"
+    header = f"[TOOL_RESULT {name} id={call_id}{'' if message.ok else ' error'}]"
     return f"{header}\n{content if content.strip() else '(no output)'}\n[/TOOL_RESULT]"
 
 
-def _continuation(frames: Sequence[str], dialect: Dialect = ASI) -> Message:
-    failed = any(frame.split("\n", 1)[0].endswith(" error]") for frame in frames)
+def _continuation(frames: Sequence[str], dialect: Dialect = ASI, *, failed: bool = False) -> Message:
     line = _CONTINUE_LINE if dialect is ASI else _CONTINUE_OTHER
     footer = f"{_ERROR_HINT}\n{line}" if failed else line
-    return Message(role="user", content="\n\n".join([*frames, footer]))
+    return Message(role="user", content="\n\n".join([*frames, footer]), origin="runtime")
 
 
 def _project_assistant(message: Message, dialect: Dialect) -> Message:
@@ -345,7 +343,8 @@ class HistoryProjection:
 
 def _framed(run: Sequence[Message], names: Mapping[str, str], dialect: Dialect) -> Message:
     """A run of results, framed as one user turn (each frame names its tool)."""
-    return _continuation([_frame_result(result, names) for result in run], dialect)
+    failed = not all(result.ok for result in run)
+    return _continuation([_frame_result(result, names) for result in run], dialect, failed=failed)
 
 
 def detect_refusal(text: str) -> str | None:

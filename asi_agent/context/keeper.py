@@ -18,7 +18,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.base import Backend, ToolSchema
-from asi_agent.context.compact import SUMMARY_SYSTEM, Compaction, compact, partition
+from asi_agent.backends.guide import TurnPlan
+from asi_agent.context.compact import SKILL_TOOL, SUMMARY_SYSTEM, Compaction, compact, partition
 from asi_agent.context.shrink import is_shrunk, shrink_result
 from asi_agent.context.tokens import MESSAGE_OVERHEAD, TokenCounter
 from asi_agent.events import ContextCompacted
@@ -74,16 +75,13 @@ class Fitted:
 
 async def model_context_window(backend: Backend) -> int | None:
     """The backend's context window when it can tell (`context_window()`), else None."""
-    ask = getattr(backend, "context_window", None)
-    if ask is None:
-        return None
-    window = await ask()
+    window = await backend.context_window()
     return int(window) if window else None
 
 
 def model_tokenizer(backend: Backend) -> TokenCounter:
-    """A counter using the backend's `count_tokens(text)` when it has one."""
-    return TokenCounter(getattr(backend, "count_tokens", None))
+    """A counter using the backend's `count_tokens(text)` (estimating once the backend cannot count)."""
+    return TokenCounter(backend.count_tokens)
 
 
 class ContextKeeper:
@@ -173,14 +171,15 @@ class ContextKeeper:
         *,
         task: str,
         reason: Reason,
+        plan: TurnPlan | None = None,
     ) -> ContextCompacted | None:
         """Fit `messages` in place, record a change in the transcript, and return it as an event.
 
         `system` and `tools` are what the agent hands the backend besides the history; what the backend
-        really sends is counted when it can tell (`fixed_text`: a guided local model sends a few tools and
-        its own orientation instead).
+        really sends is counted when it can tell (`fixed_text`: with the planner's `plan`, a guided local
+        model sends a few tools and its own orientation instead).
         """
-        fixed = await self._fixed_text(system, messages, tools)
+        fixed = await self._fixed_text(system, messages, tools, plan)
         fitted = await self.fit(messages, fixed, task=task, force=reason != "budget")
         self.context_left = fitted.context_left
         if not fitted.changed:
@@ -202,11 +201,15 @@ class ContextKeeper:
         )
 
     async def _fixed_text(
-        self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema] | None
+        self,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSchema] | None,
+        plan: TurnPlan | None,
     ) -> str:
-        ask = getattr(self.backend, "fixed_text", None)
-        if ask is not None:
-            return str(await ask(system, messages, tools))
+        sent = await self.backend.fixed_text(system, messages, tools, plan)
+        if sent is not None:
+            return sent
         if not tools:
             return system
         return system + self._tools_text(list(tools))
@@ -232,7 +235,11 @@ class ContextKeeper:
     ) -> tuple[list[Message], int]:
         """Shrink the largest tool results among `candidates` until the history fits."""
         history = list(history)
-        sizes = {i: await self.counter.message(history[i]) for i in candidates if history[i].role == "tool"}
+        sizes = {
+            i: await self.counter.message(history[i])
+            for i in candidates
+            if history[i].role == "tool" and history[i].name != SKILL_TOOL  # a skill in use stays whole
+        }
         total = fixed + await self.counter.messages(history)
         count = 0
         for index in sorted(sizes, key=lambda i: -sizes[i]):

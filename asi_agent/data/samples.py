@@ -166,7 +166,8 @@ def _assistant(
     out: dict[str, Any] = {"role": "assistant", "content": None if calls and narration == "drop" else text}
     if calls:
         out["tool_calls"] = calls
-    if mistaken and mistakes == "mask":
+    # A turn the runtime wrote (the planner's reply, made without the model) is never a model target.
+    if (mistaken and mistakes == "mask") or message.get("origin") == "runtime":
         out["loss"] = False
     return out, dropped
 

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from asi_agent.exceptions import ModelFixableError
+from asi_agent.messages import Message, ResultKind
 from asi_agent.tools.registry import ToolRegistry
+from asi_agent.wire import legacy_result
 
 __all__ = [
-    "CUT_OFF_NAG",
     "CallView",
     "Conversation",
     "harmful_refusal",
@@ -33,17 +34,9 @@ __all__ = [
     "unapproved",
 ]
 
-CUT_OFF_NAG = "Your last reply was cut off"
-"""How the runtime's request to continue a reply cut at the token limit, or cut for repeating itself,
-begins (asi_agent/cutoff.py): a run that needed it has a broken reply in its history."""
-
-_CORRECTION_NAGS = ("Not done yet,", "Not run, could not be parsed")
-"""How the runtime's answers to a rejected reply begin: an ending its checks did not back (verify.py),
-call text it could not read (agent.py). The reply before such a turn is a mistake."""
-
-# How the runtime words a refused path (tools/paths.py): the call tried to leave the project or write
-# where no tool may write. Matching the words keeps old transcripts readable.
-_BOUNDARY_MARKS = ("is outside the project root", "tools may not write", "permission denied:")
+_BOUNDARY_KINDS = frozenset({"PermissionDeniedError"})
+"""The error kinds of a refused path (tools/paths.py): the call tried to leave the project or write where
+no tool may write."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,13 +143,16 @@ def read_conversation(
     for record in records:
         kind = record.get("type")
         if kind == "message":
-            message = dict(record["message"])
+            message = Message.from_dict(record["message"]).to_dict()  # typed fields, older ones too
             conv.messages.append(message)
             for call in message.get("tool_calls") or ():
                 raw[str(call["id"])] = call
                 order.append(str(call["id"]))
             if message.get("role") == "tool" and message.get("tool_call_id"):
-                results.setdefault(str(message["tool_call_id"]), {}).setdefault("content", message["content"])
+                kept = results.setdefault(str(message["tool_call_id"]), {})
+                kept.setdefault("content", message["content"])
+                kept.setdefault("error_kind", message.get("error_kind"))
+                kept.setdefault("outcome", message.get("outcome"))
         elif kind == "result":
             call = record.get("call") or {}
             results[str(call.get("id"))] = {**results.get(str(call.get("id")), {}), **record}
@@ -177,8 +173,9 @@ def read_conversation(
 
 
 def result_failed(content: object) -> bool:
-    """Whether a tool result's text reports an error or a refusal (how the runtime words them)."""
-    return str(content or "").startswith(("ERROR:", "permission denied"))
+    """Whether an exported sample's tool result reports an error or a refusal (a sample keeps only the
+    text the model read, rendered by `asi_agent.wire`)."""
+    return legacy_result(str(content or "")) != "ok"
 
 
 def harmful_refusal(decision: Mapping[str, Any] | None) -> bool:
@@ -205,10 +202,12 @@ def runtime_nag(message: Mapping[str, Any]) -> str | None:
     rejected reply, None for any other message."""
     if message.get("role") != "user":
         return None
-    text = str(message.get("content") or "")
-    if text.startswith(CUT_OFF_NAG):
+    note = message.get("note")
+    if "origin" not in message:  # a message as an older transcript kept it
+        note = Message.from_dict(dict(message)).note
+    if note == "cut_off":
         return "cut-off"
-    return "correction" if text.startswith(_CORRECTION_NAGS) else None
+    return "correction" if note in ("checks", "unparsed") else None
 
 
 def _add_request(conv: Conversation, record: Mapping[str, Any]) -> None:
@@ -236,12 +235,13 @@ def _view(
 ) -> CallView:
     repaired = result.get("call") or call
     content = str(result.get("content") or "")
-    output = content.removeprefix("ERROR: ")
     ok = bool(result.get("ok", False))
+    kind: ResultKind = result.get("outcome") or ("ok" if ok else "error")
+    output = Message("tool", content, outcome=kind).body
     # A refusal at the gate is judged by its decision (harmful, or only unapproved); other refused paths
     # are the tools' own: the call tried to leave the project.
     refused = decision is not None and decision.get("action") == "deny"
-    boundary = not ok and any(mark in output for mark in _BOUNDARY_MARKS)
+    boundary = not ok and (kind == "refused" or result.get("error_kind") in _BOUNDARY_KINDS)
     return CallView(
         id=str(call["id"]),
         raw_name=str(call.get("name", "")),

@@ -15,7 +15,8 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from asi_agent.backends.base import Backend, DeltaCallback, ToolSchema
+from asi_agent.backends.base import Backend, BackendBase, DeltaCallback, ToolSchema
+from asi_agent.backends.guide import TurnPlan
 from asi_agent.config import AsiConfig
 from asi_agent.messages import Completion, Message
 from asi_agent.providers import create_backend, detect_provider
@@ -26,12 +27,48 @@ _local = threading.local()
 _slots = itertools.count()
 
 
-class KeptOpen:
+class KeptOpen(BackendBase):
     """A backend shared by the tasks of one worker: closing it after a task does nothing."""
 
     def __init__(self, inner: Backend) -> None:
         self.inner = inner
-        self.embedded = bool(getattr(inner, "embedded", False))
+
+    @property
+    def small_model(self) -> bool:
+        """As the shared backend says."""
+        return self.inner.small_model
+
+    @property
+    def wants_planner(self) -> bool:
+        """As the shared backend says."""
+        return self.inner.wants_planner
+
+    @property
+    def constrained(self) -> bool:
+        """As the shared backend says."""
+        return self.inner.constrained
+
+    async def chat_template(self) -> str | None:
+        """As the shared backend says."""
+        return await self.inner.chat_template()
+
+    async def context_window(self) -> int | None:
+        """As the shared backend says."""
+        return await self.inner.context_window()
+
+    async def count_tokens(self, text: str) -> int | None:
+        """By the shared backend's tokenizer."""
+        return await self.inner.count_tokens(text)
+
+    async def fixed_text(
+        self,
+        system: str,
+        history: Sequence[Message],
+        tools: Sequence[ToolSchema] | None,
+        plan: TurnPlan | None = None,
+    ) -> str | None:
+        """As the shared backend sends it."""
+        return await self.inner.fixed_text(system, history, tools, plan)
 
     @property
     def model_name(self) -> str:
@@ -48,9 +85,10 @@ class KeptOpen:
         tools: Sequence[ToolSchema] | None = None,
         *,
         on_delta: DeltaCallback | None = None,
+        plan: TurnPlan | None = None,
     ) -> Completion:
         """One request to the shared backend."""
-        return await self.inner.complete(messages, tools, on_delta=on_delta)
+        return await self.inner.complete(messages, tools, on_delta=on_delta, plan=plan)
 
     async def aclose(self) -> None:
         """Kept open for the worker's next task."""

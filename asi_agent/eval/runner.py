@@ -27,6 +27,7 @@ from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.tools.registry import ToolRegistry
 from asi_agent.trust import ProjectTrust
+from asi_agent.vcs.gitcmd import git_command
 
 __all__ = ["PROJECT_MARK", "EvalSettings", "run_task", "script_path"]
 
@@ -131,7 +132,8 @@ async def _run_agent(
 ) -> tuple[RunFinished | None, list[dict[str, Any]], ToolRegistry, str | None]:
     config = _task_config(task, settings)
     backend = backend_for(config)
-    agent = assemble_agent(root, config, backend, cursor=task.spec.cursor, interactive=False)
+    # No skills: an evaluation offers the same tools whoever runs it, whatever skills they installed.
+    agent = assemble_agent(root, config, backend, cursor=task.spec.cursor, interactive=False, skills=False)
     end: RunFinished | None = None
     error: str | None = None
     try:
@@ -158,12 +160,18 @@ def _task_config(task: EvalTask, settings: EvalSettings) -> AsiConfig:
 
 
 def _git_init(root: Path) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "eval", "GIT_AUTHOR_EMAIL": "eval@example.invalid"}
+    """The fixture copy as a one-commit repository; git runs nothing a fixture configures (`gitcmd`)."""
+    git = git_command(root)
+    if git is None:
+        raise UserError("this eval task needs git (`git: true`), and no git program is installed")
+    env = {"GIT_AUTHOR_NAME": "eval", "GIT_AUTHOR_EMAIL": "eval@example.invalid"}
     env |= {"GIT_COMMITTER_NAME": "eval", "GIT_COMMITTER_EMAIL": "eval@example.invalid"}
     # A fixed date gives the fixture commit the same id in every run: the model is shown it.
     env |= {"GIT_AUTHOR_DATE": f"@{FIXTURE_TIME} +0000", "GIT_COMMITTER_DATE": f"@{FIXTURE_TIME} +0000"}
-    for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "fixture"]):
-        subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "-m", "fixture"]):
+        done = git.run(*command, env=env)
+        if done.returncode != 0:
+            raise subprocess.CalledProcessError(done.returncode, git.argv(*command), done.stdout, done.stderr)
 
 
 def _portable(records: list[dict[str, Any]], root: Path, task: Path) -> list[dict[str, Any]]:

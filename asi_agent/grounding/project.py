@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from asi_agent.exceptions import ModelFixableError
+from asi_agent.tools import beneath
+from asi_agent.tools.beneath import LinkOnPathError, anchor
 from asi_agent.tools.ignore import iter_project_entries
+from asi_agent.tools.paths import resolve_in_project
 
 __all__ = ["ProjectView"]
 
@@ -58,14 +63,28 @@ class ProjectView:
         return "\n".join(self.files) if self.files else "(no files)"
 
     def small_text(self, rel: str, max_bytes: int) -> str | None:
-        """The text of a small UTF-8 file of the project, else None."""
-        path = self.root / rel
+        """The text of a small UTF-8 file of the project, else None (a link leading out included).
+
+        Opened as the file tools open files: resolved inside the project, then walked beneath the root
+        with no link followed, so a link swapped in cannot bring an outside file into the prompt."""
         try:
-            if path.stat().st_size > max_bytes:
-                return None
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            fd = self._open(rel)
+        except (OSError, ModelFixableError):
             return None
+        with os.fdopen(fd, "rb") as handle:
+            if os.fstat(fd).st_size > max_bytes:
+                return None
+            try:
+                return handle.read().decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+
+    def _open(self, rel: str) -> int:
+        """A descriptor of the file; a link on its path is followed only as far as it stays inside."""
+        try:
+            return beneath.open_regular(anchor(self.root / rel, (self.root,)))
+        except LinkOnPathError:  # rare: resolve it first, as the file tools do (slower)
+            return beneath.open_regular(anchor(resolve_in_project(self.root, rel, write=False), (self.root,)))
 
     def _ranked(self, paths: tuple[str, ...], task: str) -> list[str]:
         words = {w.lower() for w in re.findall(r"[A-Za-z0-9_]+", task)}

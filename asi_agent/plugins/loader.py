@@ -62,7 +62,7 @@ def plugin_spec(definition: PluginToolDef, *, source: str, plugin_dir: Path) -> 
         name=definition.name,
         args=PluginArgs,
         run=run,
-        risk=definition.risk,
+        risk=definition.effective_risk(),
         source=source,
         description=definition.description,
         parameters=definition.parameters,

@@ -66,14 +66,19 @@ class CommandRun(_Strict):
 
 
 class PythonRun(_Strict):
-    """Call a function written with `asi_agent.sdk`, imported on first call (never when listing)."""
+    """Call a function written with `asi_agent.sdk`, in a child process inside the sandbox (each call)."""
 
     type: Literal["python"]
     """The runner kind."""
     entry: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
     """`module:function`; the module is looked up in the manifest folder's `plugins/`, then the folder."""
     timeout: float = Field(60.0, gt=0)
-    """Seconds before an async tool is cancelled."""
+    """Seconds before the call's process is stopped."""
+    network: bool = False
+    """Whether it needs the network: the sandbox its process runs in closes it otherwise."""
+    writable: list[str] = Field(default_factory=list)
+    """Folders outside the project it writes (`~` allowed); the sandbox lets only these, the project, the
+    temp folder and build caches be written."""
 
 
 class HttpRun(_Strict):
@@ -102,9 +107,19 @@ class PluginToolDef(_Strict):
     parameters: dict[str, Any]
     """A JSON-Schema object schema (`"type": "object"`) of the arguments."""
     risk: Risk = "execute"
-    """The permission class, as for built-in tools."""
+    """The permission class, as for built-in tools. A `python` tool is at least `execute` (it runs code)
+    and an `http` tool is `network`, whatever is written here."""
     run: Run
     """How the tool runs."""
+
+    def effective_risk(self) -> Risk:
+        """The class the policy uses: `risk`, raised to `execute` for python code and to `network` for
+        an HTTP endpoint (a manifest cannot make either run unasked, or in plan mode, by calling it read)."""
+        if self.run.type == "http":
+            return "network"
+        if self.run.type == "python" and self.risk in ("read", "write"):
+            return "execute"
+        return self.risk
 
 
 class McpServerDef(_Strict):

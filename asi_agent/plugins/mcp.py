@@ -128,7 +128,9 @@ class McpConnection:
         )
         if self.sandbox is not None:  # contained like every command, with what the manifest says it needs
             network = True if definition.network else None
-            argv = self.sandbox.wrap(argv, cwd=self.cwd, network=network, writable=definition.writable)
+            argv = self.sandbox.wrap(
+                argv, cwd=self.cwd, network=network, writable=definition.writable, extra_env=definition.env
+            )
         params = StdioServerParameters(
             command=argv[0], args=argv[1:], env=definition.env or None, cwd=self.cwd
         )

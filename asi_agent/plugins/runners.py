@@ -5,11 +5,11 @@ plugin package's) the same way as a `python` run. Failures the model should hear
 timeout, HTTP error, a plugin raising `ToolError`) become `ToolError`s carrying the plugin's own words.
 
 Python plugins: `"entry": "module:function"` is looked up as a file, first in the manifest folder's
-`plugins/`, then in the manifest folder itself (`todo_finder` → `plugins/todo_finder.py`). The module
-is imported on the first call, never while listing tools, so a project's code only runs once the
-permission policy allowed a call. It is loaded under a private name, so it can neither shadow nor be
-shadowed by an installed module; while it is imported its folder is on `sys.path`, so it may import
-its sibling modules.
+`plugins/`, then in the manifest folder itself (`todo_finder` → `plugins/todo_finder.py`). A manifest's
+python tool runs in a child process inside the run's sandbox (`isolated.py`), started for each call
+once the permission policy allowed it, never inside asi-agent; its folder is on the child's `sys.path`,
+so it may import its sibling modules. `load_entry` imports a module here, for `asi-agent plugins add`
+(a file the person names) only.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_ERROR_CHARS",
     "MAX_OUTPUT_CHARS",
+    "cap",
     "command_argv",
     "command_runner",
     "find_module",
@@ -89,10 +90,11 @@ def command_runner(name: str, run: CommandRun, plugin_dir: Path) -> ToolFunction
 
     async def call(args: ToolArgs, ctx: ToolContext) -> str:
         argv = command_argv(run.command, root=ctx.root, plugin_dir=plugin_dir)
+        own = {"ASI_PROJECT_ROOT": str(ctx.root), "ASI_PLUGIN_DIR": str(plugin_dir), **run.env}
         if ctx.sandbox is not None:  # contained like every command, with what the manifest says it needs
             network = True if run.network else None
-            argv = ctx.sandbox.wrap(argv, cwd=ctx.root, network=network, writable=run.writable)
-        env = {**os.environ, "ASI_PROJECT_ROOT": str(ctx.root), "ASI_PLUGIN_DIR": str(plugin_dir), **run.env}
+            argv = ctx.sandbox.wrap(argv, cwd=ctx.root, network=network, writable=run.writable, extra_env=own)
+        env = {**os.environ, **own}
         try:
             proc = await asyncio.create_subprocess_exec(
                 *argv,
@@ -118,22 +120,18 @@ def command_runner(name: str, run: CommandRun, plugin_dir: Path) -> ToolFunction
             await _stop_group(proc)
             raise
         if proc.returncode != 0:
-            detail = _cap(err.decode("utf-8", "replace").strip(), MAX_ERROR_CHARS) or "(no error output)"
+            detail = cap(err.decode("utf-8", "replace").strip(), MAX_ERROR_CHARS) or "(no error output)"
             raise ToolError(f"{name} failed (exit code {proc.returncode}): {detail}")
-        return _cap(out.decode("utf-8", "replace"), MAX_OUTPUT_CHARS)
+        return cap(out.decode("utf-8", "replace"), MAX_OUTPUT_CHARS)
 
     return _named(call, name)
 
 
 def python_runner(name: str, run: PythonRun, plugin_dir: Path) -> ToolFunction:
-    """Call an SDK tool function, importing its module on the first call."""
-    module_name, function_name = run.entry.split(":", 1)
+    """Call an SDK tool of a manifest: in a child process inside the run's sandbox (`isolated.py`)."""
+    from asi_agent.plugins.isolated import python_child_runner  # noqa: PLC0415 - it imports this module
 
-    async def call(args: ToolArgs, ctx: ToolContext) -> str:
-        target = load_entry(name, module_name, function_name, plugin_dir)
-        return await _invoke(name, target, args, ctx, run.timeout)
-
-    return _named(call, name)
+    return python_child_runner(name, run, plugin_dir)
 
 
 def sdk_runner(name: str, target: SdkTool, *, timeout: float = 60.0) -> ToolFunction:
@@ -174,9 +172,9 @@ def http_runner(name: str, run: HttpRun) -> ToolFunction:
         except httpx.HTTPError as exc:
             raise ToolError(f"{name}: cannot reach {run.url}: {exc}") from exc
         if not response.is_success:
-            body = _cap(response.text.strip(), MAX_ERROR_CHARS) or "(empty body)"
+            body = cap(response.text.strip(), MAX_ERROR_CHARS) or "(empty body)"
             raise ToolError(f"{name}: {run.url} answered HTTP {response.status_code}: {body}")
-        return _cap(response.text, MAX_OUTPUT_CHARS)
+        return cap(response.text, MAX_OUTPUT_CHARS)
 
     return _named(call, name)
 
@@ -263,7 +261,8 @@ def _arguments(args: ToolArgs) -> dict[str, Any]:
     return args.model_dump(mode="json")
 
 
-def _cap(text: str, limit: int) -> str:
+def cap(text: str, limit: int) -> str:
+    """`text`, cut to `limit` characters with a note saying how much was cut."""
     if len(text) <= limit:
         return text
     return text[:limit] + f"\n[... cut: {len(text) - limit} more characters]"

@@ -42,7 +42,8 @@ _SUBCOMMANDS = {
     "gem": {"install", "update"},
     "conda": {"install", "create", "update"},
 }
-_READ_ONLY = ("Read-only file system", "Permission denied")
+# "busy": a command replaced a protected file (git writes its config so)
+_READ_ONLY = ("Read-only file system", "Permission denied", "Device or resource busy")
 _NO_NETWORK = (
     "Could not resolve host", "Temporary failure in name resolution", "Network is unreachable",
     "Name or service not known", "nodename nor servname", "getaddrinfo",
@@ -79,9 +80,11 @@ def sandbox_hints(output: str, sandbox: Sandbox) -> list[str]:
     notes = []
     if any(mark in output for mark in _READ_ONLY):
         notes.append(
-            "note: commands run in a sandbox that lets them write only in the project, the temp folder and "
-            "build caches (and never in .asi/); a write elsewhere fails with 'Read-only file system'. "
-            "Folders can be added with `writable` in the [sandbox] section of the configuration"
+            "note: commands run in a sandbox that lets them write only in the project and their "
+            "private /tmp (not in .asi/, git's config and hooks, or the settings of agents and editors); "
+            "a write elsewhere fails with 'Read-only file system'. The person can add folders with "
+            "`writable` (and allow a protected project path with `unprotect`) in the [sandbox] section "
+            "of the configuration"
         )
     if not sandbox.network and any(mark in output for mark in _NO_NETWORK):
         notes.append(

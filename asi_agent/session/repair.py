@@ -7,10 +7,9 @@ closed by answering each unfinished call with an error the model can read.
 from __future__ import annotations
 
 from asi_agent.messages import Message
+from asi_agent.wire import INTERRUPTED, tool_text
 
 __all__ = ["INTERRUPTED", "closing_messages"]
-
-INTERRUPTED = "interrupted by the person before this call finished; ask before running it again"
 
 
 def closing_messages(messages: list[Message], partial: str) -> list[Message]:
@@ -23,7 +22,13 @@ def closing_messages(messages: list[Message], partial: str) -> list[Message]:
         return []
     answered = {m.tool_call_id for m in messages[last + 1 :] if m.role == "tool"}
     return [
-        Message("tool", f"ERROR: {INTERRUPTED}", tool_call_id=call.id, name=call.name)
+        Message(
+            "tool",
+            tool_text("interrupted", INTERRUPTED),
+            tool_call_id=call.id,
+            name=call.name,
+            outcome="interrupted",
+        )
         for call in messages[last].tool_calls
         if call.id not in answered
     ]

@@ -21,6 +21,7 @@ __all__ = [
     "DeleteFileArgs",
     "DeleteLinesArgs",
     "DiffHistoryArgs",
+    "ExecuteSkillArgs",
     "FileSearchArgs",
     "FindCodeLocationArgs",
     "FixTestsArgs",
@@ -249,3 +250,12 @@ class WebFetchArgs(ToolArgs):
 
 class WebSearchArgs(ToolArgs):
     query: str
+
+
+class ExecuteSkillArgs(ToolArgs):
+    """Use a skill: returns its instructions and the list of its bundled files."""
+
+    skill_id: str = Field(description="The skill's name, one of those listed in this tool's description.")
+    parameters: dict[str, Any] | None = Field(
+        default=None, description="Values taken from the request that the skill's steps need (optional)."
+    )

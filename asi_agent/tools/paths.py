@@ -2,11 +2,14 @@
 
 Every file tool goes through `resolve_in_project`: `..` and symbolic links (of the file and of every
 parent, also for files that do not exist yet) are resolved before the check, so a link that points
-outside the project cannot be used to read or write there.
+outside the project cannot be used to read or write there. Links inside the project that stay inside
+are followed. The check is by name, at one moment: the file is then opened beneath the project root
+with no link followed (`beneath.py`), so a link swapped in after the check leads nowhere.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,20 +53,50 @@ def resolve_in_project(ctx_root: Path, raw: str, *, write: bool, also: Sequence[
     candidate = expand_home(text)
     if not candidate.is_absolute():
         candidate = root / candidate
-    try:
-        # strict=False resolves every existing component (symlinks included) and keeps the missing tail.
-        resolved = candidate.resolve(strict=False)
-    except (OSError, RuntimeError) as exc:
-        raise ToolError(f"cannot resolve the path {text!r}: {exc}") from exc
+    resolved = _resolve(candidate, text)
     if not resolved.is_relative_to(root):
         if any(resolved.is_relative_to(_real_root(extra)) for extra in also):
             return resolved
-        raise PermissionDeniedError(
-            f"{text} is outside the project root {root}; tools may only touch files inside the project"
-        )
+        raise PermissionDeniedError(_outside_message(text, root, candidate, resolved))
     if write:
         _refuse_protected(resolved.relative_to(root), text)
     return resolved
+
+
+def _resolve(candidate: Path, text: str) -> Path:
+    """Every existing component resolved (links included), the missing tail kept; ToolError if impossible.
+
+    A link replaced while it is read (EINVAL from readlink: no longer a link) is tried again, twice."""
+    for attempt in range(3):
+        try:
+            return candidate.resolve(strict=False)
+        except OSError as exc:
+            if exc.errno != errno.EINVAL or attempt == 2:
+                raise ToolError(_unresolvable(text, exc)) from exc
+        except RuntimeError as exc:  # a loop of links
+            raise ToolError(f"cannot resolve the path {text!r}: {exc}") from exc
+    raise AssertionError("unreachable")
+
+
+def _unresolvable(text: str, exc: OSError) -> str:
+    if exc.errno == errno.EINVAL:
+        return (
+            f"cannot resolve the path {text!r}: a folder or link on it kept changing while it was read "
+            "(something is replacing it, e.g. a background command); nothing was done. Call again once "
+            "it has settled, or choose another path"
+        )
+    return f"cannot resolve the path {text!r}: {exc}"
+
+
+def _outside_message(text: str, root: Path, candidate: Path, resolved: Path) -> str:
+    """Why a path is refused: it names a place outside, or a link inside the project leads out."""
+    if Path(os.path.normpath(candidate)).is_relative_to(root):
+        return (
+            f"{text} is a symbolic link (or lies under one) leading outside the project root {root}, "
+            f"to {resolved}; tools may only touch files inside the project. Give the path of a file "
+            "inside the project instead"
+        )
+    return f"{text} is outside the project root {root}; tools may only touch files inside the project"
 
 
 def _refuse_too_long(text: str) -> None:

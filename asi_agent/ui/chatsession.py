@@ -35,7 +35,8 @@ from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
-from asi_agent.ui.mentions import expand_mentions
+from asi_agent.ui.custom_commands import CommandBook, narrowed_run
+from asi_agent.ui.mentions import attach_budget, expand_mentions
 from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
 from asi_agent.vcs.session import GitSession
 
@@ -62,6 +63,8 @@ class ChatSession:
         self.journal = Journal(root / ".asi")
         self.store = SessionStore(root / ".asi")
         self._notes: list[str] = []
+        self.commands = CommandBook(root)
+        """The project's and the user's custom commands (`/review …`)."""
         self._retired: list[Backend] = []
         self.git: GitSession | None = None
         """Checkpoints of the session's tasks (as `run` makes them), in a git project."""
@@ -151,9 +154,16 @@ class ChatSession:
 
     # -- a turn ------------------------------------------------------------------------------------
 
-    def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
-        """Send one message (with its @mentions attached) and run the agent until it ends."""
-        task = expand_mentions(self.root, text)
+    async def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
+        """Send one message (with its @mentions attached, within what the context window has left, or a
+        custom command's prompt) and run the agent until it ends."""
+        command = self.commands.expansion(text)
+        if command is not None:
+            task = command.prompt
+        else:
+            context = self.agent.context
+            budget = attach_budget(await context.window(), context.context_left)
+            task = expand_mentions(self.root, text, budget)
         if self.git is not None:
             self.git.start_task(text)
         if self._notes:
@@ -161,7 +171,15 @@ class ChatSession:
             self._notes.clear()
         if self.mode == "plan":
             task = plan_task(task)
-        return cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))  # closed by the chats
+        if command is not None and command.allowed_tools is not None:
+            run = narrowed_run(self.agent, task, command.allowed_tools)
+        else:
+            run = cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))
+        try:
+            async for event in run:
+                yield event
+        finally:
+            await run.aclose()  # the chats close this generator; the run's must close with it
 
     def interrupted(self, partial: str) -> None:
         """Keep what the interrupted turn produced; the session stays resumable."""
@@ -212,7 +230,7 @@ class ChatSession:
         backend = create_backend(config)
         self._retired.append(self.agent.backend)
         self.config = config
-        self.agent.backend = backend
+        self.agent.use(backend)  # the model's every user switches: requests, planner, compaction
         self.ctx.model = BackendModel(backend)
 
     async def compact(self) -> str:
@@ -308,7 +326,7 @@ class ChatSession:
         old = self.agent
         old.runner.ctx.session_id = session.id
         config = dataclasses.replace(old.config, gate=old.gate.config)
-        self.agent = Agent(old.backend, old.runner, session, old.system, config)
+        self.agent = Agent(old.backend, old.runner, session, old.system, config, planner=old.planner_for)
         self._notes.clear()
         self._attach_git()
 

@@ -75,7 +75,8 @@ def untrust(args: argparse.Namespace) -> int:
     """`untrust [PATH]` removes a folder from the trusted ones (the folders below it with it)."""
     from asi_agent.trust import trusted_by, untrust_folder  # noqa: PLC0415
 
-    folder, removed = untrust_folder(_folder(args.path))
+    # a folder deleted since it was trusted can still be removed from the list
+    folder, removed = untrust_folder(Path(os.path.expanduser(args.path or ".")))
     if removed:
         print(f"{folder} is no longer trusted")
         return 0

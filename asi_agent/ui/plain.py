@@ -28,6 +28,7 @@ from asi_agent.events import (
     ReasoningStreamed,
     RetryRequested,
     RunFinished,
+    SubagentEvent,
     TextStreamed,
     ToolFinished,
     ToolStarted,
@@ -42,7 +43,7 @@ from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
-from asi_agent.ui.slash import COMMANDS, Confirm, SlashReply, confirmed, run_slash
+from asi_agent.ui.slash import COMMANDS, Confirm, SlashReply, confirmed, is_skill_command, run_slash
 
 __all__ = ["PlainChat", "ending_detail", "replay_lines", "run_plain"]
 
@@ -102,7 +103,8 @@ class PlainChat:
         if not text:
             return True
         self.history.add(text)
-        if text.startswith("/"):
+        custom = is_skill_command(self.chat, text) or self.chat.commands.expansion(text) is not None
+        if text.startswith("/") and not custom:
             reply = run_slash(self.chat, text, plain=True)
             if reply.confirm is not None:
                 reply = await self._confirm(reply.confirm)
@@ -174,6 +176,8 @@ class PlainChat:
                 answer, note = await self._ask(event)
                 event.note = note
                 event.answer.set_result(answer)
+            elif isinstance(event, SubagentEvent):
+                printer.child(event)
             else:
                 printer.show(event)
 
@@ -185,10 +189,11 @@ class PlainChat:
         offered = request.rule.startswith("mode ")  # destructive commands, secrets, rules: every time
         always = " / [a]lways for this tool" if offered else ""
         session: PromptSession[str] = PromptSession()
+        keys: PromptSession[str] = PromptSession(key_bindings=_one_key("ynaed" if offered else "yned"))
         question = f"Allow? [y]es / [n]o{always} / [e] no, say why / [d]iff: "
         while True:
             try:
-                reply = (await session.prompt_async(question)).strip().lower()
+                reply = (await keys.prompt_async(question)).strip().lower()
                 if reply == "e":
                     return "no", (await session.prompt_async("Why not? ")).strip()
             except (KeyboardInterrupt, EOFError):
@@ -198,6 +203,17 @@ class PlainChat:
                 print_formatted_text(FormattedText(describe(request, full_diff=True)))
             elif reply in ANSWERS and (offered or reply != "a"):
                 return ANSWERS[reply], ""
+
+
+def _one_key(letters: str) -> Any:
+    """Key bindings that answer a question with one of `letters` as soon as it is pressed (no Enter)."""
+    from prompt_toolkit.key_binding import KeyBindings  # noqa: PLC0415
+
+    bindings = KeyBindings()
+    for letter in letters:
+        for key in (letter, letter.upper()):
+            bindings.add(key)(lambda event, letter=letter: event.app.exit(result=letter))
+    return bindings
 
 
 class _Interrupted(Exception):
@@ -259,6 +275,15 @@ class _Printer:
             sys.stdout.write(text)
             sys.stdout.flush()
 
+    def child(self, event: SubagentEvent) -> None:
+        """A child agent's calls, indented under its `task` call."""
+        inner = event.event
+        if isinstance(inner, ToolStarted):
+            _print(f"  ↳ {event.agent} · {inner.call.name} {_key_argument(inner.call.arguments)} …")
+        elif isinstance(inner, ToolFinished):
+            first = inner.output.partition("\n")[0] if inner.ok else inner.output
+            _print(f"  ↳ {event.agent} {'✓' if inner.ok else '✗'} {inner.call.name} {first[:200]}")
+
     def _finished(self, event: ToolFinished) -> None:
         seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())
         took = "<1s" if seconds < 1 else f"{seconds:.1f}s"
@@ -295,8 +320,8 @@ def replay_lines(messages: Sequence[Message]) -> list[str]:
                 lines.append(strip_status(message.content))
             lines += [f"· {call.name} {_key_argument(call.arguments)}" for call in message.tool_calls]
         elif message.role == "tool":
-            mark = "✗" if message.content.startswith("ERROR:") else "✓"
-            first = message.content.removeprefix("ERROR: ").partition("\n")[0]
+            mark = "✓" if message.ok else "✗"
+            first = message.body.partition("\n")[0]
             lines.append(f"{mark} {message.name or 'result'}: {first[:200]}")
     return lines
 
@@ -332,7 +357,8 @@ def _prompt_session(plain: PlainChat) -> Any:
         def get_completions(self, document: Any, complete_event: Any) -> Iterable[Completion]:
             word = document.get_word_before_cursor(WORD=True)
             if word.startswith("/") and document.text.strip() == word:
-                for name, text in COMMANDS.items():
+                custom = {f"/{n}": c.description for n, c in plain.chat.commands.commands.items()}
+                for name, text in {**COMMANDS, **custom}.items():
                     if name.startswith(word):
                         yield Completion(name, -len(word), display_meta=text)
             elif MENTION.fullmatch(word) or word == "@":

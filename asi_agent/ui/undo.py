@@ -7,10 +7,12 @@ keeps its project-wide meaning and does not ask.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from asi_agent.exceptions import ModelFixableError
+from asi_agent.tools import beneath
+from asi_agent.tools.beneath import Anchored
 from asi_agent.tools.files.journal import Journal, JournalEntry
 
 __all__ = ["UndoPlan", "plan_undo", "prune_empty_parents", "undo_entries"]
@@ -55,15 +57,21 @@ def undo_entries(journal: Journal, root: Path, entries: list[JournalEntry]) -> l
 
 
 def prune_empty_parents(root: Path, path: Path) -> None:
-    """Remove the folders above `path` that are empty now, up to (not including) the project root."""
+    """Remove the folders above `path` that are empty now, up to (not including) the project root.
+
+    Beneath the root with no link followed, so a folder swapped for a link is never pruned through it."""
     top = root.resolve()
-    folder = path.parent
-    while folder.resolve() != top and top in folder.resolve().parents:
+    if not path.is_relative_to(top):
+        path = top / path.relative_to(root) if path.is_relative_to(root) else path
+    if not path.is_relative_to(top):
+        return
+    parts = path.relative_to(top).parts[:-1]
+    while parts:
         try:
-            os.rmdir(folder)  # only ever an empty folder
-        except OSError:
+            beneath.rmdir(Anchored(top, parts))  # only ever an empty folder
+        except (OSError, ModelFixableError):
             return
-        folder = folder.parent
+        parts = parts[:-1]
 
 
 def _whose(entry: JournalEntry) -> str:

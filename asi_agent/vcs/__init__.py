@@ -1,5 +1,7 @@
-"""Git: the repository through gitpython (imported lazily; without a `git` binary a project behaves as if
-it had no repo), and the prompt's summary straight from `git`.
+"""Git: the repository through the `git` program (without one a project behaves as if it had no repo),
+run so that nothing the repository configures can start a program (`gitcmd`).
+
+    asi_agent.vcs.gitcmd       GitCommand, git_command            how every git process is started
 
     asi_agent.vcs.repo         GitRepo, open_repo                 the repository
     asi_agent.vcs.summary      git_context                        the prompt's summary (plain `git`)

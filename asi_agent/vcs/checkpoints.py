@@ -8,15 +8,16 @@ restore, and it first saves the current state as another checkpoint (session `re
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from asi_agent.exceptions import ModelFixableError, UserError
+from asi_agent.tools import beneath
+from asi_agent.tools.beneath import Anchored, LinkOnPathError, anchor
 from asi_agent.tools.files.journal import Journal, StaleFileError, move_to_trash
-from asi_agent.tools.files.textio import write_atomic
+from asi_agent.tools.files.journal_format import mode_or_none, read_or_none
 from asi_agent.tools.paths import resolve_in_project
 from asi_agent.vcs.repo import AGENT_IDENTITY, GitRepo
 
@@ -81,7 +82,13 @@ def create_checkpoint(repo: GitRepo, session_id: str, label: str) -> Checkpoint:
     parent = repo.head()
     message = f"asi-agent checkpoint: {label}\n\nSession: {session_id}"
     commit = repo.run(
-        "commit-tree", tree, *(["-p", parent] if parent else []), "-m", message, env=AGENT_IDENTITY
+        "commit-tree",
+        "--no-gpg-sign",
+        tree,
+        *(["-p", parent] if parent else []),
+        "-m",
+        message,
+        env=AGENT_IDENTITY,
     )
     deadline = time.monotonic() + _CLAIM_WAIT
     while True:
@@ -156,35 +163,42 @@ def _restore_file(
     if target.is_symlink():
         return None
     wanted = repo.blob(commit, path)
-    before = target.read_bytes() if target.is_file() else None
+    if wanted is not None and wanted[1] == _SYMLINK:
+        return None
     try:
-        if wanted is None:
-            if before is None:
-                return None
-            with journal.change(
-                target, rel, before, None, tool="checkpoint-restore", session_id=RESTORES, mode=_mode(target)
-            ):
-                move_to_trash(root, target)
-            return "deleted", rel
-        data, mode = wanted
-        if mode == _SYMLINK:
-            return None
-        file_mode = 0o755 if mode == _EXECUTABLE else (0o644 if before is None else None)
-        with journal.change(
-            target, rel, before, data, tool="checkpoint-restore", session_id=RESTORES, mode=file_mode
-        ):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, data, file_mode)
+        # Read and written beneath the root with no link followed (a link swapped in is refused).
+        return _put(journal, root, anchor(target, (root,)), rel, wanted)
     except StaleFileError as exc:
         raise UserError(
             f"{exc.path} changed while the checkpoint was being restored (another process wrote it); "
             "run the restore again"
         ) from exc
+    except LinkOnPathError as exc:
+        raise UserError(f"cannot restore {rel}: {exc}") from exc
+    except IsADirectoryError:
+        return None  # a folder where the checkpoint has a file: not ours to replace
+
+
+_RESTORE_TOOL = "checkpoint-restore"
+
+
+def _put(
+    journal: Journal, root: Path, where: Anchored, rel: str, wanted: tuple[bytes, int] | None
+) -> tuple[str, str] | None:
+    """Put the checkpoint's content (None: delete the file) in place, journaled; None if nothing to do."""
+    before = read_or_none(where)
+    if wanted is None:
+        if before is None:
+            return None
+        mode = mode_or_none(where)
+        with journal.change(where, rel, before, None, tool=_RESTORE_TOOL, session_id=RESTORES, mode=mode):
+            move_to_trash(root, where)
+        return "deleted", rel
+    data, git_mode = wanted
+    file_mode = 0o755 if git_mode == _EXECUTABLE else (0o644 if before is None else None)
+    with journal.change(where, rel, before, data, tool=_RESTORE_TOOL, session_id=RESTORES, mode=file_mode):
+        beneath.write_atomic(where, data, file_mode)
     return "written", rel
-
-
-def _mode(path: Path) -> int:
-    return os.stat(path).st_mode & 0o7777
 
 
 def session_diff(
@@ -201,6 +215,12 @@ def session_diff(
     session = own[0].session
     first = min((c for c in own if c.session == session), key=lambda c: c.number)
     out = repo.run(
-        "diff", *(["--stat"] if stat else []), f"{first.commit}^{{tree}}", repo.snapshot(), strip=False
+        "diff",
+        "--no-ext-diff",
+        "--no-textconv",
+        *(["--stat"] if stat else []),
+        f"{first.commit}^{{tree}}",
+        repo.snapshot(),
+        strip=False,
     )
     return first, out

@@ -1,19 +1,19 @@
-"""The project's git repository, seen through a narrow wrapper around gitpython.
+"""The project's git repository, seen through a narrow wrapper around the `git` program.
 
-gitpython is imported on first use; `import git` fails when no `git` binary is installed, and a
-project then behaves exactly as one without a repository.
+Every command runs as `asi_agent.vcs.gitcmd` runs it: nothing the repository configures (hooks,
+fsmonitor, filters, external diffs, signing programs, ...) can start a program. Without a `git` program
+a project behaves exactly as one without a repository.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from asi_agent.exceptions import UserError
+from asi_agent.vcs.gitcmd import GitCommand, git_command
 from asi_agent.vcs.summary import dirty_paths, has_git
 
 __all__ = ["AGENT_IDENTITY", "GitRepo", "open_repo"]
@@ -29,49 +29,42 @@ AGENT_IDENTITY = {
 """Who writes checkpoint commits (private refs, so the person's identity is not needed)."""
 
 
-def _git_module() -> Any:
-    """The `git` module, or None when gitpython or the git binary is missing."""
-    try:
-        import git  # noqa: PLC0415 - heavy, and it fails without a git binary: only when needed
-    except ImportError as exc:
-        log.debug("git is not usable: %s", exc)
-        return None
-    return git
-
-
 class GitRepo:
     """One working tree; commands run with `git` itself. Nothing here touches HEAD, the index or a branch."""
 
-    def __init__(self, repo: Any, module: Any) -> None:
-        self._repo = repo
-        self._git = module
-        self.root = Path(repo.working_tree_dir).resolve()
+    def __init__(self, git: GitCommand) -> None:
+        self._git = git
+        self.root = git.cwd
 
     def run(self, *args: str, env: dict[str, str] | None = None, strip: bool = True) -> str:
         """The output of `git ARGS` in the working tree; a failure is a UserError quoting git."""
+        out = self._bytes(*args, env=env).decode("utf-8", "replace")
+        return out.rstrip("\n") if strip else out
+
+    def _bytes(self, *args: str, env: dict[str, str] | None = None) -> bytes:
         try:
-            out: str = self._repo.git.execute(
-                ["git", *args], env={**os.environ, **(env or {})}, strip_newline_in_stdout=strip
+            done = self._git.run(*args, env=env)
+        except OSError as exc:
+            raise UserError(f"git {args[0]} failed: {exc}") from exc
+        if done.returncode != 0:
+            message = (
+                " ".join(done.stderr.decode("utf-8", "replace").split()) or f"exit code {done.returncode}"
             )
-        except self._git.GitCommandError as exc:
-            message = " ".join(str(exc.stderr or exc).split())
-            raise UserError(f"git {args[0]} failed: {message}") from exc
-        return out
+            raise UserError(f"git {args[0]} failed: {message}")
+        return done.stdout
 
     def head(self) -> str | None:
         """The commit HEAD points to; None on a branch without commits yet."""
-        try:
-            return str(self._repo.head.commit.hexsha)
-        except ValueError:
-            return None
+        done = self._git.run("rev-parse", "-q", "--verify", "HEAD^{commit}")
+        return done.stdout.decode().strip() if done.returncode == 0 else None
 
     def branch(self) -> str:
         """The current branch, or "(detached at SHA)"."""
-        try:
-            return str(self._repo.active_branch.name)
-        except TypeError:
-            head = self.head()
-            return f"(detached at {head[:10]})" if head else "(no commits)"
+        done = self._git.run("symbolic-ref", "--short", "-q", "HEAD")
+        if done.returncode == 0:
+            return done.stdout.decode("utf-8", "replace").strip()
+        head = self.head()
+        return f"(detached at {head[:10]})" if head else "(no commits)"
 
     def dirty(self) -> list[str]:
         """Changed, staged and untracked paths (`git status --porcelain` lines), ignored files excluded."""
@@ -101,11 +94,15 @@ class GitRepo:
 
     def blob(self, tree: str, path: str) -> tuple[bytes, int] | None:
         """Content and mode of `path` in `tree`, or None when the tree has no such file."""
-        try:
-            item = self._repo.tree(tree) / path
-        except KeyError:
+        listed = self._bytes("ls-tree", "-z", "--full-tree", tree, "--", path)
+        entry = listed.split(b"\0", 1)[0]
+        if not entry:
             return None
-        return bytes(item.data_stream.read()), int(item.mode)
+        info, _, _name = entry.partition(b"\t")
+        mode, kind, sha = info.decode().split()
+        if kind != "blob":
+            return None
+        return self._bytes("cat-file", "blob", sha), int(mode, 8)
 
     def changed_paths(self, old_tree: str, new_tree: str) -> list[tuple[str, str]]:
         """(status A/M/D/T, path) of every file that differs between two trees."""
@@ -116,20 +113,21 @@ class GitRepo:
 
     def has_identity(self) -> bool:
         """Whether commits can name their author (user.name and user.email are configured)."""
-        reader = self._repo.config_reader()
-        return bool(reader.get_value("user", "email", "")) and bool(reader.get_value("user", "name", ""))
+        return all(
+            self._git.run("config", "--get", key).stdout.strip() for key in ("user.email", "user.name")
+        )
 
 
 def open_repo(root: Path) -> GitRepo | None:
-    """The repository `root` is in, or None (no repository, no gitpython, or no git binary)."""
-    # gitpython takes about 0.1 s to import: not for a folder that no repository holds.
-    module = _git_module() if has_git(root) else None
-    if module is None:
+    """The repository `root` is in, or None (no repository, a bare one, or no git program)."""
+    git = git_command(root) if has_git(root) else None
+    if git is None:
         return None
     try:
-        repo = module.Repo(root, search_parent_directories=True)
-    except (module.InvalidGitRepositoryError, module.NoSuchPathError):
+        done = git.run("rev-parse", "--show-toplevel")
+    except OSError:
         return None
-    if repo.bare or repo.working_tree_dir is None:
-        return None
-    return GitRepo(repo, module)
+    top = done.stdout.decode("utf-8", "surrogateescape").strip()
+    if done.returncode != 0 or not top:
+        return None  # not a working tree: outside any repository, a bare one, or one git refuses to trust
+    return GitRepo(git_command(Path(top).resolve()) or git)

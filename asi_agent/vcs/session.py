@@ -23,6 +23,8 @@ TRAILER = "Generated-by: asi-agent"
 _SUBJECT_CHARS = 72
 _BODY_LINES = 15
 _SHOWN_DIRTY = 10
+_NO_PROGRAMS = ("--no-verify", "--no-gpg-sign")
+"""No hook, no signing program: the commit runs nothing (the config pins the rest, see `gitcmd`)."""
 _INDEX_WAIT = 10.0
 """Seconds a commit waits while another git process (another run's commit, a person's) holds the index."""
 
@@ -53,8 +55,8 @@ class GitSession:
     def open(cls, root: Path, session_id: str, *, now: bool = False) -> GitSession | None:
         """The session's git side, or None when the project is in no repository.
 
-        The repository is opened (gitpython loaded, about 0.1 s) before the first change, so a run that
-        changes nothing never pays for it; `now` opens it at once, and then None also means that it is
+        The repository is opened (two git processes) before the first change, so a run that changes
+        nothing never pays for it; `now` opens it at once, and then None also means that it is
         not usable (a bare repository, no git binary).
         """
         if not now:
@@ -113,7 +115,9 @@ class GitSession:
         message = commit_message(self.task, result, model=model, session_id=self.session_id)
         env = None if repo.has_identity() else AGENT_IDENTITY
         _while_index_locked(lambda: repo.run("add", "--all", "--", *paths))
-        _while_index_locked(lambda: repo.run("commit", "--quiet", "-m", message, "--", *paths, env=env))
+        _while_index_locked(
+            lambda: repo.run("commit", *_NO_PROGRAMS, "--quiet", "-m", message, "--", *paths, env=env)
+        )
         return repo.head()
 
 

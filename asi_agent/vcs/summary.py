@@ -1,15 +1,16 @@
 """The system prompt's view of the repository: branch, uncommitted files, last commits.
 
 Asked of `git` itself, three commands at once, with the standard library only: the prompt is made at
-start-up, before the first request is sent ahead (`asi_agent.prefetch`), where gitpython's import
-(about 0.1 s) would cost more than the commands.
+start-up, before the first request is sent ahead (`asi_agent.prefetch`). Git runs as `gitcmd` runs it,
+with nothing the repository configures able to start a program.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
+
+from asi_agent.vcs.gitcmd import git_command, work_tree
 
 __all__ = ["dirty_paths", "git_context", "has_git"]
 
@@ -17,28 +18,31 @@ _SHOWN_DIRTY = 20
 
 
 def has_git(root: Path) -> bool:
-    """Whether git may find a repository for `root`: `GIT_DIR` names one, or `root` or a folder above it
-    holds `.git` (a folder, or a file for a worktree or submodule)."""
-    if os.environ.get("GIT_DIR"):
-        return True
-    return any((folder / ".git").exists() for folder in (root, *root.resolve().parents))
+    """Whether git may find a repository for `root`: `root` or a folder above it holds `.git` (a folder,
+    or a file for a worktree or submodule). `GIT_DIR` is not honoured: the runtime's git never reads it."""
+    return work_tree(root) is not None
 
 
 def git_context(root: Path, *, commits: int = 5) -> str:
     """The prompt's view of the repository ("" without git, outside a working tree, or when git fails)."""
     if not has_git(root):
         return ""  # no git process for a folder no repository holds
-    try:
-        status = _start(root, "status", "--porcelain", "-z", "--untracked-files=normal")
-        branch = _start(root, "symbolic-ref", "--short", "-q", "HEAD")
-        log = _start(root, "log", f"-{commits}", "--format=%h %s")
-    except OSError:
+    git = git_command(root)
+    if git is None:
         return ""  # no git binary
+    try:
+        status = git.start(
+            "status", "--porcelain", "-z", "--untracked-files=normal", "--ignore-submodules=all"
+        )
+        branch = git.start("symbolic-ref", "--short", "-q", "HEAD")
+        log = git.start("log", f"-{commits}", "--format=%h %s", "--no-show-signature")
+    except OSError:
+        return ""  # git could not start
     dirty, branch_name, log_lines = _output(status), _output(branch), _output(log)
     if dirty is None:
         return ""  # not a working tree (a bare repository), or git failed
     if branch_name is None:  # a detached HEAD
-        head = _output(_start(root, "rev-parse", "-q", "--verify", "HEAD"))
+        head = _output(git.start("rev-parse", "-q", "--verify", "HEAD"))
         branch_name = f"(detached at {head.strip()[:10]})" if head else "(no commits)"
     lines = [f"Branch: {branch_name.strip()}"]
     paths = dirty_paths(dirty)
@@ -51,19 +55,6 @@ def git_context(root: Path, *, commits: int = 5) -> str:
     if log_lines and log_lines.strip():  # git log fails on a branch with no commits yet
         lines += ["Recent commits:", *(f"  {line}" for line in log_lines.rstrip("\n").splitlines())]
     return "\n".join(lines)
-
-
-def _start(root: Path, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        ["git", *args],
-        cwd=root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-    )
 
 
 def _output(process: subprocess.Popen[str]) -> str | None:

@@ -36,17 +36,9 @@ def _tool(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class _Fixed:
-    """A guide that offers exactly the given tools, with or without an answer."""
-
-    def __init__(self, tools: list[dict[str, Any]], allow_answer: bool = False) -> None:
-        self.tools, self.allow_answer = tools, allow_answer
-
-    async def plan(self, messages: Any) -> TurnPlan:
-        return TurnPlan(tools=self.tools, allow_answer=self.allow_answer)
-
-    def judge(self, messages: Any, answer: str) -> str | None:
-        return None
+def _plan(tools: list[dict[str, Any]], allow_answer: bool = False) -> TurnPlan:
+    """A planner's plan that offers exactly the given tools, with or without an answer."""
+    return TurnPlan(tools=tools, allow_answer=allow_answer)
 
 
 @pytest.fixture(scope="module")
@@ -79,8 +71,7 @@ KEYWORDS = {
 async def test_a_constrained_call_cannot_violate(backend: LocalBackend, keyword: str) -> None:
     properties, prompt = KEYWORDS[keyword]
     tool = _tool(properties)
-    backend.guide = _Fixed([tool])
-    completion = await backend.complete([Message("user", prompt)], [tool])
+    completion = await backend.complete([Message("user", prompt)], [tool], plan=_plan([tool]))
     (call,) = completion.native_calls
     jsonschema.validate(call.arguments, tool["function"]["parameters"])
 
@@ -90,22 +81,24 @@ async def test_an_identical_repeat_cannot_be_decoded(backend: LocalBackend) -> N
     previous = ToolCall("c1", "probe", {"path": "a.py"})
     narrowed = exclude_repeat(tool, previous.arguments)
     assert narrowed is not None
-    backend.guide = _Fixed([narrowed])
     messages = [
         Message("user", "Call probe with path a.py."),
         Message("assistant", "", (previous,)),
         Message("tool", "ok", tool_call_id="c1", name="probe"),
         Message("user", "Again: call probe with path a.py, exactly the same call."),
     ]
-    completion = await backend.complete(messages, [tool])
+    completion = await backend.complete(messages, [tool], plan=_plan([narrowed]))
     (call,) = completion.native_calls
     assert call.arguments["path"] in ("b.py", "c.py")
 
 
 async def test_no_answer_when_the_turn_forbids_it(backend: LocalBackend) -> None:
     tool = _tool({"path": {"type": "string", "enum": ["a.py", "b.py"]}})
-    backend.guide = _Fixed([tool], allow_answer=False)
-    completion = await backend.complete([Message("user", "Do not use any tool, just say hello.")], [tool])
+    completion = await backend.complete(
+        [Message("user", "Do not use any tool, just say hello.")],
+        [tool],
+        plan=_plan([tool], allow_answer=False),
+    )
     assert completion.native_calls and completion.native_calls[0].name == "probe"
 
 
@@ -113,8 +106,11 @@ async def test_a_reply_cut_off_at_max_tokens_is_never_an_answer() -> None:
     model = LocalBackend(LocalBackendConfig(threads=1, max_tokens=3, seed=1))
     try:
         tool = _tool({"s": {"type": "string", "maxLength": 400}})
-        model.guide = _Fixed([tool], allow_answer=True)
-        completion = await model.complete([Message("user", "Write a long poem as the answer.")], [tool])
+        completion = await model.complete(
+            [Message("user", "Write a long poem as the answer.")],
+            [tool],
+            plan=_plan([tool], allow_answer=True),
+        )
     finally:
         await model.aclose()
     assert completion.finish_reason == "length"

@@ -7,6 +7,7 @@ from typing import Any
 
 from asi_agent.backends.guide import NO_VALUE, TurnPlan, only_value
 from asi_agent.backends.local import LocalBackend, LocalBackendConfig, build_reply_schema, render_messages
+from asi_agent.grounding import Planner
 from asi_agent.messages import Message, ToolCall
 
 
@@ -50,24 +51,38 @@ def test_only_value_finds_the_single_reply() -> None:
     assert only_value({"type": "object", "properties": {"x": {"const": 1}}, "required": []}) is NO_VALUE
 
 
-async def test_a_call_grounding_leaves_alone_is_made_without_the_model(tmp_path: Path) -> None:
-    backend = _absent_model(tmp_path)
-    backend.guide = _Plan(TurnPlan(tools=[_read(["config.toml"])], allow_answer=False))
-    completion = await backend.complete([Message("user", "Show config.toml")], [_read(["x"])])
+async def test_a_call_grounding_leaves_alone_is_made_without_the_model() -> None:
+    planner = Planner(_Plan(TurnPlan(tools=[_read(["config.toml"])], allow_answer=False)))
+    messages = [Message("user", "Show config.toml")]
+    plan = await planner.plan(messages, [_read(["x"])])
+    assert plan is not None
+    completion = planner.written(plan)
+    assert completion is not None and completion.origin == "runtime"
     (call,) = completion.native_calls
     assert (call.name, call.arguments) == ("read_file", {"path": "config.toml"})
     assert completion.usage.completion_tokens == 0
 
 
-async def test_a_forced_answer_still_has_to_rest_on_a_result(tmp_path: Path) -> None:
-    backend = _absent_model(tmp_path)
-    backend.guide = _Plan(TurnPlan(tools=[], allow_answer=True, answer={"enum": ["port = 8080"]}))
-    completion = await backend.complete([Message("user", "What port?")], [_read(["x"])])
+async def test_a_forced_answer_still_has_to_rest_on_a_result() -> None:
+    messages = [Message("user", "What port?")]
+    planner = Planner(_Plan(TurnPlan(tools=[], allow_answer=True, answer={"enum": ["port = 8080"]})))
+    completion = planner.written(await _planned(planner, messages))
+    assert completion is not None
+    completion = planner.judge(messages, completion)
     assert completion.text == "port = 8080" and not completion.native_calls
-    backend.guide = _Plan(TurnPlan(tools=[], allow_answer=True, answer={"enum": ["no idea"]}))
-    completion = await backend.complete([Message("user", "What port?")], [_read(["x"])])
+    planner = Planner(_Plan(TurnPlan(tools=[], allow_answer=True, answer={"enum": ["no idea"]})))
+    completion = planner.written(await _planned(planner, messages))
+    assert completion is not None
+    completion = planner.judge(messages, completion)
     assert completion.text.startswith("The model could not complete the task: the answer does not quote")
     assert completion.text.endswith("AGENT_STATUS: STOP")
+    assert completion.origin == "runtime"
+
+
+async def _planned(planner: Planner, messages: list[Message]) -> TurnPlan:
+    plan = await planner.plan(messages, [_read(["x"])])
+    assert plan is not None
+    return plan
 
 
 def test_the_plan_shapes_the_chat() -> None:

@@ -124,7 +124,13 @@ def transcript() -> list[Message]:
         Message("tool", "1\tdef main():", tool_call_id="call_a", name="read_file"),
         Message("tool", "", tool_call_id="call_b"),
         Message("assistant", "", (EDIT,)),
-        Message("tool", "ERROR: oldText not found in src/app.py", tool_call_id="call_c", name="replace_text"),
+        Message(
+            "tool",
+            "ERROR: oldText not found in src/app.py",
+            tool_call_id="call_c",
+            name="replace_text",
+            outcome="error",
+        ),
         Message("assistant", "Could not edit.\nAGENT_STATUS: STOP"),
     ]
 

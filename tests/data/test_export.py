@@ -172,7 +172,8 @@ def test_asi_export_is_spec_5_1_and_validates(project: Path):
         "mistakes": {"calls": 1, "handled": "mask"},
         "agent_status": "DONE",
     }
-    assert {t["function"]["name"] for t in fix["tools"]} <= set(default_registry().names())
+    # what the run offered: the registry's tools, and `task`, the extension tool every session has
+    assert {t["function"]["name"] for t in fix["tools"]} <= {*default_registry().names(), "task"}
     every = _export(project, "--include-unproven", "--redact")
     hello = next(s for s in every if _task(s) == "Say hello")
     assert hello["tags"][0] == "no-tool" and hello["quality"]["schema_valid"]
@@ -354,3 +355,35 @@ def test_a_passed_eval_proves_a_plain_answer_but_not_a_guess(tmp_path: Path):
 def test_no_sessions_is_a_clear_error(tmp_path: Path):
     done = asi("data", "export", cwd=tmp_path)
     assert done.returncode == 1 and "no such file or folder" in done.stderr
+
+
+def test_turns_the_planner_wrote_are_never_model_targets(tmp_path: Path):
+    """Grounding writes a reply itself when its plan leaves only one: the transcript marks it
+    runtime-written and the export keeps it as context only (`loss: false`), never as a target."""
+    (tmp_path / "config.toml").write_text('[server]\nport = 8080\nhost = "localhost"\n')
+    script = {"native": True, "planner": True, "replies": ["port = 8080\nAGENT_STATUS: DONE"]}
+    (tmp_path / "s.json").write_text(json.dumps(script))
+    done = asi(
+        "run",
+        "--provider",
+        "scripted",
+        "--model",
+        "s.json",
+        "--yes",
+        "What is the port in config.toml?",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    (transcript,) = (tmp_path / ".asi" / "sessions").glob("*.jsonl")
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    written = [r for r in records if r["type"] == "planned" and r["written"]]
+    replies = [
+        r["message"] for r in records if r["type"] == "message" and r["message"]["role"] == "assistant"
+    ]
+    assert written and len(written) == sum(m["origin"] == "runtime" for m in replies)
+    [sample] = _export(tmp_path)
+    exported = [m for m in sample["messages"] if m["role"] == "assistant"]
+    assert len(exported) == len(replies)
+    for kept, message in zip(exported, replies, strict=True):
+        assert (kept.get("loss") is False) == (message["origin"] == "runtime")
+    assert any(m["origin"] == "runtime" for m in replies)

@@ -105,7 +105,7 @@ async def _answer_after_reading(root: Path, task: str, path: str) -> list[str]:
     messages = [
         Message("user", task),
         Message("assistant", "", (call,)),
-        Message("tool", outcome.content(), tool_call_id=call.id, name=call.name),
+        outcome.message(),
     ]
     plan = await grounder.plan(messages)
     await ctx.aclose()

@@ -254,3 +254,19 @@ def test_sys_executable_is_the_python_placeholder(tmp_path):
         ["{python}", "{plugin_dir}/x.py", "{project_root}"], root=tmp_path, plugin_dir=tmp_path / "u"
     )
     assert argv == [sys.executable, f"{tmp_path / 'u'}/x.py", str(tmp_path)]
+
+
+async def test_python_tool_runs_in_its_own_process_and_is_stopped_on_timeout(sdk_project):
+    (sdk_project / "plugins" / "nap.py").write_text(
+        "import os, time\nfrom asi_agent.sdk import BaseModel, tool\n\nclass A(BaseModel):\n    path: str\n\n"
+        "@tool(risk='execute')\ndef nap(args: A, ctx) -> str:\n"
+        "    if args.path == 'pid':\n        return str(os.getpid())\n"
+        "    time.sleep(30)\n    return 'woke'\n",
+        encoding="utf-8",
+    )
+    manifest(sdk_project, entry("nap", {"type": "python", "entry": "nap:nap", "timeout": 1}))
+    assert await call(sdk_project, "nap", {"path": "pid"}) != str(os.getpid())
+    begun = time.monotonic()
+    with pytest.raises(ToolError, match=r"nap: no result after 1 s; the plugin was stopped"):
+        await call(sdk_project, "nap", {"path": "sleep"})
+    assert time.monotonic() - begun < 10

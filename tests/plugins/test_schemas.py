@@ -137,7 +137,7 @@ def test_tools_check_reports_the_dangling_ref(tmp_path: Path):
     root = tmp_path / "project"
     write_manifest(root, DANGLING, GOOD)
 
-    checked = cli("tools", "--check", cwd=root)
+    checked = cli("tools", "--check", "--trust", cwd=root)
 
     assert checked.returncode == 1
     assert (
@@ -164,6 +164,7 @@ def test_a_run_with_a_dangling_ref_plugin_still_works(tmp_path: Path, openai_ser
         "native",
         "--output-format",
         "json",
+        "--trust",  # the project's own manifest is the one under test
         "say hello",
         cwd=root,
     )

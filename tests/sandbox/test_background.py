@@ -42,12 +42,20 @@ async def test_a_background_process_is_contained_and_stopped_with_all_it_started
     assert sleeps(tag) == []  # the detached one too: the sandbox's pid namespace went with it
 
 
-def test_the_probe_is_remembered_per_binary_and_kernel(tmp_path: Path) -> None:
+def test_only_a_working_sandbox_is_remembered_a_forged_no_is_probed_again(tmp_path: Path) -> None:
     cache = tmp_path / "probe.json"
     assert BWRAP is not None
     assert unavailable_cached(BWRAP, cache) is None
     key = cache.read_text(encoding="utf-8")
     assert str(BWRAP) in key
-    cache.write_text(cache.read_text().replace('"reason": null', '"reason": "remembered"'), encoding="utf-8")
-    assert unavailable_cached(BWRAP, cache) == "remembered"  # read back, not probed again
+    cache.write_text(key.replace('"reason": null', '"reason": "forged: no sandbox"'), encoding="utf-8")
+    assert unavailable_cached(BWRAP, cache) is None  # probed again: the forged "no" turns nothing off
+    assert '"reason": null' in cache.read_text(encoding="utf-8")  # and the truth is written back
+    broken = tmp_path / "bwrap"  # a bubblewrap that cannot start: the probe says no
+    broken.write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
+    broken.chmod(0o755)
+    assert unavailable_cached(broken, cache) is not None
+    remembered = cache.read_text(encoding="utf-8").replace('"reason": "', '"old": "')
+    cache.write_text(remembered.replace('"old"', '"reason": null, "old"'), encoding="utf-8")
+    assert unavailable_cached(broken, cache) is None  # a remembered "yes" is read back, not probed again
     assert unavailable_cached(None, cache) is not None  # no binary: never taken from the cache

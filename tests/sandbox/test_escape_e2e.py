@@ -7,17 +7,14 @@ folders, a TCP server the test starts, and a `sleep` with a unique argument.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
-from asi_cli import model_free_env, tool_results
-from sandbox_helpers import sleeps
+from sandbox_helpers import Probe, Ran, sleeps
 
 from asi_agent.sandbox import find_bwrap, unavailable
 
@@ -26,43 +23,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-class Probe:
-    """A project, a home with a planted key, a temp folder and an outside folder, all the test's own."""
-
-    def __init__(self, base: Path) -> None:
-        self.base = base
-        names = ("project", "home", "tmp", "outside")
-        self.root, self.home, self.temp, self.outside = (base / name for name in names)
-        for folder in (self.root, self.home / ".ssh", self.temp, self.outside):
-            folder.mkdir(parents=True)
-        (self.home / ".ssh" / "id_rsa").write_text("FAKE-PRIVATE-KEY-FOR-A-TEST\n", encoding="utf-8")
-        (self.root / "link").symlink_to(self.outside)
-
-    def run(self, command: str, *flags: str) -> tuple[dict[str, Any], str, str]:
-        """Run `command` through the agent; returns the JSON result, the tool's output and stderr."""
-        script = self.base / "script.json"
-        call = {"name": "run_terminal_cmd", "arguments": {"command": command}}
-        replies = [{"text": "", "tool_calls": [call]}, "Done.\nAGENT_STATUS: DONE"]
-        script.write_text(json.dumps({"native": True, "replies": replies}), encoding="utf-8")
-        env = model_free_env()
-        env.update(ASI_CONFIG_DIR=str(self.base / "config"), HOME=str(self.home), TMPDIR=str(self.temp))
-        argv = ["run", "--provider", "scripted", "--model", str(script), "--yes", "--output-format", "json"]
-        done = subprocess.run(
-            [sys.executable, "-m", "asi_agent", *argv, *flags, "probe"],
-            cwd=self.root, env=env, capture_output=True, text=True, timeout=120, check=False,
-        )  # fmt: skip
-        assert done.stdout.strip(), done.stderr
-        result = json.loads(done.stdout.strip().splitlines()[-1])
-        return result, "\n".join(tool_results(self.root, result["session_id"])), done.stderr
-
-
-
 @pytest.fixture
 def probe(tmp_path: Path) -> Probe:
     return Probe(tmp_path)
-
-
-Ran = tuple[dict[str, Any], str, str]
 
 
 def _both(probe: Probe, command: str) -> tuple[Ran, Ran]:
@@ -72,7 +35,8 @@ def _both(probe: Probe, command: str) -> tuple[Ran, Ran]:
 def test_the_first_stderr_line_and_the_result_say_which_sandbox_is_in_force(probe: Probe) -> None:
     (inside, _, err_in), (outside, _, err_out) = _both(probe, "true")
     assert err_in.splitlines()[0] == (
-        "asi-agent: sandbox: bubblewrap (writes: project, temp, caches; no network; secrets hidden)"
+        "asi-agent: sandbox: bubblewrap (writes: project, private /tmp; read-only: git config and hooks, "
+        "agent settings; no network; hidden: secrets, secret variables, host sockets)"
     )
     assert inside["sandbox"] == "bubblewrap"
     assert err_out.splitlines()[0].startswith("asi-agent: no sandbox (--no-sandbox)")

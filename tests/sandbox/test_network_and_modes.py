@@ -36,7 +36,7 @@ needs_sandbox = pytest.mark.skipif(
 def _curl(port: int) -> str:
     """A command that wants the network by its name (curl) and really uses it (to our server)."""
     code = f"import socket; print(socket.create_connection(('127.0.0.1', {port}), 5).recv(9))"
-    return f"curl --version > /dev/null 2>&1; {sys.executable} -c \"{code}\""
+    return f'curl --version > /dev/null 2>&1; {sys.executable} -c "{code}"'
 
 
 async def _run(root: Path, commands: list[str], answers: list[str]) -> list[object]:

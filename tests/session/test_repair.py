@@ -20,7 +20,9 @@ def test_unfinished_calls_get_an_interrupted_result():
         Message("tool", "contents", tool_call_id="c1", name="read_file"),
     ]
     closing = closing_messages(messages, "")
-    assert closing == [Message("tool", f"ERROR: {INTERRUPTED}", tool_call_id="c2", name="grep_search")]
+    assert closing == [
+        Message("tool", f"ERROR: {INTERRUPTED}", tool_call_id="c2", name="grep_search", outcome="interrupted")
+    ]
 
 
 def test_nothing_to_close():

@@ -61,3 +61,61 @@ def test_sessions_started_in_the_same_second_sort_in_the_order_they_were_started
     assert len(set(started)) == 30
     assert started == sorted(started)
     assert [info.id for info in store.list()] == started[::-1]  # newest first
+
+
+def test_typed_fields_are_kept(tmp_path):
+    """Who wrote a message and how a call ended are fields of the transcript, read back as they were."""
+    store = SessionStore(tmp_path / ".asi")
+    session = store.create(cwd="x")
+    kept = [
+        Message("user", "Continue with the next step of the task.", origin="runtime", note="continue"),
+        Message("assistant", '{"answer": "42"}', origin="runtime"),
+        Message("tool", "ERROR: no such file", tool_call_id="c1", outcome="error", error_kind="ToolError"),
+        Message("tool", "ERROR: permission denied: no. Do not retry", tool_call_id="c2", outcome="refused"),
+    ]
+    for message in kept:
+        session.add_message(message)
+    again = store.open(session.id).messages()
+    assert again == kept
+    assert [m.author for m in again] == ["runtime", "runtime", "runtime", "runtime"]
+    assert [m.ok for m in again] == [True, True, False, False]
+
+
+def test_an_older_transcript_loads_with_its_typed_fields(tmp_path):
+    """A transcript written before messages carried their origin and outcome still loads: the fields
+    come from the words the runtime used then."""
+    store = SessionStore(tmp_path / ".asi")
+    session = store.create(cwd="x")
+    old = [
+        {"role": "user", "content": "fix the bug"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"id": "c1", "name": "read_file", "arguments": {}}],
+        },
+        {"role": "tool", "content": "ERROR: permission denied: a rule. Do not retry", "tool_call_id": "c1"},
+        {
+            "role": "tool",
+            "content": "ERROR: x.py is outside the project root /p; tools may",
+            "tool_call_id": "c2",
+        },
+        {"role": "tool", "content": "1| x", "tool_call_id": "c3"},
+        {"role": "user", "content": "Not done yet, the runtime's checks failed: change_made: none."},
+        {"role": "user", "content": "Continue with the next step of the task."},
+    ]
+    for message in old:
+        session.append("message", message=message)
+    loaded = store.open(session.id).messages()
+    assert [m.author for m in loaded] == [
+        "person",
+        "model",
+        "runtime",
+        "runtime",
+        "runtime",
+        "runtime",
+        "runtime",
+    ]
+    assert [m.outcome for m in loaded[2:5]] == ["refused", "error", "ok"]
+    assert loaded[3].error_kind == "PermissionDeniedError"
+    assert [m.note for m in loaded[5:]] == ["checks", "continue"]
+    assert loaded[2].body == "permission denied: a rule. Do not retry"

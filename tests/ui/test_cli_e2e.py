@@ -452,7 +452,7 @@ class NoArgs(BaseModel):
     pass
 
 
-@tool(description="Block for a minute", risk="read")
+@tool(description="Block for a minute", risk="execute")
 def sleepy(args: NoArgs, ctx: PluginContext) -> str:
     time.sleep(60)
     return "woke up"
@@ -469,7 +469,7 @@ def test_timeout_does_not_wait_for_a_blocked_worker_thread(openai_server, projec
                 "name": "sleepy",
                 "description": "Block for a minute",
                 "parameters": {"type": "object", "properties": {}},
-                "risk": "read",
+                "risk": "execute",
                 "run": {"type": "python", "entry": "sleepy:sleepy", "timeout": 120},
             }
         ],
@@ -478,8 +478,8 @@ def test_timeout_does_not_wait_for_a_blocked_worker_thread(openai_server, projec
     openai_server.reply(Reply(text="Sleeping.", calls=[Call("sleepy", {})]))
     begun = time.monotonic()
     proc = cli(
-        "run", *server_flags(openai_server), "--trust", "--timeout", "3", "--output-format", "json", "nap",
-        cwd=project,
+        "run", *server_flags(openai_server), "--trust", "--yes", "--timeout", "3", "--output-format", "json",
+        "nap", cwd=project,
     )  # fmt: skip
     took = time.monotonic() - begun
     assert proc.returncode == 4, proc.stderr

@@ -197,6 +197,11 @@ def test_trust_list_and_untrust(tmp_path, home):
     assert cli("untrust", "link").stdout.strip() == f"{work / 'one'} was not trusted"
     assert cli("trust", "--list").stdout.startswith("no trusted folders yet")
     assert cli("trust", "nowhere").returncode == 1
+    gone = work / "gone"
+    gone.mkdir()
+    assert cli("trust", "gone").returncode == 0
+    gone.rmdir()
+    assert cli("untrust", "gone").stdout.strip() == f"{gone} is no longer trusted"  # deleted since
 
 
 def test_a_folder_below_a_trusted_one_is_trusted(repo, user_config, home, servers, tmp_path):
@@ -207,3 +212,24 @@ def test_a_folder_below_a_trusted_one_is_trusted(repo, user_config, home, server
     proc = asi("run", "hello", cwd=repo, config=user_config, home=home)
     assert proc.returncode == 0, proc.stderr
     assert attacker.chat_bodies and user.requests == []
+
+
+def test_the_first_line_says_who_turned_the_sandbox_off(repo, user_config, home, servers):
+    """`--no-sandbox` only when the flag was given; the user's own config named as such; and the
+    untrusted repository (whose config says enabled = false) cannot do it at all."""
+    user, _ = servers
+    plain = user_config.parent / "plain"
+    plain.mkdir()
+    user.reply(*["Done.\nAGENT_STATUS: DONE"] * 3)
+    flagged = asi("run", "--no-sandbox", "hi", cwd=plain, config=user_config, home=home)
+    assert flagged.stderr.splitlines()[0].startswith("asi-agent: no sandbox (--no-sandbox)"), flagged.stderr
+    untrusted = asi("run", "hi", cwd=repo, config=user_config, home=home)
+    first = untrusted.stderr.splitlines()[0]
+    assert "--no-sandbox" not in first and "sandbox off" not in first, first
+    if "bubblewrap" in first:  # the repository asked for the network too
+        assert "no network" in first
+    config = user_config / "config.toml"
+    config.write_text(config.read_text() + "[sandbox]\nenabled = false\n")
+    mine = asi("run", "hi", cwd=plain, config=user_config, home=home)
+    first = mine.stderr.splitlines()[0]
+    assert first.startswith(f"asi-agent: sandbox off (user config {config})"), mine.stderr

@@ -12,9 +12,9 @@ import pytest
 from asi_cli import model_free_env
 
 
-def git(root: Path, *args: str) -> str:
+def git(root: Path, *args: str, input: str | None = None) -> str:
     """Run git in `root` and return its output (raises on failure)."""
-    done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True)
+    done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True, input=input)
     return done.stdout
 
 

@@ -4,30 +4,25 @@
 from __future__ import annotations
 
 import logging
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
 from asi_agent.calls.template.learn import learn_shape
 from asi_agent.calls.template.shape import CallShape
 
-__all__ = ["TemplateSource", "shape_for"]
+if TYPE_CHECKING:
+    from asi_agent.backends.base import Backend
+
+__all__ = ["shape_for"]
 
 log = logging.getLogger("asi_agent.calls.template")
 
 
-@runtime_checkable
-class TemplateSource(Protocol):
-    """A backend that can tell its model's chat template."""
-
-    async def chat_template(self) -> str | None:
-        """The model's Jinja chat template, or None when the server or file does not say."""
-        ...
-
-
-async def shape_for(backend: object, configured: str | None) -> CallShape | None:
-    """The call shape learned from the configured template text, else from the backend's template;
-    None when there is no template or its calls cannot be learned (the named dialects then read)."""
+async def shape_for(backend: Backend, configured: str | None) -> CallShape | None:
+    """The call shape learned from the configured template text, else from the backend's template
+    (`Backend.chat_template`); None when there is no template or its calls cannot be learned (the named
+    dialects then read)."""
     template = configured
-    if template is None and isinstance(backend, TemplateSource):
+    if template is None:
         template = await backend.chat_template()
     if not template:
         return None

@@ -21,18 +21,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from asi_agent.exceptions import ToolError
+from asi_agent.exceptions import ModelFixableError, ToolError
 from asi_agent.state import ensure_state_dir
+from asi_agent.tools import beneath
 from asi_agent.tools.args import CodebaseSearchArgs, FindCodeLocationArgs, GetCursorContextArgs
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.beneath import anchor
 from asi_agent.tools.code.index import query as q
 from asi_agent.tools.code.index.chunks import query_terms
 from asi_agent.tools.code.index.cursor import number_lines, resolve_cursor
 from asi_agent.tools.code.index.embed import EMBEDDER_KEY, Embedder, reciprocal_rank_fusion, vector_ranking
 from asi_agent.tools.code.index.store import BUSY_TIMEOUT_MS, CodeIndex
 from asi_agent.tools.code.index.watch import ChangeFeed
+from asi_agent.tools.files.ops import anchored
 from asi_agent.tools.files.textio import read_text
-from asi_agent.tools.paths import display_path
+from asi_agent.tools.paths import display_path, resolve_in_project
 
 __all__ = [
     "RESCAN_SECONDS",
@@ -244,8 +247,9 @@ class _Lines:
         """Line `line` (1-based) of `rel`, or "" when it is gone."""
         if rel not in self.files:
             try:
-                data = (self.root / rel).read_bytes()
-            except OSError:
+                real = resolve_in_project(self.root, rel, write=False)
+                data = beneath.read_bytes(anchor(real, (self.root,)))
+            except (OSError, ModelFixableError):  # gone, or now a link leading out: shown as blank
                 data = b""
             self.files[rel] = data.decode("utf-8", "replace").splitlines()
         lines = self.files[rel]
@@ -348,7 +352,8 @@ async def get_cursor_context(args: GetCursorContextArgs, ctx: ToolContext) -> st
     """The lines around the cursor, its enclosing symbol, and optionally its callers and callees."""
     cursor = resolve_cursor(ctx)
     try:
-        lines = read_text(cursor.path, name=cursor.rel, buffer=ctx.buffers.get(cursor.path)).lines
+        where = anchored(ctx, cursor.path)
+        lines = read_text(where, name=cursor.rel, buffer=ctx.buffers.get(cursor.path)).lines
     except OSError as exc:
         raise ToolError(f"cannot read {cursor.rel} at the cursor: {exc}") from exc
     if not lines:

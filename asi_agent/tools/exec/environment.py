@@ -6,6 +6,14 @@ project), the project's `.venv` or `venv`, then the environment of the manager t
 project, computed as they compute it, else asked from the tool when it is installed), then what is on
 `PATH`, then asi-agent's own interpreter. Nothing is installed: a missing tool is reported with the
 command that installs it.
+
+Nothing here runs the project's code: whether an environment has a module is read from its files
+(`pyvenv.cfg`, its site-packages and the folders its `.pth` files list), never by starting its
+interpreter (a `.pth` file runs code at every start). Only an interpreter outside the project and
+outside any virtual environment (python3 on PATH) is asked, isolated (`-I`). PATH is searched without
+its relative entries and without folders inside the project. The managers' own commands (`poetry env
+info`, `hatch env find`, `pipenv --venv`) are not run: they read the project's configuration and may
+load its plugins; where they keep environments is computed instead.
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from asi_agent.tools.exec.venvfiles import venv_has_module
 
 __all__ = [
     "Manager",
@@ -54,6 +64,8 @@ class PythonEnv:
     """The environment manager the project declares (uv.lock, poetry.lock, Pipfile, [tool.hatch]...)."""
     missing: str = ""
     """When the manager's environment does not exist yet: the command that creates it."""
+    root: Path | None = None
+    """The project: an interpreter inside it is never started to answer a question."""
 
     @property
     def is_project_env(self) -> bool:
@@ -79,18 +91,10 @@ class PythonEnv:
         return str(path) if path.exists() else None
 
     def has_module(self, module: str) -> bool:
-        """Whether the environment's interpreter can import `module`."""
-        if self.python == sys.executable:
-            import importlib.util  # noqa: PLC0415 - only needed for this check
-
-            return importlib.util.find_spec(module) is not None
+        """Whether the environment's interpreter can import `module` (never by running a project's one)."""
         if self.prefix is not None:
-            sites = (*self.prefix.glob("lib/python*/site-packages"), self.prefix / "Lib" / "site-packages")
-            for site in sites:
-                if (site / module).is_dir() or (site / f"{module}.py").is_file():
-                    return True
-        # Not in its own site-packages: it may still come from system site-packages or a .pth file.
-        return _imports(self.python, module)
+            return venv_has_module(self.prefix, module)
+        return _probe(self.python, module, self.root)
 
     def install_hint(self, package: str) -> str:
         """The command that installs `package` where the project's code runs."""
@@ -108,13 +112,32 @@ class PythonEnv:
 _IMPORTABLE: set[tuple[str, str]] = set()
 
 
+def _probe(python: str, module: str, root: Path | None) -> bool:
+    """Whether an interpreter can import `module`: asi-agent's own is asked in-process, one of a virtual
+    environment is read from its files, one in the project is never started, any other runs isolated."""
+    path = Path(python)
+    if os.path.abspath(python) == os.path.abspath(sys.executable):  # not resolved: a venv's python links out
+        import importlib.util  # noqa: PLC0415 - only needed for this check
+
+        return importlib.util.find_spec(module) is not None
+    prefix = path.parent.parent
+    if (prefix / "pyvenv.cfg").is_file():
+        return venv_has_module(prefix, module)
+    if not path.is_absolute() or (root is not None and path.resolve().is_relative_to(root.resolve())):
+        return False
+    return _imports(python, module)
+
+
 def _imports(python: str, module: str) -> bool:
-    """Whether an interpreter can import `module` (asked by running it; only a yes is remembered)."""
+    """Whether an interpreter outside the project can import `module` (asked by running it isolated:
+    no current folder, no PYTHON* variables, no user site; only a yes is remembered)."""
     if (python, module) in _IMPORTABLE:
         return True
     code = f"import importlib.util, sys; sys.exit(0 if importlib.util.find_spec({module!r}) else 1)"
     try:
-        done = subprocess.run([python, "-c", code], capture_output=True, timeout=_TOOL_TIMEOUT, check=False)
+        done = subprocess.run(
+            [python, "-I", "-c", code], capture_output=True, timeout=_TOOL_TIMEOUT, check=False, cwd="/"
+        )
     except (OSError, subprocess.SubprocessError):
         return False
     if done.returncode == 0:
@@ -129,20 +152,28 @@ def detect_environment(root: Path, env: Mapping[str, str] | None = None) -> Pyth
     manager = declared_manager(root)
     active = _active_venv(root, env)
     if active is not None:
-        return PythonEnv("VIRTUAL_ENV", _python_in(active), active, manager)
+        return PythonEnv("VIRTUAL_ENV", _python_in(active), active, manager, root=root)
     for name in (".venv", "venv"):
         if _python_in(root / name):
-            return PythonEnv(name, _python_in(root / name), root / name, manager)
+            return PythonEnv(name, _python_in(root / name), root / name, manager, root=root)
     missing = ""
     if manager is not None:
         found = _managed(manager, root, env)
         if found is not None:
-            return PythonEnv(manager, _python_in(found), found, manager)
+            return PythonEnv(manager, _python_in(found), found, manager, root=root)
         missing = _CREATE[manager]
-    python = shutil.which("python3", path=env.get("PATH")) or shutil.which("python", path=env.get("PATH"))
+    path = outside_path(env.get("PATH"), root)
+    python = shutil.which("python3", path=path) or shutil.which("python", path=path)
     if python:
-        return PythonEnv("PATH", python, None, manager, missing)
-    return PythonEnv("asi-agent", sys.executable, None, manager, missing)
+        return PythonEnv("PATH", python, None, manager, missing, root=root)
+    return PythonEnv("asi-agent", sys.executable, None, manager, missing, root=root)
+
+
+def outside_path(path: str | None, root: Path) -> str:
+    """PATH without relative entries ("." or empty ones) and without folders inside the project."""
+    entries = (path if path is not None else os.environ.get("PATH", os.defpath)).split(os.pathsep)
+    kept = [e for e in entries if os.path.isabs(e) and not Path(e).resolve().is_relative_to(root.resolve())]
+    return os.pathsep.join(kept)
 
 
 _CREATE: dict[Manager, str] = {
@@ -210,9 +241,7 @@ def _managed(manager: Manager, root: Path, env: Mapping[str, str]) -> Path | Non
         path = (root / custom) if custom else root / ".venv"
         return path if _python_in(path) else None
     computed = {"poetry": poetry_env, "hatch": hatch_env, "pipenv": pipenv_env}[manager](root, env)
-    if computed is not None and _python_in(computed):
-        return computed
-    return _ask_tool(manager, root, env)
+    return computed if computed is not None and _python_in(computed) else None
 
 
 def _project_name(root: Path) -> str:
@@ -288,26 +317,6 @@ def pipenv_env(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
     return home / name
 
 
-def _ask_tool(manager: Manager, root: Path, env: Mapping[str, str]) -> Path | None:
-    """Ask an installed manager where the environment is (when our computation found nothing)."""
-    argv = {
-        "poetry": ["poetry", "env", "info", "--path"],
-        "pipenv": ["pipenv", "--venv"],
-        "hatch": ["hatch", "env", "find"],
-    }.get(manager)
-    if argv is None or shutil.which(argv[0], path=env.get("PATH")) is None:
-        return None
-    try:
-        done = subprocess.run(
-            argv, cwd=root, capture_output=True, text=True, timeout=_TOOL_TIMEOUT, env=dict(env), check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    lines = done.stdout.strip().splitlines()
-    path = Path(lines[-1]) if done.returncode == 0 and lines else None
-    return path if path is not None and _python_in(path) else None
-
-
 def pytest_command(env: PythonEnv) -> list[str] | None:
     """How to run pytest: the project environment's, else PATH's, else ours; None when none has it.
 
@@ -318,7 +327,9 @@ def pytest_command(env: PythonEnv) -> list[str] | None:
     # `python -m pytest` puts the project folder on sys.path, as most projects expect; the script does not.
     if env.has_module("pytest"):
         return [env.python, "-m", "pytest"]
-    on_path = shutil.which("pytest")
+    on_path = (
+        shutil.which("pytest", path=outside_path(None, env.root)) if env.root else shutil.which("pytest")
+    )
     if on_path:
         return [on_path]
     own = PythonEnv("asi-agent", sys.executable)
@@ -336,7 +347,7 @@ def runner_has(runner: list[str], env: PythonEnv, module: str) -> bool:
     python = runner[0] if len(runner) > 1 else _shebang(runner[0])
     if not python:
         return False
-    return env.has_module(module) if python == env.python else PythonEnv("PATH", python).has_module(module)
+    return env.has_module(module) if python == env.python else _probe(python, module, env.root)
 
 
 def _shebang(script: str) -> str:

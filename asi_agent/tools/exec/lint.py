@@ -25,7 +25,7 @@ from asi_agent.tools import ignore
 from asi_agent.tools.args import LintCheckArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.exec.environment import detect_environment, ruff_command
-from asi_agent.tools.exec.terminal import run_command
+from asi_agent.tools.exec.terminal import run_command, work_folder
 from asi_agent.tools.paths import display_path
 
 __all__ = ["LintProblem", "iter_project_files", "lint_check", "lint_paths"]
@@ -221,7 +221,7 @@ async def _ruff(ctx: ToolContext, target: Path, notes: list[str]) -> list[LintPr
         )
         return []
     rel = display_path(ctx.root, target)
-    with tempfile.TemporaryDirectory(prefix="asi-lint-") as work:
+    with tempfile.TemporaryDirectory(prefix="asi-lint-", dir=work_folder(ctx.sandbox)) as work:
         out, log = Path(work) / "ruff.json", Path(work) / "ruff.log"
         argv = [exe, "check", "--output-format", "json", "--output-file", str(out), "--no-cache"]
         result = await run_command(
@@ -269,7 +269,7 @@ async def _eslint(ctx: ToolContext, target: Path, notes: list[str]) -> list[Lint
             "JavaScript/TypeScript files not checked: the project has no ESLint configured and installed"
         )
         return None
-    with tempfile.TemporaryDirectory(prefix="asi-lint-") as work:
+    with tempfile.TemporaryDirectory(prefix="asi-lint-", dir=work_folder(ctx.sandbox)) as work:
         out, log = Path(work) / "eslint.json", Path(work) / "eslint.log"
         argv = [str(exe), "-f", "json", "-o", str(out), display_path(ctx.root, target)]
         result = await run_command(

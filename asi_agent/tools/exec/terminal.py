@@ -5,31 +5,35 @@ EOF instead of waiting forever, and a timeout or a stop ends the command togethe
 Output goes to a log file (stdout and stderr interleaved, as a terminal shows them); the model sees the
 first and last lines, and the path of the full log under `.asi/outputs/` when lines were elided.
 
-Background processes live in the session's `ProcessTable` (`ctx.state[__name__]`), are controlled
-through the same tool with `bg:list`, `bg:status ID`, `bg:output ID` and `bg:stop ID`, and are stopped
-when the session ends.
+Background processes live in the session's `ProcessTable` (`processes`), are controlled through the
+same tool with `bg:list`, `bg:status ID`, `bg:output ID` and `bg:stop ID`, and are stopped when the
+session ends or when they pass the time limit. A command that writes more than the output cap is stopped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import shutil
-import signal
-import subprocess
 import time
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from asi_agent.exceptions import ToolError
-from asi_agent.sandbox import Sandbox
 from asi_agent.sandbox.hints import sandbox_hints
-from asi_agent.state import ensure_state_dir
 from asi_agent.tools.args import RunTerminalCmdArgs
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.exec.processes import (
+    BackgroundProcess,
+    CommandResult,
+    ProcessTable,
+    command_env,
+    limits_of,
+    new_log_path,
+    process_table,
+    run_command,
+    shell_argv,
+    work_folder,
+)
 from asi_agent.tools.exec.summary import summarised
 from asi_agent.tools.paths import display_path
 
@@ -44,14 +48,13 @@ __all__ = [
     "run_command",
     "run_terminal_cmd",
     "shell_argv",
+    "work_folder",
 ]
 
 HEAD_LINES = 100
 TAIL_LINES = 100
 MAX_BYTES = 40_000
 """At most this many bytes of output reach the model (split between the head and the tail)."""
-STOP_GRACE = 2.0
-"""Seconds a process group gets between SIGTERM and SIGKILL."""
 _SETTLE = 0.5
 """Seconds a new background process is watched, so that a command failing at once is reported."""
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
@@ -59,97 +62,6 @@ _BG_USAGE = (
     'background processes are controlled with command "bg:list", "bg:status ID", "bg:output ID" '
     'or "bg:stop ID" (ID like bg1)'
 )
-
-
-def command_env() -> dict[str, str]:
-    """The inherited environment, made non-interactive: no pager, no colour, no prompts."""
-    env = dict(os.environ)
-    for forcing in ("FORCE_COLOR", "CLICOLOR_FORCE"):
-        env.pop(forcing, None)
-    # CI=1 switches test runners and package managers (jest --watch, npm) to their non-interactive mode.
-    env.update(
-        PAGER="cat",
-        GIT_PAGER="cat",
-        TERM="dumb",
-        NO_COLOR="1",
-        CI="1",
-        GIT_TERMINAL_PROMPT="0",
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def shell_argv(command: str) -> list[str]:
-    """`bash -c command`, or `/bin/sh -c command` where bash is missing."""
-    shell = shutil.which("bash") or ("/bin/sh" if Path("/bin/sh").exists() else None)
-    if shell is None:
-        raise ToolError("no shell found on this machine (neither bash nor /bin/sh); commands cannot run")
-    return [shell, "-c", command]
-
-
-def new_log_path(ctx: ToolContext, name: str) -> Path:
-    """A fresh `.asi/outputs/<timestamp>-<name>.log` path; creates the folder, ignored by git."""
-    return ensure_state_dir(ctx.state_dir, "outputs") / f"{time.strftime('%Y%m%d-%H%M%S')}-{name}.log"
-
-
-@dataclass(frozen=True, slots=True)
-class CommandResult:
-    """How a foreground command ended. `exit_code` follows the shell: 128+N when killed by signal N."""
-
-    exit_code: int
-    timed_out: bool
-    duration: float
-    log: Path
-    leftovers_stopped: bool
-    """The command exited but left processes of its group running; they were stopped."""
-
-
-async def run_command(
-    argv: Sequence[str],
-    *,
-    cwd: Path,
-    timeout: float,
-    log: Path,
-    env: dict[str, str] | None = None,
-    sandbox: Sandbox | None = None,
-    network: bool | None = None,
-) -> CommandResult:
-    """Run `argv` in its own process group (inside `sandbox` when there is one, `network` overriding its
-    default), output to `log`; on timeout stop the whole group."""
-    start = time.monotonic()
-    if sandbox is not None:
-        argv = sandbox.wrap(argv, cwd=cwd, network=network)
-    with log.open("wb") as out:
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                cwd=cwd,
-                env=command_env() if env is None else env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            raise ToolError(f"cannot start {argv[0]}: {exc.strerror or exc}") from exc
-        timed_out = False
-        try:
-            await asyncio.wait_for(proc.wait(), timeout)
-        except TimeoutError:
-            timed_out = True
-            await _stop_group(proc.pid, lambda: proc.returncode is not None)
-            await proc.wait()
-        except asyncio.CancelledError:
-            # Interrupted by the person: nothing of the command may outlive the call.
-            _signal_group(proc.pid, signal.SIGKILL)
-            raise
-    # In the sandbox nothing outlives the command: its pid namespace goes with it (the kernel ends the
-    # rest as bubblewrap exits), so there is nothing to look for, and looking would find them dying.
-    leftovers = sandbox is None and not timed_out and _group_alive(proc.pid)
-    if leftovers:
-        await _stop_group(proc.pid, lambda: True)
-    code = proc.returncode if proc.returncode is not None else -signal.SIGKILL
-    return CommandResult(_shell_code(code), timed_out, time.monotonic() - start, log, leftovers)
 
 
 def read_capped(
@@ -197,139 +109,6 @@ def _count_lines(log: Path) -> int:
     return count + (last != b"\n")
 
 
-def _shell_code(returncode: int) -> int:
-    """Exit status as a shell reports it: a death by signal N becomes 128+N."""
-    return 128 - returncode if returncode < 0 else returncode
-
-
-def _signal_group(pgid: int, sig: int) -> bool:
-    """Send `sig` to a process group; False when the group no longer exists."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _group_alive(pgid: int) -> bool:
-    """Whether a process of the group still runs (zombies waiting for their reaper do not count)."""
-    if not _signal_group(pgid, 0):
-        return False
-    # Orphans are reaped by the init process on its own schedule (seconds in some containers);
-    # /proc tells a dead zombie from a live process where it exists.
-    if not Path("/proc/self/stat").exists():
-        return True
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            state, _ppid, pgrp = stat.read_text().rsplit(")", 1)[1].split()[:3]
-        except (OSError, IndexError, ValueError):
-            continue
-        if pgrp == str(pgid) and state != "Z":
-            return True
-    return False
-
-
-async def _stop_group(pgid: int, reaped: Callable[[], bool]) -> None:
-    """SIGTERM the group; SIGKILL whatever is left after the grace period."""
-    _signal_group(pgid, signal.SIGTERM)
-    deadline = time.monotonic() + STOP_GRACE
-    while time.monotonic() < deadline:
-        if reaped() and not _group_alive(pgid):
-            return
-        await asyncio.sleep(0.05)
-    _signal_group(pgid, signal.SIGKILL)
-
-
-@dataclass(slots=True)
-class BackgroundProcess:
-    """One detached command of the session, writing to its own log."""
-
-    id: str
-    command: str
-    log: Path
-    popen: subprocess.Popen[bytes]
-    started: float
-
-    @property
-    def pid(self) -> int:
-        """The process id of the shell, which is also the process group id."""
-        return self.popen.pid
-
-    def exit_code(self) -> int | None:
-        """The shell-style exit code, or None while it runs."""
-        code = self.popen.poll()
-        return None if code is None else _shell_code(code)
-
-    async def stop(self) -> int:
-        """Stop the process and its children; returns the exit code."""
-        if self.exit_code() is None or _group_alive(self.pid):
-            await _stop_group(self.pid, lambda: self.popen.poll() is not None)
-        while (code := self.exit_code()) is None:
-            await asyncio.sleep(0.02)
-        return code
-
-
-class ProcessTable:
-    """The background processes of one session, by id (`bg1`, `bg2`…)."""
-
-    def __init__(self) -> None:
-        self._procs: dict[str, BackgroundProcess] = {}
-        self._counter = 0
-
-    def start(self, command: str, cwd: Path, ctx: ToolContext) -> BackgroundProcess:
-        """Start `command` detached, its output going to a log under `.asi/outputs/`."""
-        self._counter += 1
-        pid_name = f"bg{self._counter}"
-        log = new_log_path(ctx, f"{pid_name}-{uuid.uuid4().hex[:6]}")  # sessions may share a second
-        with log.open("wb") as out:
-            argv = shell_argv(command)
-            if ctx.sandbox is not None:
-                argv = ctx.sandbox.wrap(argv, cwd=cwd, network=_network(ctx, command))
-            try:
-                popen = subprocess.Popen(
-                    argv,
-                    cwd=cwd,
-                    env=command_env(),
-                    stdin=subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            except OSError as exc:
-                raise ToolError(f"cannot start the command: {exc.strerror or exc}") from exc
-        proc = BackgroundProcess(pid_name, command, log, popen, time.monotonic())
-        self._procs[pid_name] = proc
-        return proc
-
-    def get(self, pid_name: str) -> BackgroundProcess:
-        """The process with this id, or a ToolError listing the known ids."""
-        try:
-            return self._procs[pid_name]
-        except KeyError:
-            known = ", ".join(self._procs) or "none were started"
-            raise ToolError(f"no background process {pid_name!r}; known ids: {known}") from None
-
-    def all(self) -> list[BackgroundProcess]:
-        """Every background process of the session, oldest first."""
-        return list(self._procs.values())
-
-    async def stop_all(self) -> None:
-        """Stop every process still running (the session's cleanup)."""
-        await asyncio.gather(*(proc.stop() for proc in self._procs.values()))
-
-
-def process_table(ctx: ToolContext) -> ProcessTable:
-    """The session's process table, created (with its cleanup registered) on first use."""
-    table = ctx.state.get(__name__)
-    if not isinstance(table, ProcessTable):
-        table = ProcessTable()
-        ctx.state[__name__] = table
-        ctx.cleanups.append(table.stop_all)
-    return table
-
-
 async def run_terminal_cmd(args: RunTerminalCmdArgs, ctx: ToolContext) -> str:
     """Run a shell command (or control a background one with `bg:...`); the text ends with the exit code."""
     command = args.command.strip()
@@ -362,6 +141,11 @@ async def run_terminal_cmd(args: RunTerminalCmdArgs, ctx: ToolContext) -> str:
             f"timed out after {ctx.command_timeout:g} s: the command and its child processes were stopped "
             "(run long-lived programs with is_background=true)"
         )
+    elif result.output_capped:
+        lines.append(
+            f"the output passed {limits_of(ctx.sandbox).output_mb} MiB: the command was stopped there (if it "
+            "still ran) and its log keeps only its start; write less, or redirect it to a file in the project"
+        )
     elif result.leftovers_stopped:
         lines.append(
             "note: processes the command left running were stopped; start servers and watchers with "
@@ -389,7 +173,7 @@ def _working_dir(ctx: ToolContext, raw: str | None) -> Path:
 
 async def _start_background(command: str, cwd: Path, ctx: ToolContext) -> str:
     """Start a background process and report its id, or its output if it ended at once."""
-    proc = process_table(ctx).start(command, cwd, ctx)
+    proc = process_table(ctx).start(command, cwd, ctx, network=_network(ctx, command))
     deadline = time.monotonic() + _SETTLE
     while proc.exit_code() is None and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
@@ -403,7 +187,7 @@ async def _start_background(command: str, cwd: Path, ctx: ToolContext) -> str:
         f"output is written to {log}.\n"
         f'Use run_terminal_cmd with command "bg:status {proc.id}" to check it, "bg:output {proc.id}" to '
         f'read its output so far, "bg:stop {proc.id}" to stop it, "bg:list" to list all. '
-        "It is stopped when the session ends."
+        f"It is stopped when the session ends, or after {limits_of(ctx.sandbox).background_seconds:g} s."
     )
 
 
@@ -432,4 +216,6 @@ def _status_line(proc: BackgroundProcess, ctx: ToolContext) -> str:
     age = time.monotonic() - proc.started
     code = proc.exit_code()
     state = f"running for {age:.0f} s" if code is None else f"exited with code {code}"
+    if proc.stopped_by is not None:
+        state += f", stopped at its {proc.stopped_by}"
     return f"{proc.id} (pid {proc.pid}) {state}: {proc.command}  [log: {display_path(ctx.root, proc.log)}]"

@@ -23,7 +23,7 @@ from asi_agent.tools.exec import junit
 from asi_agent.tools.exec.environment import detect_environment, missing_runner, pytest_command, runner_has
 from asi_agent.tools.exec.junit import ParsedResults, ResultsFormatError, TestFailure
 from asi_agent.tools.exec.lint import iter_project_files
-from asi_agent.tools.exec.terminal import run_command
+from asi_agent.tools.exec.terminal import run_command, work_folder
 from asi_agent.tools.paths import display_path
 
 __all__ = [
@@ -343,7 +343,7 @@ async def run_test_suite(
             "no tests found in the project: no test_*.py files or pytest config, no jest, vitest, mocha or "
             "node --test in package.json, no go.mod or Cargo.toml; write tests first or give testFile"
         )
-    with tempfile.TemporaryDirectory(prefix="asi-tests-") as work:
+    with tempfile.TemporaryDirectory(prefix="asi-tests-", dir=work_folder(ctx.sandbox)) as work:
         req = _Request(ctx.root, rel, pattern or None, coverage, Path(work))
         plan = _PLANNERS[framework](req)
         log = req.work / "console.log"

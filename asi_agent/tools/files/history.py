@@ -12,7 +12,8 @@ from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import DiffHistoryArgs, ReapplyArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files.journal import Journal, JournalEntry
-from asi_agent.tools.files.ops import commit_change
+from asi_agent.tools.files.journal_format import mode_or_none, read_or_none
+from asi_agent.tools.files.ops import anchored, commit_change
 from asi_agent.tools.files.textio import decode, is_binary, unified_diff
 from asi_agent.tools.paths import display_path
 
@@ -61,15 +62,17 @@ async def reapply(args: ReapplyArgs, ctx: ToolContext) -> str:
         )
     entry = changes[args.index]
     path = ctx.resolve(entry.path, write=True)
-    if path.is_dir():
-        raise ToolError(f"{entry.path} is now a directory; change #{entry.seq} cannot be reapplied")
-    current = _read_or_none(path)
+    where = anchored(ctx, path)
+    try:
+        current = read_or_none(where)
+    except IsADirectoryError as exc:
+        raise ToolError(f"{entry.path} is now a directory; change #{entry.seq} cannot be reapplied") from exc
     if entry.after is None:
         return _reapply_delete(ctx, path, entry, current)
     after = ctx.journal.blob(entry.after)
     if current == after:
         return f"{entry.path} already has the content written by change #{entry.seq}; nothing was written."
-    mode = entry.mode if current is None else _mode(path)
+    mode = entry.mode if current is None else mode_or_none(where)
     commit_change(ctx, path, current, after, tool="reapply", mode=mode)
     action = "Recreated" if current is None else "Rewrote"
     diff = _diff_bytes(current or b"", after, entry.path)
@@ -119,19 +122,3 @@ def _diff_bytes(before: bytes, after: bytes, name: str) -> str:
 def _text(data: bytes) -> str:
     """Decoded content with "\\n" line ends, for diffing."""
     return decode(data)[0].replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _read_or_none(path: Path) -> bytes | None:
-    """A file's bytes, or None when it does not exist."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-
-
-def _mode(path: Path) -> int | None:
-    """The permission bits of an existing file (kept by the rewrite), None when there is none."""
-    try:
-        return path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        return None

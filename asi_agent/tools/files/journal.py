@@ -31,13 +31,16 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from asi_agent.exceptions import ModelFixableError, ToolError, UserError
 from asi_agent.state import ensure_state_dir, lock_within
+from asi_agent.tools import beneath
+from asi_agent.tools.beneath import Anchored, LinkOnPathError, anchor
 from asi_agent.tools.files.journal_format import (
     ABORTED,
     JournalEntry,
@@ -48,7 +51,7 @@ from asi_agent.tools.files.journal_format import (
     parse_marker,
     read_or_none,
 )
-from asi_agent.tools.files.textio import decode, is_binary, remove_write_temps, unified_diff, write_atomic
+from asi_agent.tools.files.textio import decode, is_binary, unified_diff, write_atomic
 from asi_agent.tools.paths import resolve_in_project
 
 USER_PROMPT = ".asi/USER_PROMPT.md"
@@ -69,6 +72,7 @@ LOCK_WAIT = 30.0
 """Seconds a process waits for the journal's lock before it gives up and says who holds it."""
 
 _STALE_DIFF_LINES = 40
+_T = TypeVar("_T")
 
 
 class StaleFileError(ToolError):
@@ -113,7 +117,7 @@ class Journal:
     @contextlib.contextmanager
     def change(
         self,
-        target: Path,
+        target: Path | Anchored,
         path: str,
         before: bytes | None,
         after: bytes | None,
@@ -131,7 +135,11 @@ class Journal:
         the disk decides: holding `after`, the change is committed (with the file's final mode); else
         it is aborted. `checked` False skips the check, for a change computed from an editor's unsaved
         buffer rather than from the disk (the editor holds that file's truth).
+
+        `target` is walked beneath its base with no link followed (`beneath`); a plain path is taken
+        beneath the project root. The block makes the change through `beneath` too.
         """
+        target = self._anchored(target)
         with self._locked():
             found = read_or_none(target)
             if checked and found != before:
@@ -150,7 +158,7 @@ class Journal:
     @contextlib.contextmanager
     def _change(
         self,
-        target: Path,
+        target: Anchored,
         path: str,
         before: bytes | None,
         after: bytes | None,
@@ -250,14 +258,14 @@ class Journal:
 
     # -- undo helpers ---------------------------------------------------------------------------
 
-    def _check_undo(self, root: Path, targets: list[JournalEntry]) -> dict[str, Path]:
+    def _check_undo(self, root: Path, targets: list[JournalEntry]) -> dict[str, Anchored]:
         """Resolve each target's file and verify that the disk matches what the change left there."""
-        paths: dict[str, Path] = {}
+        paths: dict[str, Anchored] = {}
         expected: dict[str, bytes | None] = {}
         for entry in targets:
             if entry.path not in paths:
                 paths[entry.path] = self._resolve(root, entry.path)
-                expected[entry.path] = read_or_none(paths[entry.path])
+                expected[entry.path] = _for_undo(entry.path, read_or_none, paths[entry.path])
             want = None if entry.after is None else self.blob(entry.after)
             if expected[entry.path] != want:
                 raise UserError(
@@ -269,9 +277,9 @@ class Journal:
             expected[entry.path] = None if entry.before is None else self.blob(entry.before)
         return paths
 
-    def _revert(self, root: Path, target: Path, entry: JournalEntry) -> None:
+    def _revert(self, root: Path, target: Anchored, entry: JournalEntry) -> None:
         """Put back the content from before `entry`, journaled (write-ahead) as an undo entry."""
-        current = read_or_none(target)
+        current = _for_undo(entry.path, read_or_none, target)
         mode = mode_or_none(target)
         restored = None if entry.before is None else self.blob(entry.before)
         mode = mode if mode is not None or restored is None else entry.mode
@@ -279,27 +287,33 @@ class Journal:
             target, entry.path, current, restored, tool="undo", session_id="", mode=mode, reverts=entry.seq
         ):
             if restored is None:
-                move_to_trash(root, target)
+                _for_undo(entry.path, lambda where: move_to_trash(root, where), target)
             else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                write_atomic(target, restored, mode)
+                _for_undo(entry.path, lambda where: beneath.write_atomic(where, restored, mode), target)
 
     # -- write-ahead settling -------------------------------------------------------------------
 
-    def _commit(self, entry: JournalEntry, target: Path) -> JournalEntry:
+    def _commit(self, entry: JournalEntry, target: Anchored) -> JournalEntry:
         """Mark `entry` done, with the mode the file ended up with; returns the committed entry."""
         mode = mode_or_none(target) if entry.after is not None else entry.mode
         self._append_marker({"commit": entry.seq, "mode": mode})
         return replace(entry, pending=False, mode=mode)
 
-    def _settle(self, entry: JournalEntry, target: Path) -> bool:
+    def _settle(self, entry: JournalEntry, target: Anchored) -> bool:
         """Commit or abort a pending entry by what the disk holds; True when it is committed."""
-        remove_write_temps(target)
+        beneath.remove_write_temps(target)
         after = None if entry.after is None else self._blob_or_none(entry.after)
-        disk = read_or_none(target)
+        try:
+            disk = read_or_none(target)
+        except (LinkOnPathError, OSError):
+            return self._abort(entry)  # a link (or a folder) now in its place: the change did not land
         if disk == after and (entry.after is None or after is not None):
             self._commit(entry, target)
             return True
+        return self._abort(entry)
+
+    def _abort(self, entry: JournalEntry) -> bool:
+        """Mark a pending entry as not made; False, for `_settle`."""
         self._append_marker({"abort": entry.seq})
         return False
 
@@ -310,8 +324,16 @@ class Journal:
         removed: list[Path] = []
         root = self.state_dir.parent
         for entry in self._scan().unsettled:
-            target = Path(entry.path) if Path(entry.path).is_absolute() else root / entry.path
-            removed += remove_write_temps(target)
+            try:
+                target = self._anchored(root / entry.path)  # an absolute path stays as it is
+            except ToolError:  # `..` or an empty name: no change of ours has one
+                target = None
+            if target is None or target.base not in (root, root.resolve()):
+                # Outside the project (or planted in a cloned `.asi/`): nothing there is read or cleaned up.
+                self._abort(entry)
+                aborted.append(entry.seq)
+                continue
+            removed += beneath.remove_write_temps(target)
             (committed if self._settle(entry, target) else aborted).append(entry.seq)
         for leftover in self._blobs.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
@@ -325,14 +347,18 @@ class Journal:
             return None
 
     @staticmethod
-    def _resolve(root: Path, path: str) -> Path:
+    def _resolve(root: Path, path: str) -> Anchored:
         """The file an entry names, refused if it now lies outside the project (e.g. via a new link)."""
         if path == USER_PROMPT:  # the one file in .asi/ that a tool changes, so it must be undoable
-            return root.resolve() / path
+            return Anchored(root.resolve(), tuple(path.split("/")))
         try:
-            return resolve_in_project(root, path, write=True)
+            return anchor(resolve_in_project(root, path, write=True), (root,))
         except ModelFixableError as exc:
             raise UserError(f"cannot undo the change of {path}: {exc}") from exc
+
+    def _anchored(self, target: Path | Anchored) -> Anchored:
+        """A target as `beneath` walks it: a plain path is taken beneath the project root."""
+        return target if isinstance(target, Anchored) else anchor(target, (self.state_dir.parent,))
 
     def _new_entry(
         self,
@@ -469,6 +495,14 @@ class Journal:
             elif settled[entry.seq] != ABORTED:
                 committed.append(replace(entry, pending=False, mode=settled[entry.seq]))
         return _Scan(committed, unsettled)
+
+
+def _for_undo(path: str, action: Callable[[Anchored], _T], target: Anchored) -> _T:
+    """Run one file step of an undo; a link swapped onto the file's path is the person's error."""
+    try:
+        return action(target)
+    except LinkOnPathError as exc:
+        raise UserError(f"cannot undo the change of {path}: {exc}") from exc
 
 
 def _stale_message(path: str, expected: bytes | None, found: bytes | None) -> str:

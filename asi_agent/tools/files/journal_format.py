@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from asi_agent.tools.paths import display_path
+from asi_agent.tools import beneath
+from asi_agent.tools.beneath import Anchored, LinkOnPathError, anchor
 
 __all__ = [
     "ABORTED",
@@ -75,15 +75,18 @@ def parse_marker(raw: bytes) -> tuple[int, int | None] | None:
     return None
 
 
-def move_to_trash(root: Path, path: Path) -> Path:
-    """Move a file to `.asi/trash/<YYYYmmdd-HHMMSS-ffffff>/<relative path>` and return where it went."""
-    rel = display_path(root, path)
+def move_to_trash(root: Path, path: Path | Anchored) -> Path:
+    """Move a file to `.asi/trash/<YYYYmmdd-HHMMSS-ffffff>/<relative path>` and return where it went.
+
+    Both ends are reached beneath their base folders with no link followed (`beneath.move`); a file of a
+    folder outside the project keeps its absolute path below the stamp folder."""
+    source = path if isinstance(path, Anchored) else anchor(path, (root,))
+    inside = source.base in (root, root.resolve())
+    rel = source.parts if inside else source.path.parts[1:]
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-    dest = root / ".asi" / "trash" / stamp / rel
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    # shutil.move falls back to copy + delete when .asi lives on another filesystem.
-    shutil.move(os.fspath(path), os.fspath(dest))
-    return dest
+    dest = Anchored(source.base if inside else root, (".asi", "trash", stamp, *rel))
+    beneath.move(source, dest)
+    return dest.path
 
 
 def parse_entry(raw: bytes) -> JournalEntry | None:
@@ -105,17 +108,18 @@ def ends_with_newline(path: Path) -> bool:
         return handle.read(1) == b"\n"
 
 
-def read_or_none(path: Path) -> bytes | None:
+def read_or_none(path: Anchored) -> bytes | None:
     """A file's bytes, or None when it does not exist."""
     try:
-        return path.read_bytes()
+        return beneath.read_bytes(path)
     except (FileNotFoundError, NotADirectoryError):
         return None
 
 
-def mode_or_none(path: Path) -> int | None:
-    """A file's permission bits, or None when it does not exist."""
+def mode_or_none(path: Anchored) -> int | None:
+    """A file's permission bits, or None when it does not exist (or a link now stands on its path)."""
     try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except (FileNotFoundError, NotADirectoryError):
+        found = beneath.lstat(path)
+    except LinkOnPathError:
         return None
+    return None if found is None else stat.S_IMODE(found.st_mode)

@@ -1,7 +1,9 @@
 """The whole-file tools (`read_file`, `create_file`, `delete_file`) and the one function every write uses.
 
 `commit_change` is the single place where a tool changes the project: atomic write (or trash/delete),
-journal entry, and a fresh stamp so that the agent's own writes never look stale.
+journal entry, and a fresh stamp so that the agent's own writes never look stale. Files are read and
+written beneath the project root with no link followed (`tools/beneath.py`), so a link swapped onto a
+resolved path cannot carry a read or a write out of the project.
 """
 
 from __future__ import annotations
@@ -15,17 +17,21 @@ from pathlib import Path
 
 from asi_agent.exceptions import ToolError
 from asi_agent.instructions import NESTED_KEY, nested_instructions
+from asi_agent.tools import beneath
 from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import FileStamp, ToolContext
+from asi_agent.tools.beneath import Anchored, LinkOnPathError, anchor
 from asi_agent.tools.files.guard import guard_change, nothing_changed
 from asi_agent.tools.files.journal import JournalBusyError, JournalEntry, move_to_trash
+from asi_agent.tools.files.journal_format import mode_or_none
 from asi_agent.tools.files.media import is_media, read_media
-from asi_agent.tools.files.textio import TextFile, encode, read_text, split_lines, write_atomic
+from asi_agent.tools.files.textio import TextFile, encode, read_text, split_lines
 from asi_agent.tools.paths import display_path, expand_home
 
 __all__ = [
     "ChangePlanned",
     "Committed",
+    "anchored",
     "commit_change",
     "create_file",
     "delete_file",
@@ -71,11 +77,13 @@ def commit_change(
     if ctx.dry_run:
         raise ChangePlanned(shown, before, after)
     trash: Path | None = None
+    written: os.stat_result | None = None
+    where = anchored(ctx, path)
     if after is None and mode is None:
-        mode = _mode_of(path)
+        mode = mode_or_none(where)
     try:
         with ctx.journal.change(
-            path,
+            where,
             shown,
             before,
             after,
@@ -86,12 +94,11 @@ def commit_change(
         ) as change:
             if after is None:
                 if permanent:
-                    path.unlink()
+                    beneath.unlink(where)
                 else:
-                    trash = move_to_trash(ctx.root, path)
+                    trash = move_to_trash(ctx.root, where)
             else:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                write_atomic(path, after, mode)
+                written = beneath.write_atomic(where, after, mode)
     except (FileExistsError, NotADirectoryError) as exc:
         raise ToolError(
             f"cannot write {shown}: a parent of it is a file, not a folder ({exc.strerror})"
@@ -101,29 +108,41 @@ def commit_change(
     except OSError as exc:
         raise ToolError(f"cannot write {shown}: {exc.strerror or exc}") from exc
     entry = change.entry
-    if after is None:
+    if written is None or after is None:
         ctx.stamps.pop(path, None)
     else:
-        stamp_file(ctx, path, after)
+        _stamp(ctx, path, written, after)
     return Committed(entry, trash)
 
 
 def stamp_file(ctx: ToolContext, path: Path, data: bytes) -> None:
     """Remember what the model now knows `path` to contain (for the stale-file check of edits)."""
-    st = path.stat()
+    st = beneath.lstat(anchored(ctx, path))
+    if st is not None:
+        _stamp(ctx, path, st, data)
+
+
+def _stamp(ctx: ToolContext, path: Path, st: os.stat_result, data: bytes) -> None:
     ctx.stamps[path] = FileStamp(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
+
+
+def anchored(ctx: ToolContext, path: Path) -> Anchored:
+    """A path from `ctx.resolve`, beneath the project root (or the allowed folder holding it)."""
+    return anchor(path, (ctx.root, *ctx.allowed_dirs))
 
 
 def missing_file_error(ctx: ToolContext, path: Path) -> ToolError:
     """A 'no such file' error that names the closest existing files of the same folder."""
     shown = display_path(ctx.root, path)
     folder = path.parent
-    if not folder.is_dir():
+    where = anchored(ctx, path)
+    try:
+        names = sorted(beneath.listdir(Anchored(where.base, where.parts[:-1])))
+    except (OSError, ToolError):
         return ToolError(
             f"{shown} does not exist, nor does its folder {display_path(ctx.root, folder)}; "
             "call list_directory or file_search to find the right path"
         )
-    names = sorted(entry.name for entry in folder.iterdir())
     close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)
     if close:
         options = ", ".join(display_path(ctx.root, folder / name) for name in close)
@@ -135,11 +154,13 @@ def read_existing(ctx: ToolContext, path: Path) -> TextFile:
     """Read a text file the model named (as the editor holds it, when it does: `ctx.buffers`), turning
     every failure into a message it can act on."""
     shown = display_path(ctx.root, path)
-    if path.is_dir():
-        raise ToolError(f"{shown} is a directory; call list_directory with path={shown!r} to see its files")
     try:
-        return read_text(path, name=shown, buffer=ctx.buffers.get(path))
-    except FileNotFoundError as exc:
+        return read_text(anchored(ctx, path), name=shown, buffer=ctx.buffers.get(path))
+    except IsADirectoryError as exc:
+        raise ToolError(
+            f"{shown} is a directory; call list_directory with path={shown!r} to see its files"
+        ) from exc
+    except (FileNotFoundError, NotADirectoryError) as exc:
         raise missing_file_error(ctx, path) from exc
     except OSError as exc:
         raise ToolError(f"cannot read {shown}: {exc.strerror or exc}") from exc
@@ -162,7 +183,10 @@ async def _read_text(args: ReadFileArgs, ctx: ToolContext, path: Path, shown: st
     text_file = read_existing(ctx, path)
     lines = text_file.lines
     start, end = _read_range(args, shown, len(lines))
-    stamp_file(ctx, path, text_file.raw)
+    if text_file.disk is None:
+        stamp_file(ctx, path, text_file.raw)
+    else:  # the status read through the same descriptor: no second walk
+        _stamp(ctx, path, text_file.disk, text_file.raw)
     ctx.last_location = (path, start)
     header = _header(shown, text_file, len(lines), start, end)
     if not lines:
@@ -180,11 +204,12 @@ async def create_file(args: CreateFileArgs, ctx: ToolContext) -> str:
     """Create a file (and its folders); an existing file is replaced only with overwrite=true."""
     path = ctx.resolve(args.path, write=True)
     shown = display_path(ctx.root, path)
-    if path.is_dir():
+    found = _entry(ctx, path)
+    if found is not None and stat.S_ISDIR(found.st_mode):
         raise ToolError(f"{shown} is a directory; give the path of a file to create")
     lines = len(split_lines(args.content.replace("\r\n", "\n")))
     retry = "Fix the content and call create_file again."
-    if not path.exists():
+    if found is None:
         guard_change(ctx, path, None, args.content, tool="create_file", retry=retry)
         data = args.content.encode("utf-8")
         commit_change(ctx, path, None, data, tool="create_file")
@@ -215,11 +240,11 @@ async def delete_file(args: DeleteFileArgs, ctx: ToolContext) -> str:
             f"{args.path} is a symbolic link to {shown}; delete_file deletes regular files only "
             f"(remove the link itself with run_terminal_cmd: rm {args.path})"
         )
-    if path.is_dir():
-        raise ToolError(f"{shown} is a directory; delete_file deletes single files only")
     try:
-        before = path.read_bytes()
-    except FileNotFoundError as exc:
+        before = beneath.read_bytes(anchored(ctx, path))
+    except IsADirectoryError as exc:
+        raise ToolError(f"{shown} is a directory; delete_file deletes single files only") from exc
+    except (FileNotFoundError, NotADirectoryError) as exc:
         raise missing_file_error(ctx, path) from exc
     except OSError as exc:
         raise ToolError(f"cannot read {shown}: {exc.strerror or exc}") from exc
@@ -284,9 +309,9 @@ def _lexical(root: Path, raw: str) -> Path:
     return candidate if candidate.is_absolute() else root / candidate
 
 
-def _mode_of(path: Path) -> int | None:
-    """A file's permission bits, None when it does not exist."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        return None
+def _entry(ctx: ToolContext, path: Path) -> os.stat_result | None:
+    """What is at a resolved path (None: nothing); a link there now was swapped in: LinkOnPathError."""
+    found = beneath.lstat(anchored(ctx, path))
+    if found is not None and stat.S_ISLNK(found.st_mode):
+        raise LinkOnPathError(display_path(ctx.root, path))
+    return found

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from asi_agent.exceptions import ToolError
+from asi_agent.tools import beneath
+from asi_agent.tools.beneath import Anchored
 
 __all__ = [
     "MAX_TEXT_BYTES",
@@ -28,7 +30,6 @@ __all__ = [
     "is_binary",
     "is_write_temp",
     "read_text",
-    "remove_write_temps",
     "split_lines",
     "unified_diff",
     "write_atomic",
@@ -58,6 +59,8 @@ class TextFile:
     trailing_newline: bool = True
     mode: int | None = None
     raw: bytes = field(default=b"", repr=False)
+    disk: os.stat_result | None = field(default=None, repr=False, compare=False)
+    """The file's status when it was read (from the descriptor it was read through)."""
 
     @property
     def lines(self) -> list[str]:
@@ -113,23 +116,30 @@ def decode(data: bytes) -> tuple[str, str, bool]:
 
 
 def read_text(
-    path: Path, *, max_bytes: int = MAX_TEXT_BYTES, name: str | None = None, buffer: str | None = None
+    source: Path | Anchored,
+    *,
+    max_bytes: int = MAX_TEXT_BYTES,
+    name: str | None = None,
+    buffer: str | None = None,
 ) -> TextFile:
     """Read and decode a text file. Raises ToolError for binary or oversized files, OSError as is.
 
-    `buffer`: the text an editor holds for the file (unsaved changes included), taken instead of the
-    file's bytes; the file on disk still gives the permission bits."""
-    label = name or path.name
-    st = path.stat()
-    data = buffer.encode("utf-8") if buffer is not None else b""
-    size = len(data) if buffer is not None else st.st_size
-    if size > max_bytes:
-        raise ToolError(
-            f"{label} is {size} bytes, more than the {max_bytes}-byte limit of the text tools; "
-            "use run_terminal_cmd (head, sed -n) to look at parts of it"
-        )
-    if buffer is None:
-        data = path.read_bytes()
+    An `Anchored` source is opened beneath its base with no link followed (the file tools' way); a plain
+    path by name. `buffer`: the text an editor holds for the file (unsaved changes included), taken
+    instead of the file's bytes; the file on disk still gives the permission bits."""
+    label = name or (source.name if isinstance(source, Path) else source.shown())
+    fd = beneath.open_regular(source) if isinstance(source, Anchored) else os.open(source, os.O_RDONLY)
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(fd)
+        data = buffer.encode("utf-8") if buffer is not None else b""
+        size = len(data) if buffer is not None else st.st_size
+        if size > max_bytes:
+            raise ToolError(
+                f"{label} is {size} bytes, more than the {max_bytes}-byte limit of the text tools; "
+                "use run_terminal_cmd (head, sed -n) to look at parts of it"
+            )
+        if buffer is None:
+            data = handle.read()
     if is_binary(data):
         raise ToolError(
             f"{label} is a binary file ({len(data)} bytes); the file tools read and edit text files only"
@@ -145,6 +155,7 @@ def read_text(
         # An empty file counts as newline-terminated so that lines added to it end properly.
         trailing_newline=text == "" or text.endswith("\n"),
         mode=stat.S_IMODE(st.st_mode),
+        disk=st,
         raw=data,
     )
 
@@ -183,29 +194,10 @@ def is_write_temp(name: str) -> bool:
     return _TEMP_NAME.fullmatch(name) is not None
 
 
-def remove_write_temps(path: Path) -> list[Path]:
-    """Delete the temporary files a killed `write_atomic(path, ...)` left beside `path`; returns them."""
-    removed: list[Path] = []
-    try:
-        candidates = list(path.parent.glob(f".{glob_escape(path.name)}.{'[0-9a-f]' * 8}.tmp"))
-    except OSError:
-        return removed
-    for candidate in candidates:
-        try:
-            candidate.unlink()
-            removed.append(candidate)
-        except FileNotFoundError:
-            continue
-    return removed
-
-
-def glob_escape(name: str) -> str:
-    """`name` with glob metacharacters made literal."""
-    return re.sub(r"([*?\[])", r"[\1]", name)
-
-
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Replace `path` with `data` atomically; `mode` None keeps the umask default for a new file."""
+    """Replace `path` with `data` atomically; `mode` None keeps the umask default for a new file.
+
+    By name: for asi-agent's own files. Project files are written with `beneath.write_atomic`."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     # 0o666 lets the process umask decide the mode of new files, as any editor would.
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

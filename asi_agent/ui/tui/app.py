@@ -31,7 +31,14 @@ from asi_agent.ui.cli import project_root
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
-from asi_agent.ui.slash import Confirm, SlashReply, complete_command, confirmed, run_slash
+from asi_agent.ui.slash import (
+    Confirm,
+    SlashReply,
+    complete_command,
+    confirmed,
+    is_skill_command,
+    run_slash,
+)
 from asi_agent.ui.tui.handoff import PlanHandoffScreen
 from asi_agent.ui.tui.keys import KeyRouter, SecondPress
 from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen, TrustScreen
@@ -176,7 +183,11 @@ class ChatApp(App[int]):
     async def _send(self, text: str) -> None:
         if self.chat is None:
             await self.say("no model is connected yet", error=True)
-        elif text.startswith("/"):
+        elif (
+            text.startswith("/")
+            and not is_skill_command(self.chat, text)
+            and self.chat.commands.expansion(text) is None
+        ):
             await self._slash(text)
         else:
             self.turn_worker = self._turn(text)
@@ -239,7 +250,7 @@ class ChatApp(App[int]):
         if word.startswith("@"):
             found = [f"@{path}" for path in self.files.complete(word[1:])]
         elif word.startswith("/") and self.input.text.strip() == word:
-            found = complete_command(word)
+            found = complete_command(word, self.chat.commands.names() if self.chat is not None else ())
         return [f for f in found if f != word]
 
     @on(ChatInput.CompletionKey)

@@ -210,3 +210,24 @@ def test_pytest_comes_from_path_python_when_the_project_has_no_environment(tmp_p
     command = pytest_command(found)
     assert command is not None
     assert command[0] in (found.python, shutil.which("pytest"), sys.executable)
+
+
+@pytest.mark.parametrize("system_site", [False, True])
+def test_what_a_venv_can_import_is_read_from_its_files_as_its_interpreter_sees_it(
+    tmp_path: Path, system_site: bool
+) -> None:
+    """The probe never starts the project's interpreter; its answer from pyvenv.cfg, site-packages and
+    .pth folders matches what that interpreter would say."""
+    root = project(tmp_path / "p")
+    flags = ["--system-site-packages"] if system_site else []
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", *flags, str(root / ".venv")], check=True)
+    site_dir = next((root / ".venv").glob("lib/python*/site-packages"))
+    (site_dir / "extra.pth").write_text(f"# a comment\nimport os\n{tmp_path / 'extra'}\n")
+    (tmp_path / "extra" / "extra_mod").mkdir(parents=True)
+    (tmp_path / "extra" / "extra_mod" / "__init__.py").write_text("")
+    found = detect_environment(root, clean_env(tmp_path))
+    assert found.kind == ".venv"
+    for module in ("pip", "extra_mod", "surely_not_installed_here"):
+        code = f"import importlib.util, sys; sys.exit(0 if importlib.util.find_spec({module!r}) else 1)"
+        real = subprocess.run([found.python, "-c", code], cwd=tmp_path, check=False).returncode == 0
+        assert found.has_module(module) is real, module

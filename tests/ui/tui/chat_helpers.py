@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+from asi_agent.backends.base import BackendBase
 from asi_agent.backends.scripted import ScriptedBackend, ScriptedCall, ScriptedReply
 from asi_agent.ui.chatsession import ChatSession
 from asi_agent.ui.cli import build_parser
@@ -59,7 +60,7 @@ async def send(pilot, text: str) -> None:
     await pilot.press("enter")
 
 
-class HangingBackend:
+class HangingBackend(BackendBase):
     """Plays scripted replies, then streams `partial` and waits until cancelled (a model still writing)."""
 
     def __init__(self, replies: list, partial: str) -> None:
@@ -74,7 +75,7 @@ class HangingBackend:
     async def supports_native_tools(self) -> bool:
         return True
 
-    async def complete(self, messages, tools=None, *, on_delta=None):
+    async def complete(self, messages, tools=None, *, on_delta=None, plan=None):
         if self.script.remaining:
             return await self.script.complete(messages, tools, on_delta=on_delta)
         if on_delta is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from chat_helpers import BUGGY, FIX_SCRIPT, call, make_app, reply, send, until
 
@@ -149,6 +151,26 @@ async def test_compact_summarises_with_the_model_and_context_left_is_shown(proje
         assert any("Summary: add was fixed" in m.content for m in app.chat.agent.messages)
     records = SessionStore(project / ".asi").open(app.chat.session_id).records()
     assert [r["reason"] for r in records if r["type"] == "compacted"] == ["request"]
+
+
+async def test_after_model_switches_compact_asks_the_new_model(project, user_config, tmp_path):
+    """Every user of the old model switches with `/model`: the summary of `/compact` is the new model's."""
+    (user_config / "config.toml").write_text("context_window = 50000\n")
+    script = tmp_path / "second-model.json"
+    script.write_text(json.dumps({"replies": ["Summary by the second model: add was fixed."]}))
+    app = make_app(project, FIX_SCRIPT, "--approval", "yolo")
+    async with app.run_test() as pilot:
+        await fixed(pilot, app)
+        first = app.chat.agent.backend
+        await send(pilot, f"/model {script}")
+        await until(pilot, lambda: app.chat.agent.backend is not first)
+        await send(pilot, "/compact")
+        await until(pilot, lambda: "compacted" in last_notice(app) and idle(app))
+        second = app.chat.agent.backend
+        assert second.model_name == "second-model"
+        assert second.requests[-1][0][0].content.startswith("You compact the conversation")
+        assert not any(m[0].content.startswith("You compact") for m, _ in first.requests if m)
+        assert any("Summary by the second model" in m.content for m in app.chat.agent.messages)
 
 
 async def test_export_writes_markdown(project):

@@ -20,6 +20,7 @@ def test_quit_while_a_tool_blocks_its_thread(project, tmp_path, user_config):
     main, child = pty.openpty()
     command = [sys.executable, "-m", "asi_agent", "chat", "--provider", "scripted", "--model", str(model)]
     command.append("--trust")  # the project's own plugin tool is the one that blocks
+    command.append("--yes")  # the plugin tool runs code: it would ask first
     proc = subprocess.Popen(
         command, cwd=project, env=env, stdin=child, stdout=child, stderr=child, close_fds=True
     )

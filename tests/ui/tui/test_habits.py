@@ -230,7 +230,7 @@ async def test_status_bar_cuts_the_names_never_the_context_left(project):
 class UnmeteredBackend(ScriptedBackend):
     """A scripted model whose replies used no model tokens (as turns grounding answers alone)."""
 
-    async def complete(self, messages, tools=None, *, on_delta=None):
+    async def complete(self, messages, tools=None, *, on_delta=None, plan=None):
         done = await super().complete(messages, tools, on_delta=on_delta)
         return Completion(done.text, done.native_calls, Usage(0, 0), done.finish_reason)
 

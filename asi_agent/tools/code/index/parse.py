@@ -9,7 +9,6 @@ import codecs
 import collections
 import contextlib
 import hashlib
-import os
 import pickle
 import struct
 import subprocess
@@ -131,20 +130,28 @@ def parse_in_pool(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
             child.stop()
 
 
+_BOOT = (
+    "import sys; sys.path.append(sys.argv[1]); "
+    "from asi_agent.tools.code.index.parse import _serve; _serve()"
+)
+"""A worker's start: the package's folder is put *last* on `sys.path`, after the standard library."""
+
+
 class _Child:
-    """One worker process speaking length-prefixed pickles over its stdin and stdout."""
+    """One worker process speaking length-prefixed pickles over its stdin and stdout.
+
+    Nothing of the project is imported: `-I` keeps the current folder, `PYTHON*` variables and the user's
+    site-packages off `sys.path`, and the worker starts in the package's own folder, so a `pickle.py`,
+    `json.py` or `encodings/` in the repository shadows nothing.
+    """
 
     def __init__(self) -> None:
         package_parent = str(Path(__file__).resolve().parents[4])
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")])),
-        }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", __name__],
+            [sys.executable, "-I", "-c", _BOOT, package_parent],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env=env,
+            cwd=package_parent,
         )
         self.alive = True
 
@@ -212,8 +219,3 @@ def _serve() -> None:
         _write_frame(stdout, [parse_job(job) for job in task])
 
 
-if __name__ == "__main__":
-    # Run the copy imported under the package name, so pickled results name the real classes.
-    from asi_agent.tools.code.index.parse import _serve as serve
-
-    serve()

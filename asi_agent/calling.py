@@ -1,0 +1,75 @@
+"""Running a reply's calls: each gated, the allowed ones run (consecutive reads together), each result
+kept in the transcript at once and fed back to the model as a typed tool message."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+
+from asi_agent.events import AgentEvent, CallRejected, ToolStarted
+from asi_agent.gate import Gate
+from asi_agent.messages import Message
+from asi_agent.session import Session
+from asi_agent.toolrun import Outcome, Prepared, ToolRunner, batches
+from asi_agent.verify import Verifier
+
+__all__ = ["run_calls"]
+
+
+async def run_calls(
+    items: Sequence[Prepared | Outcome],
+    *,
+    gate: Gate,
+    runner: ToolRunner,
+    session: Session,
+    verifier: Verifier | None,
+    add: Callable[[Message], None],
+) -> AsyncIterator[AgentEvent]:
+    """Gate every call, run the allowed ones, feed each result back (see the module docstring)."""
+    gated: list[Prepared | Outcome] = []
+    for item in items:
+        if isinstance(item, Outcome):
+            yield CallRejected(item.call.id, item.call.name, item.output)
+            gated.append(item)
+            continue
+        async for event in gate.check(item):
+            if isinstance(event, Outcome | Prepared):
+                gated.append(event)
+            else:
+                yield event
+    for batch in batches(gated):
+        for item in batch:
+            yield ToolStarted(item.call)
+        if verifier is not None and any(_runs_commands(item) for item in batch):
+            verifier.before_command()
+        work = asyncio.ensure_future(asyncio.gather(*(_execute(item, gate, runner) for item in batch)))
+        async for event in runner.relay.until(work):  # a child agent's work, as it happens
+            yield event
+        for outcome in work.result():
+            # kept at once, so a turn interrupted later still has this result
+            session.append(
+                "result",
+                call=outcome.call.to_dict(),
+                ok=outcome.ok,
+                outcome=outcome.result,
+                changed_files=list(outcome.changed_files),
+            )
+            add(outcome.message())
+            finished = outcome.finished()
+            if verifier is not None:
+                verifier.observe(finished)
+            yield finished
+
+
+async def _execute(item: Prepared | Outcome, gate: Gate, runner: ToolRunner) -> Outcome:
+    if isinstance(item, Outcome):
+        return item
+    outcome = await runner.execute(item)
+    if outcome.changed_files:
+        gate.changed_files()
+    return outcome
+
+
+def _runs_commands(item: Prepared | Outcome) -> bool:
+    """Whether a call about to run may change files other than through the edit tools' journal."""
+    return isinstance(item, Prepared) and item.spec.risk == "execute"
