@@ -264,7 +264,8 @@ def assemble_agent(
     planner = _planner(ctx, registry) if config.local.grounding else None
     agent = Agent(backend, ToolRunner(registry, ctx), session, system, agent_config, planner=planner)
     extend(
-        agent, user_config_dir(), config.trust, depth=config.subagent_depth, warn=warn,
+        agent, user_config_dir(), config.trust, warn=warn,
+        depth=config.subagent_depth if config.tools != "asi" else 0,  # `asi`: exactly the spec's tools
         backend_for=lambda model: create_backend(config.model_copy(update={"model": model})),
     )  # fmt: skip
     return agent
@@ -307,7 +308,7 @@ def _skills(root: Path, config: AsiConfig, registry: ToolRegistry, *, trusted: b
     from asi_agent.tools.catalog import extension_spec  # noqa: PLC0415
 
     skills = skill_session(root, config, trusted=trusted, warn=warn)
-    if skills is not None and "execute_skill" not in registry:
+    if skills is not None and config.tools != "asi" and "execute_skill" not in registry:
         registry.register(extension_spec("execute_skill"))
     return skills
 

@@ -13,7 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from asi_agent.tools.registry import default_registry
+from asi_agent.subagents import BUILTIN, listed_task_spec
+from asi_agent.tools.catalog import extension_spec
+from asi_agent.tools.registry import ToolRegistry, default_registry
 from asi_agent.tools.schema import tool_schema
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "tools.md"
@@ -59,6 +61,12 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "save_memory": {"fact": "The tests run with `make check`.", "scope": "project"},
     "web_fetch": {"url": "https://github.com/org/repo/blob/main/README.md", "prompt": "How is it installed?"},
     "web_search": {"query": "httpx AsyncClient timeout"},
+    "execute_skill": {"skill_id": "release-notes", "parameters": {"version": "2.1.0"}},
+    "task": {
+        "description": "Find the config loader",
+        "prompt": "Find where the configuration files are read and list their paths with line numbers.",
+        "subagent_type": "explore",
+    },
 }
 
 INTRO = """# Tools
@@ -70,8 +78,10 @@ texts are locale `zh`) and an example call. This page is generated from the code
 
 The first 24 are the ASI tools: the 22 of the spec (§3.4, exact names and schemas) and its two `moss_*`
 tools (§3.3); `tools = "asi"` in the configuration offers exactly these (the default of `asi-agent eval`
-and `asi-agent data export`). The **extension** tools come after them: offered by default, marked
-`extension` by `asi-agent tools`, and routed like the others when many tools are registered.
+and `asi-agent data export`). The **extension** tools come after them, marked `extension` by `asi-agent
+tools`: the first four are offered by default and routed like plugins when many tools are registered;
+`execute_skill` is offered when a skill is found ([Skills](skills.md)) and `task` while children may
+start ([Subagents](subagents.md)), both always sent.
 
 | tool | class | source |
 |---|---|---|
@@ -108,9 +118,18 @@ NOTES: dict[str, str] = {
 }
 
 
+def all_tools() -> ToolRegistry:
+    """Every tool of the page: the built-ins, the extensions offered by default, `execute_skill` and
+    `task` (described with the built-in agents)."""
+    registry = default_registry(extensions=True, locale="en")
+    registry.register(extension_spec("execute_skill"))
+    registry.register(listed_task_spec(dict(BUILTIN)))
+    return registry
+
+
 def render() -> str:
     """The whole page."""
-    registry = default_registry(extensions=True, locale="en")
+    registry = all_tools()
     rows = [f"| [`{spec.name}`](#{spec.name}) | {spec.risk} | {spec.source} |" for spec in registry.specs()]
     parts = [INTRO + "\n".join(rows)]
     for spec in registry.specs():

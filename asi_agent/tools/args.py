@@ -42,6 +42,7 @@ __all__ = [
     "RunTerminalCmdArgs",
     "RunTestsArgs",
     "SaveMemoryArgs",
+    "TaskArgs",
     "TodoItem",
     "TodoWriteArgs",
     "WebFetchArgs",
@@ -259,3 +260,12 @@ class ExecuteSkillArgs(ToolArgs):
     parameters: dict[str, Any] | None = Field(
         default=None, description="Values taken from the request that the skill's steps need (optional)."
     )
+
+
+class TaskArgs(ToolArgs):
+    """Start a child agent for a self-contained piece of work; it sees none of this conversation and
+    returns one report."""
+
+    description: str = Field(description="A short title of the work (3-5 words)")
+    prompt: str = Field(description="The whole task for the child agent, with everything it needs to know")
+    subagent_type: str = Field("explore", description="Which agent definition to use")

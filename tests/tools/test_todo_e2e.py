@@ -77,3 +77,15 @@ def test_tools_asi_offers_no_todo_write(tmp_path: Path) -> None:
 
     assert result["tool_calls"][0]["ok"] is False
     assert "unknown tool 'todo_write'" in result["tool_calls"][0]["error"]
+
+
+def test_tools_asi_offers_no_task_either(tmp_path: Path) -> None:
+    # `task` is registered by the session, not the catalog: `tools = "asi"` leaves it out too
+    (tmp_path / ".asi").mkdir()
+    (tmp_path / ".asi" / "config.toml").write_text('tools = "asi"\n')
+    task = {"name": "task", "arguments": {"description": "Look around", "prompt": "List the files."}}
+
+    result = json_run(tmp_path, [task], "--trust")
+
+    assert result["tool_calls"][0]["ok"] is False
+    assert "unknown tool 'task'" in result["tool_calls"][0]["error"]
