@@ -168,7 +168,7 @@ class EditorSession:
         full = self.agent.runner.registry
         if custom is not None and custom.allowed_tools is not None:
             self.agent.runner.registry = narrowed(full, custom.allowed_tools)  # for this prompt only
-        text = custom.prompt if custom is not None else asked.text
+        text = await self._with_images(asked, custom.prompt if custom is not None else asked.text)
         planning = self.mode == "plan"
         task = plan_task(text) if planning else text
         self._running = asyncio.create_task(
@@ -191,6 +191,16 @@ class EditorSession:
         if planning and finished.status == "DONE" and current_todos(ctx.state):
             await self.link.say(HANDOFF)  # the editor runs the plan by switching the session's mode
         return STOP_REASONS[finished.status]
+
+    async def _with_images(self, asked: Prompt, text: str) -> str:
+        """The prompt's images go with the request to a model that reads them; to another, a note says so."""
+        if not asked.images:
+            return text
+        if await self.agent.backend.accepts_images():
+            self.agent.images = asked.images
+            return text
+        names = ", ".join(image.name for image in asked.images)
+        return f"{text}\n\n[not attached: {names}; the model of this session does not read images]"
 
     def _custom(self, text: str) -> Expansion | None:
         """The prompt a custom command (a command file) stands for, when the text names one."""

@@ -36,7 +36,7 @@ from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.custom_commands import CommandBook, narrowed_run
-from asi_agent.ui.mentions import attach_budget, expand_mentions
+from asi_agent.ui.mentions import attach_budget, expand_mentions, with_images
 from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
 from asi_agent.vcs.session import GitSession
 
@@ -163,7 +163,7 @@ class ChatSession:
         else:
             context = self.agent.context
             budget = attach_budget(await context.window(), context.context_left)
-            task = expand_mentions(self.root, text, budget)
+            task = await with_images(self.agent, self.root, expand_mentions(self.root, text, budget))
         if self.git is not None:
             self.git.start_task(text)
         if self._notes:

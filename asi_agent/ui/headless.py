@@ -34,6 +34,7 @@ from asi_agent.threads import leave
 from asi_agent.ui.cli import EXIT_INTERRUPTED, project_root
 from asi_agent.ui.confirm import ask_in_terminal
 from asi_agent.ui.gitrun import attach_git, finish_git
+from asi_agent.ui.mentions import with_images
 from asi_agent.ui.output import Renderer, make_renderer
 from asi_agent.ui.progress import ProgressLine, wants_progress
 
@@ -167,4 +168,5 @@ async def _drive(
     def ended() -> None:
         progress.set(None)
 
+    task = await with_images(agent, agent.runner.ctx.root, task)  # `@shot.png`, a pasted image path
     return await drive(agent, task, handle, watch=watch, timeout=timeout, close=close, warn=warn, ended=ended)

@@ -1,25 +1,52 @@
-"""`read_file` of files that are not text: PDFs read as text page by page (`pypdf`), images described.
+"""`read_file` of files that are not text: PDFs read as text page by page (`pypdf`), images returned.
 
 A PDF's `startLine` / `endLine` select pages (1-based, inclusive); at most `MAX_PAGES` pages and the
 context's byte budget are returned at once, with a note saying how to read on. A page without a text
-layer (a scan) is said to be one. An image is described (type, size, dimensions) with a note that this
-runtime does not send images to the model, so the model can tell the person rather than guess.
+layer (a scan) is said to be one. An image goes back to a model that reads images (the result carries it:
+`WithImages`, sent as the backend's image part); a model that does not (the embedded one) gets its
+description (type, size, dimensions) and a note saying it cannot see it, so it can tell the person rather
+than guess. The file is read beneath the project without following links, as text files are.
 """
 
 from __future__ import annotations
 
+import base64
 import struct
 from pathlib import Path
 
 from asi_agent.exceptions import ToolError
+from asi_agent.messages import Image, WithImages
+from asi_agent.tools import beneath
 from asi_agent.tools.args import ReadFileArgs
-from asi_agent.tools.base import ToolContext
+from asi_agent.tools.base import ImageReader, ToolContext
+from asi_agent.tools.beneath import Anchored
 
-__all__ = ["IMAGE_TYPES", "MAX_PAGES", "is_media", "pdf_text", "read_media"]
+__all__ = [
+    "IMAGE_TYPES", "MAX_IMAGE_BYTES", "MAX_PAGES", "MEDIA_TYPES", "image_of", "is_image", "is_media",
+    "pdf_text", "read_media",
+]  # fmt: skip
 
 MAX_PAGES = 20
 IMAGE_TYPES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".gif": "GIF", ".webp": "WebP", ".bmp": "BMP"}
 """Image file suffixes and their names."""
+MEDIA_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+               ".webp": "image/webp"}  # fmt: skip
+"""The image types the model APIs take (OpenAI, Ollama, Anthropic); a BMP is only described."""
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+"""The largest image sent (the Anthropic API's limit per image); a bigger one is described."""
+
+
+def is_image(path: Path) -> bool:
+    """Whether the file's name says it is an image."""
+    return path.suffix.lower() in IMAGE_TYPES
+
+
+def image_of(data: bytes, path: Path, name: str) -> Image | None:
+    """The image to send, or None when its type cannot be sent or it is too big."""
+    media_type = MEDIA_TYPES.get(path.suffix.lower())
+    if media_type is None or len(data) > MAX_IMAGE_BYTES:
+        return None
+    return Image(media_type, base64.b64encode(data).decode("ascii"), name)
 
 
 def is_media(path: Path) -> bool:
@@ -28,26 +55,44 @@ def is_media(path: Path) -> bool:
     return (suffix == ".pdf" or suffix in IMAGE_TYPES) and path.is_file()
 
 
-def read_media(args: ReadFileArgs, ctx: ToolContext, path: Path, shown: str) -> str:
-    """The PDF's text (a page range) or the image's description."""
+async def read_media(args: ReadFileArgs, ctx: ToolContext, path: Path, shown: str, where: Anchored) -> str:
+    """The PDF's text (a page range), or the image (with its description)."""
+    try:
+        data = beneath.read_bytes(where)
+    except OSError as exc:
+        raise ToolError(f"cannot read {shown}: {exc.strerror or exc}") from exc
     if path.suffix.lower() == ".pdf":
-        return _read_pdf(args, ctx, path, shown)
-    data = path.read_bytes()
+        return _read_pdf(args, ctx, data, shown)
     kind = IMAGE_TYPES[path.suffix.lower()]
     size = _dimensions(data)
-    shape = f", {size[0]}×{size[1]} pixels" if size else ""
-    return (
-        f"{shown} is an image ({kind}, {len(data):,} bytes{shape}). Images are not sent to the model by this "
-        "runtime: if its content matters, say so to the person and ask them to describe it."
+    about = (
+        f"{shown} is an image ({kind}, {len(data):,} bytes{', {}×{} pixels'.format(*size) if size else ''})"
     )
+    model = ctx.model
+    if not (isinstance(model, ImageReader) and await model.accepts_images()):
+        return (
+            f"{about}. The model of this session does not read images, so it is not shown to you: if its "
+            "content matters, say so to the person and ask them to describe it."
+        )
+    image = image_of(data, path, shown)
+    if image is None:
+        limit = (
+            "over 5 MiB"
+            if kind in ("PNG", "JPEG", "GIF", "WebP")
+            else f"a {kind}, which model APIs do not take"
+        )
+        return f"{about}. It is not shown to you: it is {limit}; ask the person to describe it or convert it."
+    return WithImages(f"{about}; the image is attached to this result.", (image,))
 
 
-def _read_pdf(args: ReadFileArgs, ctx: ToolContext, path: Path, shown: str) -> str:
+def _read_pdf(args: ReadFileArgs, ctx: ToolContext, data: bytes, shown: str) -> str:
+    import io  # noqa: PLC0415
+
     from pypdf import PdfReader  # noqa: PLC0415 - only PDFs pay for the library
     from pypdf.errors import PdfReadError  # noqa: PLC0415
 
     try:
-        reader = PdfReader(path)
+        reader = PdfReader(io.BytesIO(data))
         total = len(reader.pages)
     except (PdfReadError, OSError, ValueError) as exc:
         raise ToolError(f"{shown} is not a readable PDF ({exc})") from exc

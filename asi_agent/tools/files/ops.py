@@ -171,7 +171,7 @@ async def read_file(args: ReadFileArgs, ctx: ToolContext) -> str:
     path = ctx.resolve(args.path, write=False)
     shown = display_path(ctx.root, path)
     if is_media(path):  # PDFs and images: media.py
-        return read_media(args, ctx, path, shown)
+        return await read_media(args, ctx, path, shown, anchored(ctx, path))
     shown_text = await _read_text(args, ctx, path, shown)
     # The instruction files of the folders down to this file, the first time one of their files is read.
     nested = nested_instructions(ctx.root, path, ctx.state.setdefault(NESTED_KEY, set()))

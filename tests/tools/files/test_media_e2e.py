@@ -50,7 +50,7 @@ def test_a_pdf_is_read_as_text_by_page_range_and_a_scan_is_named(tmp_path: Path)
         "Page 25 says MARKER-25",
     ]
     assert image.startswith("logo.png is an image (PNG, 33 bytes, 64×32 pixels).")
-    assert "not sent to the model" in image
+    assert "does not read images, so it is not shown to you" in image  # the scripted model reads none
 
 
 def test_a_broken_pdf_and_a_page_past_the_end_are_errors_to_fix(tmp_path: Path) -> None:
