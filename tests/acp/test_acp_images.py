@@ -35,6 +35,9 @@ async def test_the_editors_image_goes_to_a_model_that_reads_images(
         session = await conn.new_session(cwd=str(project), mcp_servers=[])
         blocks = [text_block("What is in this picture?"), image_block(_png(), "image/png")]
         assert await editor.prompt(session.session_id, *blocks) == "end_turn"
+    transcript = next((project / ".asi" / "sessions").glob("*.jsonl")).read_text(encoding="utf-8")
+    kept = [json.loads(line)["message"] for line in transcript.splitlines() if '"type": "message"' in line]
+    assert kept[0]["images"] == [{"media_type": "image/png", "data": _png(), "name": "image 1"}]  # resumable
     messages = openai_server.chat_bodies[0]["messages"]
     assert messages[-2] == {"role": "user", "content": "What is in this picture?"}
     assert messages[-1]["content"][1] == {
