@@ -29,7 +29,7 @@ from asi_agent.events import (
 from asi_agent.exceptions import BackendError
 from asi_agent.gate import Gate
 from asi_agent.memo import LastValue
-from asi_agent.messages import Completion, Message, NoteKind, Usage
+from asi_agent.messages import Completion, Image, Message, NoteKind, Usage
 from asi_agent.modelturn import ModelTurn, TurnPlanner
 from asi_agent.session import Session
 from asi_agent.session.repair import closing_messages
@@ -72,6 +72,8 @@ class Agent:
         self.verifier: Verifier | None = None
         self._guarded_before = 0
         self.task = ""
+        self.images: tuple[Image, ...] = ()
+        """Images the next run's request carries (an `@image.png`, an editor's image); taken by that run."""
         self.use(backend)
 
     def use(self, backend: Backend) -> None:
@@ -165,13 +167,16 @@ class Agent:
         resumed = bool(self.messages)
         self.session.append("run", task=task, tool_mode=mode, model=self.backend.model_name)
         skills = self.runner.ctx.state.get(SKILLS_KEY)  # `/NAME`, or a skill the router takes, is loaded
-        self._add(Message("user", await skills.expand(task) if skills is not None else task))
+        text = await skills.expand(task) if skills is not None else task
+        self._add(Message("user", text, images=self.images))
+        self.images = ()
         self.task = task
         self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
         self.gate.new_run()
         ctx = self.runner.ctx
         owner = ctx.session_id or self.session.id  # a child agent's changes are journaled as its parent's
         self.verifier = Verifier.start(task, ctx.root, ctx.journal, owner, _parses, self.config.verify)
+        self.verifier.planning = self.gate.config.approval == "plan"
         self._guarded_before = ctx.guarded_edits
         return SessionStarted(self.session.id, self.backend.model_name, mode, resumed)
 

@@ -35,7 +35,7 @@ from asi_agent.gate import GateConfig
 from asi_agent.modelturn import TurnPlanner
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.plugins.loader import project_supplies
-from asi_agent.policy import Policy, load_policy
+from asi_agent.policy import Policy, Rule, load_policy
 from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
 from asi_agent.providers import create_backend, offered_tools, provider_of
@@ -45,8 +45,11 @@ from asi_agent.subagents.wiring import extend
 from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
+from asi_agent.tools.exec.summary import SUMMARY_KEY
+from asi_agent.tools.files.correct import CORRECT_KEY
 from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
+from asi_agent.tools.web import WEB_KEY
 from asi_agent.trust import is_trusted, untrusted_notice
 from asi_agent.userdirs import user_cache_dir
 from asi_agent.verify import VerifyConfig
@@ -226,6 +229,11 @@ def assemble_agent(
     if cursor:
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
+    ctx.state[WEB_KEY] = config.web
+    # The embedded model is too small to help its tools; a scripted one plays only the replies it was given.
+    helps = not getattr(backend, "embedded", False) and provider_of(backend) != "scripted"
+    ctx.state[CORRECT_KEY] = helps if config.edit_correction is None else config.edit_correction
+    ctx.state[SUMMARY_KEY] = helps if config.output_summary is None else config.output_summary
     ctx.state[TRUSTED_KEY] = trusted
     if found is not None:
         from asi_agent.skills.build import skill_folders  # noqa: PLC0415
@@ -256,7 +264,8 @@ def assemble_agent(
     planner = _planner(ctx, registry) if config.local.grounding else None
     agent = Agent(backend, ToolRunner(registry, ctx), session, system, agent_config, planner=planner)
     extend(
-        agent, user_config_dir(), config.trust, depth=config.subagent_depth, warn=warn,
+        agent, user_config_dir(), config.trust, warn=warn,
+        depth=config.subagent_depth if config.tools != "asi" else 0,  # `asi`: exactly the spec's tools
         backend_for=lambda model: create_backend(config.model_copy(update={"model": model})),
     )  # fmt: skip
     return agent
@@ -286,6 +295,7 @@ def _registry(root: Path, config: AsiConfig, warn: Warn) -> ToolRegistry:
         trusted=trusted,
         locale=config.tool_locale,
         disabled_plugins=config.disabled_plugins,
+        extensions=config.tools != "asi",
     )
     for problem in problems:
         warn(str(problem))
@@ -298,7 +308,7 @@ def _skills(root: Path, config: AsiConfig, registry: ToolRegistry, *, trusted: b
     from asi_agent.tools.catalog import extension_spec  # noqa: PLC0415
 
     skills = skill_session(root, config, trusted=trusted, warn=warn)
-    if skills is not None and "execute_skill" not in registry:
+    if skills is not None and config.tools != "asi" and "execute_skill" not in registry:
         registry.register(extension_spec("execute_skill"))
     return skills
 
@@ -317,6 +327,10 @@ def _policy_and_mode(root: Path, config: AsiConfig) -> tuple[Policy, Approval]:
             approval = APPROVAL_ORDER[APPROVAL_ORDER.index(trust.approval)]
         elif trust.approval != approval:
             trust.ignored.append(f".asi/config.toml: approval = {trust.approval!r}")
+    if config.sandbox.network or policy.network:  # the person opened the network: the web tools use it too
+        reason = "the network is allowed for this run (--allow-network, network = true)"
+        web = Rule(tool="web_*", risk="network", action="allow", reason=reason)
+        policy = policy.model_copy(update={"rules": [*policy.rules, web]})
     return policy, approval
 
 

@@ -44,7 +44,7 @@ CallFormat = Literal[
 __all__ = [
     "APPROVAL_ORDER", "PROJECT_KEYS", "SANDBOX_CACHES", "SANDBOX_HIDDEN", "SANDBOX_PROTECTED", "Approval",
     "AsiConfig", "CallFormat", "KeyRule", "Provider", "SandboxLimits", "SandboxSection", "ToolMode",
-    "load_config", "user_config_dir", "user_locale",
+    "WebSection", "load_config", "user_config_dir", "user_locale",
 ]  # fmt: skip
 
 
@@ -74,8 +74,12 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "max_tokens": "kept",
     "stream": "kept", "max_retries": "kept", "temperature": "kept", "read_max_bytes": "kept",
     "edit_guard": "kept", "context_window": "kept", "ollama.num_ctx": "kept", "local.n_ctx": "kept",
-    "local.threads": "kept", "local.grounding": "kept",
+    "local.threads": "kept", "local.grounding": "kept", "tools": "kept",
     "skills.max_listed": "kept", "skills.embeddings": "kept", "skills.embedding_model": "ignored",
+    "edit_correction": "kept", "output_summary": "kept",
+    "web.allow_private_hosts": "only-false", "web.timeout": "kept", "web.max_bytes": "kept",
+    "web.max_chars": "kept", "web.allowed_hosts": "ignored", "web.search": "ignored",
+    "web.search_url": "ignored", "web.search_api_key": "ignored",
 }  # fmt: skip
 """The rule of each key of an untrusted project's `.asi/config.toml` (a key not listed is ignored);
 `docs/configuration.md` shows the same table."""
@@ -194,6 +198,30 @@ class LocalSection(BaseModel):
     """Narrow each turn to the task's tools and the project's real paths, symbols and text (see README)."""
 
 
+class WebSection(BaseModel):
+    """The web tools: `web_fetch`'s limits and SSRF guard, `web_search`'s backend."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    allow_private_hosts: bool = False
+    """Let `web_fetch` reach loopback, private, link-local and cloud-metadata addresses (e.g. a docs server
+    on this machine); off, they are refused after DNS resolution and after every redirect."""
+    allowed_hosts: list[str] = Field(default_factory=list)
+    """Private hosts `web_fetch` may reach all the same, as `host:port` (e.g. `"localhost:8000"`)."""
+    timeout: float = Field(20.0, gt=0)
+    """Seconds one web request may take."""
+    max_bytes: int = Field(2_000_000, ge=1024)
+    """The largest response body read; the rest is cut off."""
+    max_chars: int = Field(20_000, ge=1000)
+    """Page text handed to the model as it is; a longer page is processed by the model with the prompt."""
+    search: Literal["searxng", "tavily", "brave"] | None = None
+    """`web_search`'s backend; empty: none, and the tool says how to configure one."""
+    search_url: str | None = None
+    """The backend's address: a SearXNG instance (required for it), or a Tavily or Brave endpoint."""
+    search_api_key: str | None = None
+    """Tavily's or Brave's API key; empty reads `TAVILY_API_KEY` or `BRAVE_API_KEY`."""
+
+
 class AsiConfig(BaseModel):
     """The whole configuration, after merging every layer."""
 
@@ -261,6 +289,12 @@ class AsiConfig(BaseModel):
     """Refuse an edit or `create_file` that would turn a file which parsed into one that does not (Python,
     JSON, TOML, YAML, JavaScript, TypeScript, Go): the file stays as it was and the model gets the
     parser's message with the lines around it. A file that did not parse before is not held to it."""
+    edit_correction: bool | None = None
+    """When `replace_text`'s oldText is not in the file (not even ignoring whitespace or escapes), let one
+    model call find the text it meant; empty: on, except for the embedded and the scripted model."""
+    output_summary: bool | None = None
+    """Summarise, with one model call, a command's output that is too long to send whole (the full log stays
+    in a file the model can read); empty: on, except for the embedded and the scripted model."""
     context_window: int | None = Field(None, ge=256)
     """The model's context window in tokens; empty asks the server (Ollama `/api/show`, llama.cpp
     `/props`, the local model's `n_ctx`). The history is kept inside it, compacting older turns."""
@@ -286,6 +320,11 @@ class AsiConfig(BaseModel):
     local: LocalSection = Field(default_factory=LocalSection)
     sandbox: SandboxSection = Field(default_factory=SandboxSection)
     skills: SkillsSection = Field(default_factory=SkillsSection)
+    web: WebSection = Field(default_factory=WebSection)
+    tools: Literal["all", "asi"] | None = None
+    """`asi`: offer exactly the spec's 22 tools and the two `moss_*` tools; `all`: the extension tools too
+    (`todo_write`, `save_memory`, `web_fetch`, `web_search`, `task`, `execute_skill`). Empty: `all`, but
+    `asi` for `eval` and `data export`."""
     _trust: ProjectTrust = PrivateAttr(default_factory=ProjectTrust)
 
     @property

@@ -19,6 +19,7 @@ Role = Literal["system", "user", "assistant", "tool"]
 
 __all__ = [
     "Completion",
+    "Image",
     "Message",
     "NoteKind",
     "Origin",
@@ -27,6 +28,7 @@ __all__ = [
     "Role",
     "ToolCall",
     "Usage",
+    "WithImages",
 ]
 
 _ROLE_ORIGIN: dict[str, Origin] = {
@@ -65,6 +67,37 @@ class RawCall:
 
 
 @dataclass(frozen=True, slots=True)
+class Image:
+    """An image a message carries to a model that accepts images (`read_file` of one, an `@image.png`)."""
+
+    media_type: str
+    """`image/png`, `image/jpeg`, `image/gif` or `image/webp`."""
+    data: str
+    """The image's bytes, base64-encoded."""
+    name: str = ""
+    """Where it came from, as the person or the model named it."""
+
+    def data_url(self) -> str:
+        """The image as a `data:` URL (OpenAI's `image_url`)."""
+        return f"data:{self.media_type};base64,{self.data}"
+
+    def to_dict(self) -> dict[str, str]:
+        """JSON-ready form for transcripts."""
+        return {"media_type": self.media_type, "data": self.data, "name": self.name}
+
+
+class WithImages(str):
+    """A tool's text result that returns images too (they travel in `Message.images`)."""
+
+    images: tuple[Image, ...]
+
+    def __new__(cls, text: str, images: tuple[Image, ...]) -> WithImages:
+        made = super().__new__(cls, text)
+        made.images = images
+        return made
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
     """One chat message. `tool_calls` on assistant messages; `tool_call_id`/`name` on tool results.
 
@@ -86,6 +119,8 @@ class Message:
     """A failed call's model-fixable error kind (the exception's class name, e.g. `ToolArgumentsError`)."""
     note: NoteKind | None = None
     """Why the runtime wrote this user turn (a retry's kind), when it did."""
+    images: tuple[Image, ...] = ()
+    """Images sent with the text (a person's attachments, an image `read_file` read)."""
 
     def __post_init__(self) -> None:
         if self.origin is None:
@@ -125,6 +160,8 @@ class Message:
         data["origin"] = self.author
         typed = {"outcome": self.outcome, "error_kind": self.error_kind, "note": self.note}
         data.update((key, value) for key, value in typed.items() if value is not None)
+        if self.images:
+            data["images"] = [image.to_dict() for image in self.images]
         return data
 
     @classmethod
@@ -149,6 +186,7 @@ class Message:
             outcome=outcome,
             error_kind=error_kind,
             note=note,
+            images=tuple(Image(**image) for image in data.get("images") or ()),
         )
 
 

@@ -2,7 +2,8 @@
 the tool contract.
 
 Projects keep instructions for coding agents under several names; all of them are read, `AGENTS.md`
-first, each file once (a symlink or a copy of another is skipped) and cut at `MAX_INSTRUCTION_CHARS`.
+first, each file once (a symlink or a copy of another is skipped) and cut at `MAX_INSTRUCTION_CHARS`; their
+`@path` lines import other files (`asi_agent.instructions`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
+
+from asi_agent.instructions import expand_imports
 
 __all__ = [
     "INSTRUCTION_FILES",
@@ -69,7 +72,7 @@ def instruction_files(root: Path) -> list[InstructionFile]:
         if real in seen_paths or not path.is_file():
             continue
         seen_paths.add(real)
-        text = _read(path, limit=MAX_INSTRUCTION_CHARS + 1)
+        text = expand_imports(_read(path, limit=MAX_INSTRUCTION_CHARS + 1), path, root)
         digest = hashlib.sha256(text.encode()).hexdigest()
         if not text or digest in seen_texts:
             continue
@@ -126,11 +129,11 @@ def system_prompt(
     parts = [BASE.format(root=root)]
     for item in instruction_files(root) if instructions is None else instructions:
         parts.append(f"## Project instructions ({item.name})\n{item.text}")
-    for title, path in (
-        ("User instructions", user_config / "USER_PROMPT.md"),
-        ("Project user instructions", root / ".asi" / "USER_PROMPT.md"),
+    for title, path, within in (
+        ("User instructions", user_config / "USER_PROMPT.md", user_config),
+        ("Project user instructions", root / ".asi" / "USER_PROMPT.md", root),
     ):
-        text = _read(path)
+        text = expand_imports(_read(path), path, within)
         if text:
             parts.append(f"## {title}\n{text}")
     if git:

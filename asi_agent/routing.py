@@ -21,6 +21,7 @@ from typing import Any
 
 from asi_agent.messages import Message
 from asi_agent.tools.base import ToolSpec
+from asi_agent.tools.catalog import ROUTED_EXTENSIONS
 from asi_agent.tools.code.index.embed import RRF_K, Embedder
 from asi_agent.tools.registry import ToolRegistry
 from asi_agent.tools.schema import parameters_schema, tool_schema
@@ -195,8 +196,10 @@ async def select_tools(
 
 
 def builtin_names(registry: ToolRegistry) -> list[str]:
-    """The core tools: every built-in and extension tool of the registry."""
-    return [spec.name for spec in registry.specs() if spec.source in ("builtin", "extension")]
+    """The core tools: every built-in of the registry, and the extension tools it holds for a use of the
+    session's (`execute_skill`, `task`); the extensions offered to every run are routed like plugins."""
+    core = [spec for spec in registry.specs() if spec.source in ("builtin", "extension")]
+    return [spec.name for spec in core if spec.name not in ROUTED_EXTENSIONS]
 
 
 async def routed_schemas(

@@ -13,7 +13,7 @@ from asi_agent.backends.base import Backend
 from asi_agent.calls import new_call_id, normalize_native
 from asi_agent.events import AgentEvent, ToolFinished
 from asi_agent.exceptions import CallFormatError, ModelFixableError, ToolError
-from asi_agent.messages import Completion, Message, ToolCall
+from asi_agent.messages import Completion, Image, Message, ToolCall, WithImages
 from asi_agent.tools.base import ToolArgs, ToolContext, ToolSpec
 from asi_agent.tools.registry import ToolRegistry
 from asi_agent.wire import ResultKind, refusal_text, tool_text
@@ -53,6 +53,8 @@ class Outcome:
     """How the call ended; None: "ok" or "error", as `ok` says."""
     error_kind: str | None = None
     """A failed call's model-fixable error kind (the exception's class name)."""
+    images: tuple[Image, ...] = ()
+    """Images the result returns to the model (`read_file` of an image, for a model that reads them)."""
 
     @property
     def result(self) -> ResultKind:
@@ -75,6 +77,7 @@ class Outcome:
             name=call.name,
             outcome=self.result,
             error_kind=self.error_kind,
+            images=self.images,
         )
 
     def finished(self) -> ToolFinished:
@@ -122,7 +125,8 @@ class ToolRunner:
             changed = self._changed_since(mark)
             outcome = Outcome(prepared.call, False, str(exc), changed, error_kind=type(exc).__name__)
         else:
-            outcome = Outcome(prepared.call, True, output, self._changed_since(mark))
+            images = output.images if isinstance(output, WithImages) else ()
+            outcome = Outcome(prepared.call, True, str(output), self._changed_since(mark), images=images)
         return outcome if self.hooks is None else await self.hooks.after_tool(outcome, prepared)
 
     def _changed_since(self, mark: int) -> tuple[str, ...]:
@@ -186,6 +190,10 @@ class BackendModel:
         messages = [Message("system", system)] if system else []
         reply = await self.backend.complete([*messages, Message("user", prompt)], None)
         return reply.text
+
+    async def accepts_images(self) -> bool:
+        """As the session's backend says."""
+        return await self.backend.accepts_images()
 
 
 def prepare_reply(runner: ToolRunner, reply: Completion) -> tuple[Message, list[Prepared | Outcome]]:

@@ -34,6 +34,7 @@ from typing import Literal
 
 from asi_agent.events import AgentEvent, Check, Status, ToolFinished
 from asi_agent.gate import Gate
+from asi_agent.handoff import is_plan_task
 from asi_agent.refusals import refusal_report
 from asi_agent.toolrun import ToolRunner
 from asi_agent.tools.exec.testcmd import SOURCE_SUFFIXES, TestRun, detect_tests, named
@@ -149,6 +150,8 @@ class Verifier:
     """The reply the run would end on continues one cut for repeating itself."""
     nagged: set[str] = field(default_factory=set)
     """Checks the model was already told about."""
+    planning: bool = False
+    """A `plan`-mode run: it writes a plan and can change nothing, so no change is asked of it."""
 
     @classmethod
     def start(  # noqa: PLR0917  (the five of every run, and its configuration)
@@ -231,7 +234,8 @@ class Verifier:
 
         real = [path for path, (before, after) in changed.items() if before != after]
         real += [path for path in self._changed_by_commands() if path not in changed]
-        change_asked = asks_for_change(self.task)
+        planning = self.planning or is_plan_task(self.task)  # a plan changes nothing, and is asked no change
+        change_asked = asks_for_change(self.task) and not planning
         if change_asked:
             detail = (
                 f"changed {', '.join(real)}" if real else "the request asks for a change and no file changed"
@@ -245,7 +249,11 @@ class Verifier:
             found.append(Check("tests_pass", False, not_run, required=False))
         tested = bool(self._tests) and self._tests[-1][0] > self._last_edit
         answered = bool(self.answer)
-        steps = steps_check(self.task, edited=bool(real), tested_after_edit=tested, answered=answered)
+        steps = (
+            None
+            if planning
+            else steps_check(self.task, edited=bool(real), tested_after_edit=tested, answered=answered)
+        )
         found += [steps] if steps is not None else []
         found.append(
             Check(

@@ -15,12 +15,15 @@ from urllib.parse import unquote, urlparse
 
 from acp.schema import (
     EmbeddedResourceContentBlock,
+    ImageContentBlock,
     ResourceContentBlock,
     TextContentBlock,
     TextResourceContents,
 )
 
+from asi_agent.messages import Image
 from asi_agent.tools.base import Cursor
+from asi_agent.tools.files.media import MAX_IMAGE_BYTES, MEDIA_TYPES
 
 __all__ = ["Prompt"]
 
@@ -29,10 +32,12 @@ LINES = re.compile(r"^L(?P<line>\d+)(?:[:-]L?(?P<end>\d+))?$")
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """What the person sent: the task text, and the cursor when the editor gave one."""
+    """What the person sent: the task text, the cursor when the editor gave one, and its images."""
 
     text: str
     cursor: Cursor | None = None
+    images: tuple[Image, ...] = ()
+    """The prompt's image blocks (for a model that reads images); those that cannot go are named in `text`."""
 
     @classmethod
     def of(cls, blocks: list[Any], root: Path) -> Prompt:
@@ -40,9 +45,17 @@ class Prompt:
         parts: list[str] = []
         attached: dict[str, str] = {}
         cursor: Cursor | None = None
+        images: list[Image] = []
         for block in blocks:
             if isinstance(block, TextContentBlock):
                 parts.append(block.text)
+            elif isinstance(block, ImageContentBlock):
+                image = _image(block, len(images) + 1)
+                images += [image] if image is not None else []
+                if image is None:
+                    parts.append(
+                        f"(an image of type {block.mime_type} was left out: over 5 MiB, or a type not sent)"
+                    )
             elif isinstance(block, ResourceContentBlock | EmbeddedResourceContentBlock):
                 uri = block.uri if isinstance(block, ResourceContentBlock) else block.resource.uri
                 path, line = _location(uri)
@@ -61,7 +74,15 @@ class Prompt:
         text = _joined(parts)
         for shown, body in attached.items():
             text += f"\n\n{shown} (as open in the editor):\n```\n{body.rstrip()}\n```"
-        return cls(text, cursor)
+        return cls(text, cursor, tuple(images))
+
+
+def _image(block: ImageContentBlock, number: int) -> Image | None:
+    """The block as an image to send, or None when its type is not one the model APIs take, or too big."""
+    if block.mime_type not in MEDIA_TYPES.values() or len(block.data) * 3 // 4 > MAX_IMAGE_BYTES:
+        return None
+    name = _location(block.uri)[0] if block.uri else None
+    return Image(block.mime_type, block.data, name.name if name is not None else f"image {number}")
 
 
 def _location(uri: str) -> tuple[Path | None, int | None]:

@@ -29,17 +29,24 @@ from asi_agent.commands import CustomCommand, Expansion, expand, find_commands, 
 from asi_agent.config import Approval, AsiConfig, user_config_dir
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
+from asi_agent.handoff import RUN_PLAN, plan_task
 from asi_agent.providers import create_backend
 from asi_agent.session import SessionStore
+from asi_agent.tools.todo import current_todos
 
 __all__ = ["EditorSession", "Prompt"]
 
 MODE_TEXT: dict[str, tuple[str, str]] = {
     "ask": ("Ask", "reads run; edits, commands and network calls ask first"),
     "auto-edit": ("Auto-edit", "edits inside the project run; commands and network calls ask"),
-    "plan": ("Plan", "read-only: every edit and command is refused"),
+    "plan": ("Plan", "read-only research that ends with a plan (a todo list) to run in another mode"),
     "yolo": ("Yolo", "nothing asks (deny rules and the catastrophic-command check still hold)"),
 }
+HANDOFF = (
+    "\n\n[asi-agent: the plan is ready. To run it, switch this session's mode to Ask, Auto-edit or Yolo "
+    f'and send "{RUN_PLAN}"; the todo list is kept.]'
+)
+"""Said after a plan-mode prompt that ended with a todo list."""
 STOP_REASONS: dict[str, StopReason] = {
     "DONE": "end_turn",
     "STOP": "end_turn",
@@ -161,9 +168,11 @@ class EditorSession:
         full = self.agent.runner.registry
         if custom is not None and custom.allowed_tools is not None:
             self.agent.runner.registry = narrowed(full, custom.allowed_tools)  # for this prompt only
-        text = custom.prompt if custom is not None else asked.text
+        text = await self._with_images(asked, custom.prompt if custom is not None else asked.text)
+        planning = self.mode == "plan"
+        task = plan_task(text) if planning else text
         self._running = asyncio.create_task(
-            RunWatch(self.agent).drive(text, reporter.handle, timeout=self.config.timeout)
+            RunWatch(self.agent).drive(task, reporter.handle, timeout=self.config.timeout)
         )
         try:
             finished = await self._running
@@ -179,7 +188,19 @@ class EditorSession:
             self._running = None
             self.agent.runner.registry = full
             self.files.forget()
+        if planning and finished.status == "DONE" and current_todos(ctx.state):
+            await self.link.say(HANDOFF)  # the editor runs the plan by switching the session's mode
         return STOP_REASONS[finished.status]
+
+    async def _with_images(self, asked: Prompt, text: str) -> str:
+        """The prompt's images go with the request to a model that reads them; to another, a note says so."""
+        if not asked.images:
+            return text
+        if await self.agent.backend.accepts_images():
+            self.agent.images = asked.images
+            return text
+        names = ", ".join(image.name for image in asked.images)
+        return f"{text}\n\n[not attached: {names}; the model of this session does not read images]"
 
     def _custom(self, text: str) -> Expansion | None:
         """The prompt a custom command (a command file) stands for, when the text names one."""

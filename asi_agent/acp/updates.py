@@ -3,7 +3,8 @@
 The reply streams as message chunks (without its `AGENT_STATUS` line), reasoning as thought chunks.
 Each call is announced when the model makes it (kind, title, the files it touches), asks through
 `session/request_permission` when the policy asks, and ends with its output and a diff of every
-file it changed, read from the change journal.
+file it changed, read from the change journal. The model's todo list (`todo_write`) goes out as the
+session's plan, whole each time it changes.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from acp.helpers import (
+    plan_entry,
     start_tool_call,
     text_block,
     tool_content,
     update_agent_message_text,
     update_agent_thought_text,
+    update_plan,
     update_tool_call,
 )
 from acp.schema import ContentToolCallContent, ToolCallStatus, ToolCallUpdate
@@ -43,6 +46,7 @@ from asi_agent.messages import ToolCall
 from asi_agent.statusline import StatusFilter
 from asi_agent.tools.files.preview import plan_change
 from asi_agent.tools.files.textio import decode
+from asi_agent.tools.todo import current_todos
 
 __all__ = ["TurnReporter", "change_content"]
 
@@ -213,6 +217,11 @@ class TurnReporter:
         since = self._seq.pop(event.call.id, None)
         content = [_text(_cut(event.output)), *change_content(self.agent, since, event)]
         await self.link.send(update_tool_call(event.call.id, status=status, content=content))
+        if event.ok and event.call.name == "todo_write":  # the model's task list is the editor's plan
+            todos = current_todos(self.agent.runner.ctx.state)
+            await self.link.send(
+                update_plan(plan_entry(item.content, priority="medium", status=item.status) for item in todos)
+            )
 
     async def _ended(self, event: RunFinished) -> None:
         """Say why a run ended other than DONE (a DONE's reply has said it all)."""

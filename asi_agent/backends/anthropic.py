@@ -60,12 +60,20 @@ def _tool(schema: ToolSchema) -> dict[str, Any]:
 
 
 def _blocks(message: Message) -> list[dict[str, Any]]:
+    images = [
+        {"type": "image", "source": {"type": "base64", "media_type": image.media_type, "data": image.data}}
+        for image in message.images
+    ]
     if message.role == "tool":
-        block = {"type": "tool_result", "tool_use_id": message.tool_call_id or "", "content": message.content}
+        content: str | list[dict[str, Any]] = message.content
+        if images:  # a result may hold images beside its text
+            content = [{"type": "text", "text": message.content}, *images]
+        block = {"type": "tool_result", "tool_use_id": message.tool_call_id or "", "content": content}
         return [block | ({} if message.ok else {"is_error": True})]
     blocks: list[dict[str, Any]] = (
         [{"type": "text", "text": message.content}] if message.content.strip() else []
     )
+    blocks += images
     blocks += [
         {"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments} for c in message.tool_calls
     ]
@@ -116,6 +124,10 @@ class AnthropicBackend(BackendBase):
 
     async def supports_native_tools(self) -> bool:
         """Claude calls tools natively."""
+        return True
+
+    async def accepts_images(self) -> bool:
+        """Claude reads images (image blocks, also inside a tool result)."""
         return True
 
     def _request(

@@ -77,6 +77,10 @@ class Backend(Protocol):
         """Whether native tool definitions can be sent (False makes `auto` tool mode use text mode)."""
         ...
 
+    async def accepts_images(self) -> bool:
+        """Whether the model reads the images a message carries (`Message.images`)."""
+        ...
+
     async def chat_template(self) -> str | None:
         """The model's Jinja chat template (calls are read in the form it renders them), None if unknown."""
         ...
@@ -146,6 +150,10 @@ class BackendBase:
     async def chat_template(self) -> str | None:
         """Unknown."""
         return None
+
+    async def accepts_images(self) -> bool:
+        """No: images are described to the model in words instead."""
+        return False
 
     async def context_window(self) -> int | None:
         """Unknown."""

@@ -44,6 +44,8 @@ class ServerProps:
     n_ctx: int | None = None
     chat_template: str | None = None
     """The model's Jinja chat template (`chat_template`)."""
+    vision: bool | None = None
+    """Whether the server reads images (`modalities.vision`, with a multimodal projector loaded)."""
 
 
 async def read_props(base_url: str, headers: dict[str, str]) -> ServerProps | None:
@@ -63,7 +65,14 @@ async def read_props(base_url: str, headers: dict[str, str]) -> ServerProps | No
         supports_tools=_supports_tools(data),
         n_ctx=_n_ctx(data),
         chat_template=template if isinstance(template, str) and template.strip() else None,
+        vision=_vision(data),
     )
+
+
+def _vision(data: dict[str, Any]) -> bool | None:
+    modalities = data.get("modalities")
+    value = modalities.get("vision") if isinstance(modalities, dict) else None
+    return value if isinstance(value, bool) else None
 
 
 def _supports_tools(data: dict[str, Any]) -> bool | None:

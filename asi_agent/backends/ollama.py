@@ -89,6 +89,8 @@ def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     wire: list[dict[str, Any]] = []
     for message in messages:
         item: dict[str, Any] = {"role": message.role, "content": message.content}
+        if message.images:
+            item["images"] = [image.data for image in message.images]
         if message.tool_calls:
             item["tool_calls"] = [
                 {"function": {"name": call.name, "arguments": call.arguments}} for call in message.tool_calls
@@ -168,6 +170,7 @@ class OllamaBackend(BackendBase):
         )
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         self._tools_capable: bool | None = None
+        self._vision: bool | None = None
         self._max_tokens = config.max_tokens or min(DEFAULT_MAX_TOKENS, config.num_ctx // 2)
         self._names = ModelNameCheck(config.model, f"Ollama at {self._host}")
         self.on_retry: RetryCallback | None = None
@@ -200,6 +203,16 @@ class OllamaBackend(BackendBase):
                     self._config.model,
                 )
         return self._tools_capable
+
+    async def accepts_images(self) -> bool:
+        """Whether `/api/show` lists the "vision" capability (asked once, then cached)."""
+        if self._vision is None:
+            try:
+                capabilities = (await call_with_retries(self._show, self._policy)).get("capabilities")
+            except BackendError:
+                return False
+            self._vision = isinstance(capabilities, list) and "vision" in capabilities
+        return self._vision
 
     async def context_window(self) -> int | None:
         """`num_ctx` (what Ollama is asked to use), capped by the model's trained length from `/api/show`."""

@@ -180,6 +180,12 @@ class OpenAIBackend(BackendBase):
             self._check_tools_rendered(wire, tool_list, completion)
         return completion
 
+    async def accepts_images(self) -> bool:
+        """Yes for an API that does not describe itself (OpenAI, most servers); a llama.cpp server only with
+        a vision projector loaded (`/props` `modalities.vision`)."""
+        props = await self._server_props()
+        return props is None or props.vision is True
+
     async def chat_template(self) -> str | None:
         """The model's chat template from llama.cpp's `/props` (None from servers without it)."""
         props = await self._server_props()

@@ -21,7 +21,24 @@ __all__ = ["StreamState", "WireMessages", "as_chunk", "json_body", "to_openai_me
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     """Messages in the Chat Completions wire shape."""
-    return [_wire_item(message) for message in messages]
+    return _in_order(
+        messages, [_wire_item(message) for message in messages], [_images_turn(m) for m in messages]
+    )
+
+
+def _in_order(messages: Sequence[Message], items: list[Any], extras: list[Any]) -> list[Any]:
+    """The wire items in order, each tool result's images in a user turn after the results of its reply
+    (a tool message cannot carry images, and nothing may come between the results of one reply)."""
+    ordered: list[Any] = []
+    waiting: list[Any] = []
+    for message, item, extra in zip(messages, items, extras, strict=True):
+        if message.role != "tool" and waiting:
+            ordered += waiting
+            waiting = []
+        ordered.append(item)
+        if extra is not None:
+            (waiting if message.role == "tool" else ordered).append(extra)
+    return ordered + waiting
 
 
 def as_chunk(reply: Any) -> Any:
@@ -58,16 +75,23 @@ class WireMessages:
         self._sources: list[Message] = []
         self._items: list[dict[str, Any]] = []
         self._texts: list[str] = []
+        self._extras: list[tuple[dict[str, Any], str] | None] = []
+        """Each message's images as a user turn of their own (OpenAI's `image_url` parts), and its JSON."""
 
     def __call__(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
         """The wire shape of `messages`."""
         self._update(messages)
-        return list(self._items)
+        if not any(self._extras):
+            return list(self._items)
+        return _in_order(self._sources, self._items, [extra and extra[0] for extra in self._extras])
 
     def json_array(self, messages: Sequence[Message]) -> str:
         """`json.dumps(self(messages), ensure_ascii=False)`, each message encoded once in its life."""
         self._update(messages)
-        return "[" + ", ".join(self._texts) + "]"
+        if not any(self._extras):
+            return "[" + ", ".join(self._texts) + "]"
+        texts = _in_order(self._sources, self._texts, [extra and extra[1] for extra in self._extras])
+        return "[" + ", ".join(texts) + "]"
 
     def _update(self, messages: Sequence[Message]) -> None:
         known = len(self._sources)
@@ -80,17 +104,34 @@ class WireMessages:
         if same == known == len(messages):
             return
         # After a compaction, messages kept from further on are still known (the rest is forgotten).
-        rest = zip(self._sources[same:], self._items[same:], self._texts[same:], strict=True)
-        later = {id(source): (source, item, text) for source, item, text in rest}
-        del self._sources[same:], self._items[same:], self._texts[same:]
+        rest = zip(
+            self._sources[same:], self._items[same:], self._texts[same:], self._extras[same:], strict=True
+        )
+        later = {id(source): (source, item, text, extra) for source, item, text, extra in rest}
+        del self._sources[same:], self._items[same:], self._texts[same:], self._extras[same:]
         for message in messages[same:]:
             kept = later.get(id(message))
             if kept is None or kept[0] is not message:
-                item = _wire_item(message)
-                kept = (message, item, json.dumps(item, ensure_ascii=False))
+                item, images = _wire_item(message), _images_turn(message)
+                extra = (images, json.dumps(images, ensure_ascii=False)) if images is not None else None
+                kept = (message, item, json.dumps(item, ensure_ascii=False), extra)
             self._sources.append(kept[0])
             self._items.append(kept[1])
             self._texts.append(kept[2])
+            self._extras.append(kept[3])
+
+
+def _images_turn(message: Message) -> dict[str, Any] | None:
+    """A message's images as a user turn of `image_url` parts, after a text naming where they came from."""
+    if not message.images:
+        return None
+    parts: list[dict[str, Any]] = []
+    for image in message.images:
+        shown = f"the image {image.name}" if image.name else "an image"
+        source = f" (read by {message.name})" if message.role == "tool" and message.name else ""
+        parts.append({"type": "text", "text": f"[{shown}{source}]"})
+        parts.append({"type": "image_url", "image_url": {"url": image.data_url()}})
+    return {"role": "user", "content": parts}
 
 
 def _wire_item(message: Message) -> dict[str, Any]:

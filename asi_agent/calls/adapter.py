@@ -115,6 +115,10 @@ class CallAdapter(BackendBase):
             self._shape = asyncio.ensure_future(shape_for(self.inner, self._configured_template))
         return self.mode
 
+    async def accepts_images(self) -> bool:
+        """As the wrapped backend says."""
+        return await self.inner.accepts_images()
+
     async def chat_template(self) -> str | None:
         """The wrapped backend's template."""
         return await self.inner.chat_template()

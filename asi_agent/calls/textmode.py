@@ -7,6 +7,7 @@ finds a reason it asks again with `retry_prompt`. Everything here is a pure func
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -344,7 +345,9 @@ class HistoryProjection:
 def _framed(run: Sequence[Message], names: Mapping[str, str], dialect: Dialect) -> Message:
     """A run of results, framed as one user turn (each frame names its tool)."""
     failed = not all(result.ok for result in run)
-    return _continuation([_frame_result(result, names) for result in run], dialect, failed=failed)
+    framed = _continuation([_frame_result(result, names) for result in run], dialect, failed=failed)
+    images = tuple(image for result in run for image in result.images)  # `read_file` of an image
+    return dataclasses.replace(framed, images=images) if images else framed
 
 
 def detect_refusal(text: str) -> str | None:

@@ -60,6 +60,7 @@ def _registry(root: Path, locale: str | None = None) -> ToolRegistry:
         trusted=config.trust.trusted,
         locale=locale or config.tool_locale,
         disabled_plugins=config.disabled_plugins,
+        extensions=config.tools == "all",  # exported samples use the ASI tools unless told otherwise
     )
     return registry
 

@@ -28,6 +28,8 @@ def eval_command(args: argparse.Namespace) -> int:
     suite = Path(os.path.expanduser(args.suite)).resolve() if args.suite else BUILTIN_SUITE
     tasks = load_suite(suite, args.filter or ())
     config = load_config(Path.cwd(), _flags(args))
+    if config.tools is None:  # an evaluation measures the ASI protocol: its 24 tools, no extensions
+        config = config.model_copy(update={"tools": "asi"})
     settings = EvalSettings(
         config=config.model_dump(mode="json"), approval=args.approval, max_turns=args.max_turns
     )

@@ -55,6 +55,10 @@ class KeptOpen(BackendBase):
         """As the shared backend says."""
         return self.inner.constrained
 
+    async def accepts_images(self) -> bool:
+        """As the shared backend says."""
+        return await self.inner.accepts_images()
+
     async def chat_template(self) -> str | None:
         """As the shared backend says."""
         return await self.inner.chat_template()

@@ -148,7 +148,7 @@ def load_plugin_tools(
     """The tools of both manifests (the project's only when `trusted`) and of the installed plugin packages
     (MCP servers excluded: see `attach_mcp_servers`), and the problems; `disabled_plugins` names packages
     left out."""
-    builtin = default_registry().names()
+    builtin = default_registry(extensions=True).names()
     specs, _, problems = _load(root, user_dir, builtin, trusted=trusted)
     installed, more = installed_specs({*builtin, *(spec.name for spec in specs)}, disabled_plugins)
     return [*specs, *installed], [*problems, *more]
@@ -161,11 +161,12 @@ def build_registry(
     trusted: bool,
     locale: str = DEFAULT_LOCALE,
     disabled_plugins: Collection[str] = (),
+    extensions: bool = False,
 ) -> tuple[ToolRegistry, list[PluginProblem]]:
-    """The built-in tools plus the manifests' (the project's only when `trusted`) and the installed
-    packages' tools; problems are returned, never raised. `disabled_plugins` names plugin packages not
-    to load (the configuration's)."""
-    registry = default_registry(locale=locale)
+    """The built-in tools (with `extensions`, the extension tools too) plus the manifests' (the project's
+    only when `trusted`) and the installed packages' tools; problems are returned, never raised.
+    `disabled_plugins` names plugin packages not to load (the configuration's)."""
+    registry = default_registry(locale=locale, extensions=extensions)
     specs, _, problems = _load(root, user_dir, registry.names(), trusted=trusted)
     for spec in specs:
         registry.register(spec)
@@ -200,11 +201,17 @@ async def check_plugins(
     trusted: bool,
     locale: str = DEFAULT_LOCALE,
     disabled_plugins: Collection[str] = (),
+    extensions: bool = True,
 ) -> tuple[ToolRegistry, list[PluginProblem]]:
     """Everything `asi-agent tools [--check]` shows: all tools (MCP servers started, then stopped); the
-    project's manifest only when `trusted`."""
+    project's manifest only when `trusted`; the extension tools unless `extensions` is False."""
     registry, problems = build_registry(
-        root, user_dir, trusted=trusted, locale=locale, disabled_plugins=disabled_plugins
+        root,
+        user_dir,
+        trusted=trusted,
+        locale=locale,
+        disabled_plugins=disabled_plugins,
+        extensions=extensions,
     )
     ctx = ToolContext(root, Journal(root / ".asi"))
     try:

@@ -14,8 +14,6 @@ from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pydantic import Field
-
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.backends.base import Backend
 from asi_agent.events import Answer, ApprovalRequested, RunFinished, SubagentEvent
@@ -24,26 +22,19 @@ from asi_agent.messages import ToolCall
 from asi_agent.session import SessionStore
 from asi_agent.subagents.definitions import AgentDefinition
 from asi_agent.toolrun import CURRENT_CALL, RELAY_KEY, Relay, ToolRunner
-from asi_agent.tools.base import Risk, ToolArgs, ToolContext, ToolSpec
+from asi_agent.tools.args import TaskArgs
+from asi_agent.tools.base import Risk, ToolContext, ToolSpec
+from asi_agent.tools.catalog import EXTENSION
 from asi_agent.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from asi_agent.hooks import Hooks
 
-__all__ = ["HOST_KEY", "SubagentHost", "TaskArgs", "task_spec"]
+__all__ = ["HOST_KEY", "SubagentHost", "TaskArgs", "listed_task_spec", "task_spec"]
 
 HOST_KEY = "asi_agent.subagents"
 """The `ctx.state` key of the `SubagentHost` (absent where no more children may start)."""
 _ORDER: tuple[Risk, ...] = ("read", "write", "network", "execute")
-
-
-class TaskArgs(ToolArgs):
-    """Start a child agent for a self-contained piece of work; it sees none of this conversation and
-    returns one report."""
-
-    description: str = Field(description="A short title of the work (3-5 words)")
-    prompt: str = Field(description="The whole task for the child agent, with everything it needs to know")
-    subagent_type: str = Field("explore", description="Which agent definition to use")
 
 
 @dataclass
@@ -170,13 +161,23 @@ async def _task(args: TaskArgs, ctx: ToolContext) -> str:
 
 def task_spec(host: SubagentHost) -> ToolSpec:
     """The registry entry of `task`, describing the agents it can start."""
-    listed = "; ".join(f"{name}: {d.description}" for name, d in sorted(host.agents.items()))
+    return _spec(host.agents, host.risk)
+
+
+def listed_task_spec(agents: dict[str, AgentDefinition]) -> ToolSpec:
+    """`task` as `asi-agent tools` lists it: the agents of the folder, its class the most a child may do
+    (each call is classed by its agent's tools when it runs)."""
+    return _spec(agents, None)
+
+
+def _spec(agents: dict[str, AgentDefinition], classify: Callable[[TaskArgs], Risk] | None) -> ToolSpec:
+    listed = "; ".join(f"{name}: {d.description}" for name, d in sorted(agents.items()))
     return ToolSpec(
         name="task",
         args=TaskArgs,
         run=_task,
         risk="execute",
-        source="extension",
+        source=EXTENSION,
         description=f"{(TaskArgs.__doc__ or '').strip()} Agents (subagent_type): {listed}",
-        classify=host.risk,
+        classify=classify,
     )

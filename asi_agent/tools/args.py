@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from asi_agent.tools.base import ToolArgs
 
@@ -41,6 +41,12 @@ __all__ = [
     "ReplaceTextArgs",
     "RunTerminalCmdArgs",
     "RunTestsArgs",
+    "SaveMemoryArgs",
+    "TaskArgs",
+    "TodoItem",
+    "TodoWriteArgs",
+    "WebFetchArgs",
+    "WebSearchArgs",
 ]
 
 
@@ -203,6 +209,50 @@ class MossUpdateAsiUserPromptArgs(ToolArgs):
         """The global scope writes the user-level prompt, read by every later session of every project."""
         return "the user-level USER_PROMPT.md" if self.scope == "global" else None
 
+
+# -- extension tools (not in the spec: offered unless `tools = "asi"`) ------------------------------
+
+
+class SaveMemoryArgs(ToolArgs):
+    fact: str
+    scope: Literal["global", "project"] = "project"
+
+    def outside_project(self) -> str | None:
+        """The global scope writes the user-level memory, read by every later session of every project."""
+        return "the user-level USER_PROMPT.md (global memory)" if self.scope == "global" else None
+
+
+class TodoItem(BaseModel):
+    """One task of the todo list."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(description="A short stable identifier of the task")
+    content: str = Field(description="What the task is, in one line")
+    status: Literal["pending", "in_progress", "completed"] = Field(
+        description="pending, in_progress (at most one task) or completed"
+    )
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _number_ids(cls, value: Any) -> Any:
+        # Models often number their tasks 1, 2, 3.
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+class TodoWriteArgs(ToolArgs):
+    todos: list[TodoItem]
+
+
+class WebFetchArgs(ToolArgs):
+    url: str
+    prompt: str
+
+
+class WebSearchArgs(ToolArgs):
+    query: str
+
+
 class ExecuteSkillArgs(ToolArgs):
     """Use a skill: returns its instructions and the list of its bundled files."""
 
@@ -210,3 +260,12 @@ class ExecuteSkillArgs(ToolArgs):
     parameters: dict[str, Any] | None = Field(
         default=None, description="Values taken from the request that the skill's steps need (optional)."
     )
+
+
+class TaskArgs(ToolArgs):
+    """Start a child agent for a self-contained piece of work; it sees none of this conversation and
+    returns one report."""
+
+    description: str = Field(description="A short title of the work (3-5 words)")
+    prompt: str = Field(description="The whole task for the child agent, with everything it needs to know")
+    subagent_type: str = Field("explore", description="Which agent definition to use")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -20,6 +20,7 @@ Risk = Literal["read", "write", "execute", "network"]
 __all__ = [
     "Cursor",
     "FileStamp",
+    "ImageReader",
     "ModelAccess",
     "PluginArgs",
     "Risk",
@@ -63,6 +64,15 @@ class ModelAccess(Protocol):
 
     async def ask(self, prompt: str, *, system: str | None = None) -> str:
         """One plain-text request without tools; returns the reply text. Raises BackendError."""
+        ...
+
+
+@runtime_checkable
+class ImageReader(Protocol):
+    """A `ModelAccess` that can say whether the model reads images (the session's does)."""
+
+    async def accepts_images(self) -> bool:
+        """Whether the model reads images (`read_file` of one then returns it, not a description)."""
         ...
 
 

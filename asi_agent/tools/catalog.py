@@ -1,4 +1,5 @@
-"""The built-in tools: the 22 of spec §3.1 in its order, then the two `moss_*` tools of §3.3.
+"""The built-in tools: the 22 of spec §3.1 in its order, then the two `moss_*` tools of §3.3; and the
+extension tools people expect beyond the spec (memory, todos, the web), offered unless `tools = "asi"`.
 
 Each entry names its arguments model, its function (None while not implemented yet), its risk class
 and the alternative parameter names the spec promises to accept (§3.4 descriptions).
@@ -13,7 +14,14 @@ from typing import Any, cast
 from asi_agent.tools import args as a
 from asi_agent.tools.base import Risk, ToolArgs, ToolContext, ToolFunction, ToolSpec
 
-__all__ = ["EXTENSION_TOOLS", "PATH_ALIASES", "builtin_specs", "extension_spec"]
+__all__ = [
+    "EXTENSION",
+    "EXTENSION_TOOLS",
+    "PATH_ALIASES",
+    "builtin_specs",
+    "extension_spec",
+    "extension_specs",
+]
 
 PATH_ALIASES: Mapping[str, str] = {"filePath": "path", "file_path": "path", "file": "path"}
 """Alternative names of `path`, accepted by every tool that has one."""
@@ -64,13 +72,30 @@ _TABLE: tuple[tuple[str, type[ToolArgs], Risk, str | None], ...] = (
 )
 
 
-# Extension tools: not in the spec, registered by the session when it has a use for them (never by `tools =
-# "asi"`, which offers exactly the spec's tools).
+EXTENSION = "extension"
+"""The `source` of the extension tools (`asi-agent tools` lists it beside "builtin")."""
+
+# The extension tools: not in the spec, so neither in the published `tools/` nor in `tools = "asi"`. The
+# first four are offered to every other run; `execute_skill` only when the session found a skill (and
+# `task`, which needs its session's host, is made by `asi_agent.subagents`).
 _EXTENSIONS: dict[str, tuple[type[ToolArgs], Risk, str]] = {
+    "todo_write": (a.TodoWriteArgs, "read", "asi_agent.tools.todo"),
+    "save_memory": (a.SaveMemoryArgs, "write", "asi_agent.tools.memory"),
+    "web_fetch": (a.WebFetchArgs, "network", "asi_agent.tools.web.fetch"),
+    "web_search": (a.WebSearchArgs, "network", "asi_agent.tools.web.search"),
     "execute_skill": (a.ExecuteSkillArgs, "read", "asi_agent.skills.tool"),
 }
-EXTENSION_TOOLS: tuple[str, ...] = tuple(_EXTENSIONS)
+_OFFERED = ("todo_write", "save_memory", "web_fetch", "web_search")
+ROUTED_EXTENSIONS: frozenset[str] = frozenset(_OFFERED)
+"""The extension tools tool routing chooses like plugins, when the conversation needs them; the others
+(`execute_skill`, `task`), registered only when the session has a use for them, are always sent."""
+EXTENSION_TOOLS: tuple[str, ...] = (*_EXTENSIONS, "task")
 """The names of the extension tools."""
+_EXTENSION_ALIASES: Mapping[str, Mapping[str, str]] = {
+    "save_memory": dict.fromkeys(("content", "text", "memory"), "fact"),
+    "web_fetch": dict.fromkeys(("link", "address"), "url"),
+    "web_search": dict.fromkeys(("q", "search", "text"), "query"),
+}
 
 
 def _lazy(module: str, name: str) -> ToolFunction:
@@ -109,4 +134,12 @@ def builtin_specs() -> tuple[ToolSpec, ...]:
 def extension_spec(name: str) -> ToolSpec:
     """The registry entry of one extension tool (KeyError for an unknown name)."""
     model, risk, module = _EXTENSIONS[name]
-    return ToolSpec(name=name, args=model, run=_lazy(module, name), risk=risk, aliases={}, source="extension")
+    aliases = dict(_EXTENSION_ALIASES.get(name, {}))
+    return ToolSpec(
+        name=name, args=model, run=_lazy(module, name), risk=risk, aliases=aliases, source=EXTENSION
+    )
+
+
+def extension_specs() -> tuple[ToolSpec, ...]:
+    """The extension tools every run is offered unless `tools = "asi"` (todo list, memory, web)."""
+    return tuple(extension_spec(name) for name in _OFFERED)

@@ -19,7 +19,7 @@ from pydantic_core import ErrorDetails
 
 from asi_agent.exceptions import CallFormatError, ToolArgumentsError
 from asi_agent.tools.base import PluginArgs, ToolArgs, ToolSpec
-from asi_agent.tools.catalog import builtin_specs
+from asi_agent.tools.catalog import builtin_specs, extension_specs
 from asi_agent.tools.schema import (
     DEFAULT_LOCALE,
     literal_choices,
@@ -305,6 +305,8 @@ def _about(prop: Mapping[str, Any]) -> str:
     return f" ({prop['description']})" if prop.get("description") else ""
 
 
-def default_registry(*, locale: str = DEFAULT_LOCALE) -> ToolRegistry:
-    """A registry holding every built-in tool."""
-    return ToolRegistry(builtin_specs(), locale=locale)
+def default_registry(*, locale: str = DEFAULT_LOCALE, extensions: bool = False) -> ToolRegistry:
+    """A registry holding every built-in tool (the spec's 22 and the two `moss_*` tools), and with
+    `extensions` the extension tools after them (`todo_write`, `save_memory`, `web_fetch`, `web_search`)."""
+    specs = (*builtin_specs(), *extension_specs()) if extensions else builtin_specs()
+    return ToolRegistry(specs, locale=locale)

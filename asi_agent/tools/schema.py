@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, Union, get_args, get_origin
 
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from asi_agent.exceptions import ConfigError
@@ -86,7 +87,18 @@ def _json_type(annotation: object) -> dict[str, Any]:
         return {"type": "array", "items": _json_type(item_args[0])} if item_args else {"type": "array"}
     if inner is dict or origin is dict:
         return {"type": "object"}
+    if isinstance(inner, type) and issubclass(inner, BaseModel):
+        return _object_schema(inner)
     raise TypeError(f"no JSON-Schema type for {inner!r}")
+
+
+def _object_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A nested object (the items of `todo_write`'s list): its fields with their own descriptions and
+    choices, all required ones listed, nothing else allowed."""
+    fields = model.model_fields
+    properties = {name: _property(field, field.description, enums=True) for name, field in fields.items()}
+    required = [name for name, field in fields.items() if field.is_required()]
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
 
 def _property(field: FieldInfo, description: str | None, *, enums: bool = False) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from asi_agent.backends.base import Backend
 from asi_agent.config import Approval, AsiConfig, load_config
 from asi_agent.events import AgentEvent, RunFinished, ToolFinished, ToolStarted
 from asi_agent.exceptions import UserError
+from asi_agent.handoff import plan_task
 from asi_agent.messages import Message, ToolCall
 from asi_agent.plugins import describe_tools
 from asi_agent.providers import available_models, create_backend
@@ -36,7 +37,7 @@ from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
 from asi_agent.ui.custom_commands import CommandBook, narrowed_run
-from asi_agent.ui.mentions import attach_budget, expand_mentions
+from asi_agent.ui.mentions import attach_budget, expand_mentions, with_images
 from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
 from asi_agent.vcs.session import GitSession
 
@@ -163,12 +164,14 @@ class ChatSession:
         else:
             context = self.agent.context
             budget = attach_budget(await context.window(), context.context_left)
-            task = expand_mentions(self.root, text, budget)
+            task = await with_images(self.agent, self.root, expand_mentions(self.root, text, budget))
         if self.git is not None:
             self.git.start_task(text)
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
+        if self.mode == "plan":
+            task = plan_task(task)
         if command is not None and command.allowed_tools is not None:
             run = narrowed_run(self.agent, task, command.allowed_tools)
         else:

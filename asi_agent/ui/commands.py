@@ -26,8 +26,20 @@ def tools(args: argparse.Namespace) -> int:
     config = load_config(root, trusted=True if args.trust else None)
     trusted = config.trust.trusted
     registry, problems = asyncio.run(
-        check_plugins(root, user_config_dir(), trusted=trusted, disabled_plugins=config.disabled_plugins)
+        check_plugins(
+            root,
+            user_config_dir(),
+            trusted=trusted,
+            disabled_plugins=config.disabled_plugins,
+            extensions=config.tools != "asi",
+        )
     )
+    if config.tools != "asi" and config.subagent_depth >= 1 and "task" not in registry:
+        # `task` is registered by each session (it starts agents like its own); listed with this folder's
+        from asi_agent.subagents import find_agents, listed_task_spec  # noqa: PLC0415
+
+        agents, _left_out = find_agents(root, user_config_dir(), trusted=trusted)
+        registry.register(listed_task_spec(agents))
     rows = describe_tools(registry)
     if args.json:
         for row in rows:

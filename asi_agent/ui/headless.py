@@ -27,12 +27,14 @@ from asi_agent.commands import Expansion, narrowed, slash_command
 from asi_agent.config import AsiConfig, user_config_dir
 from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished, progress_sink, report_progress
 from asi_agent.exceptions import UserError
+from asi_agent.handoff import PLAN_NOTE
 from asi_agent.providers import create_backend
 from asi_agent.session import SessionStore
 from asi_agent.threads import leave
 from asi_agent.ui.cli import EXIT_INTERRUPTED, project_root
 from asi_agent.ui.confirm import ask_in_terminal
 from asi_agent.ui.gitrun import attach_git, finish_git
+from asi_agent.ui.mentions import with_images
 from asi_agent.ui.output import Renderer, make_renderer
 from asi_agent.ui.progress import ProgressLine, wants_progress
 
@@ -89,6 +91,11 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
         interactive=interactive,
         announce=_announce,
     )
+    renderer.summary.tool_state = agent.runner.ctx.state  # counts kept by the tools (corrected edits)
+    if agent.gate.config.approval == "plan":  # research and write the plan; the person runs it later
+        # In the system prompt, after the project's part: the task stays as given (a first request
+        # recorded for sending ahead cuts both out, `prefetch`).
+        agent.system, renderer.plan_mode = f"{agent.system}\n\n{PLAN_NOTE}", True
     if command is not None and command.allowed_tools is not None:
         agent.runner.registry = narrowed(agent.runner.registry, command.allowed_tools)
     if (notice := trust_notice(root, config)) is not None:
@@ -163,4 +170,5 @@ async def _drive(
     def ended() -> None:
         progress.set(None)
 
+    task = await with_images(agent, agent.runner.ctx.root, task)  # `@shot.png`, a pasted image path
     return await drive(agent, task, handle, watch=watch, timeout=timeout, close=close, warn=warn, ended=ended)

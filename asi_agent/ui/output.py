@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -24,6 +25,7 @@ from asi_agent.events import (
     ToolStarted,
 )
 from asi_agent.messages import Usage
+from asi_agent.tools.files.correct import corrected_edits
 
 __all__ = ["Renderer", "RunSummary", "error_object", "make_renderer"]
 
@@ -37,6 +39,10 @@ class RunSummary:
     changed_files: list[str] = field(default_factory=list)
     denied: list[dict[str, Any]] = field(default_factory=list)
     context_left: int | None = None
+    todos: list[dict[str, Any]] = field(default_factory=list)
+    """The model's task list as its last successful `todo_write` left it."""
+    tool_state: Mapping[str, Any] = field(default_factory=dict)
+    """The session's tool state (`ToolContext.state`), where the edit corrections are counted."""
     subagents: list[dict[str, Any]] = field(default_factory=list)
     """Each child agent's ending: its `task` call, agent, status, turns and tokens."""
 
@@ -52,6 +58,8 @@ class RunSummary:
         elif isinstance(event, ToolFinished):
             self.tool_calls.append({"name": event.call.name, "ok": event.ok, "error": event.error})
             self.changed_files.extend(f for f in event.changed_files if f not in self.changed_files)
+            if event.ok and event.call.name == "todo_write":
+                self.todos = list(event.call.arguments.get("todos") or [])
         elif isinstance(event, DecisionMade) and event.action == "deny":
             self.denied.append(
                 {"name": event.call.name, "arguments": event.call.arguments, "reason": event.reason}
@@ -95,6 +103,8 @@ class RunSummary:
             "checks": [check.to_dict() for check in end.checks],
             "guarded_edits": end.guarded_edits,
             "sandbox": end.sandbox,
+            "todos": self.todos,
+            "corrected_edits": corrected_edits(self.tool_state),
         }
 
 
@@ -104,6 +114,8 @@ class Renderer:
     def __init__(self, out: TextIO, err: TextIO) -> None:
         self.out, self.err = out, err
         self.summary = RunSummary()
+        self.plan_mode = False
+        """A `--approval plan` run: the text format ends with the plan's todo list on stdout."""
 
     def show(self, event: AgentEvent) -> None:
         """Render one event."""
@@ -137,6 +149,8 @@ class TextRenderer(Renderer):
         elif isinstance(event, ToolStarted):
             args = json.dumps(event.call.arguments, ensure_ascii=False)
             self.err.write(f"→ {event.call.name} {_clip(args, 200)}\n")
+        elif isinstance(event, ToolFinished) and event.ok and event.call.name == "todo_write":
+            self.err.write(f"✓ todo_write: {event.output.strip()}\n")  # the whole list: it is the plan
         elif isinstance(event, ToolFinished):
             mark = "✓" if event.ok else "✗"
             first = (event.output.strip().splitlines() or [""])[0]
@@ -185,6 +199,10 @@ class TextRenderer(Renderer):
 
     def _finish(self, event: RunFinished) -> None:
         self._end_reply()
+        if self.plan_mode and self.summary.todos:
+            todos = self.summary.todos
+            steps = "\n".join(f"{i}. {item.get('content', '')}" for i, item in enumerate(todos, 1))
+            self.out.write(f"\nPlan:\n{steps}\n")
         changed = ", ".join(self.summary.changed_files) or "none"
         self.err.write(
             f"[{event.status}] turns: {event.turns}, changed files: {changed}, session: "

@@ -301,7 +301,9 @@ class _Printer:
         seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())
         took = "<1s" if seconds < 1 else f"{seconds:.1f}s"
         first, _, rest = event.output.partition("\n")
-        if event.ok:
+        if event.ok and event.call.name == "todo_write":
+            _print(f"✓ {event.call.name} ({took}) {event.output.strip()}")  # the whole list: it is the plan
+        elif event.ok:
             _print(f"✓ {event.call.name} ({took}) {first[:200]}")
         else:
             _print(f"✗ {event.call.name} ({took}) {event.output[:500]}")

@@ -6,7 +6,7 @@ import dataclasses
 import json
 
 from asi_agent.backends.openai_wire import WireMessages, json_body, to_openai_messages
-from asi_agent.messages import Message, ToolCall
+from asi_agent.messages import Image, Message, ToolCall
 
 HISTORY = [
     Message("system", "You are asi-agent."),
@@ -49,3 +49,27 @@ def test_every_change_to_the_history_is_encoded_from_the_messages_as_they_are_no
     for messages in (HISTORY[:2], HISTORY, copies, HISTORY[:3], edited, [], HISTORY, copies[:1]):
         assert wire.json_array(messages) == json.dumps(to_openai_messages(messages), ensure_ascii=False)
         assert wire(messages) == to_openai_messages(messages)
+
+
+def test_images_follow_the_results_of_their_reply_in_the_cached_encoding_too():
+    shot = Image("image/png", "iVBORw0K", "shot.png")
+    calls = (ToolCall("c1", "read_file", {"path": "shot.png"}), ToolCall("c2", "read_file", {"path": "a.py"}))
+    history = [
+        Message("user", "Look at these", images=(shot,)),
+        Message("assistant", "", tool_calls=calls),
+        Message("tool", "shot.png is an image", tool_call_id="c1", name="read_file", images=(shot,)),
+        Message("tool", "1: x = 1", tool_call_id="c2", name="read_file"),
+        Message("assistant", "Done."),
+    ]
+    wire = WireMessages()
+    for turn in range(1, len(history) + 1):
+        messages = history[:turn]
+        assert wire.json_array(messages) == json.dumps(to_openai_messages(messages), ensure_ascii=False)
+        assert wire(messages) == to_openai_messages(messages)
+    roles = [item["role"] for item in to_openai_messages(history)]
+    assert roles == ["user", "user", "assistant", "tool", "tool", "user", "assistant"]
+    image = to_openai_messages(history)[5]["content"]
+    assert image == [
+        {"type": "text", "text": "[the image shot.png (read by read_file)]"},
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0K"}},
+    ]

@@ -63,6 +63,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "fix.json").write_text(json.dumps(FIX_SCRIPT))
     (root / "hello.json").write_text(json.dumps(HELLO_SCRIPT))
     (root / "stop.json").write_text(json.dumps(STOP_SCRIPT))
+    # Training data is recorded with the ASI tools alone: the samples list exactly what the model was sent.
+    (root / ".user-config").mkdir()
+    (root / ".user-config" / "config.toml").write_text('tools = "asi"\n')
     for script, task, code in RUNS:
         done = asi("run", "--provider", "scripted", "--model", script, "--yes", task, cwd=root)
         assert done.returncode == code, done.stderr

@@ -122,11 +122,26 @@ def test_en_locale_translates_every_description() -> None:
 
 
 def test_both_locales_cover_every_tool_and_parameter() -> None:
+    everything = default_registry(extensions=True)
     for locale in ("zh", "en"):
         texts = load_locale(locale)
-        assert list(texts) == list(REGISTRY.names())
-        for spec in REGISTRY:
+        assert list(texts) == list(everything.names())
+        for spec in everything:
             assert list(texts[spec.name]["parameters"]) == list(spec.args.model_fields)
+
+
+def test_the_extension_tools_come_after_the_24_marked_as_extensions() -> None:
+    everything = default_registry(extensions=True)
+    assert everything.names()[:24] == REGISTRY.names()
+    extensions = everything.specs()[24:]
+    assert [spec.name for spec in extensions] == ["todo_write", "save_memory", "web_fetch", "web_search"]
+    assert {spec.source for spec in extensions} == {"extension"}
+    assert {spec.name: spec.risk for spec in extensions} == {
+        "todo_write": "read", "save_memory": "write", "web_fetch": "network", "web_search": "network"
+    }  # fmt: skip
+    todos = everything.schemas("en")[24]["function"]["parameters"]["properties"]["todos"]
+    assert todos["items"]["required"] == ["id", "content", "status"]
+    assert todos["items"]["properties"]["status"]["enum"] == ["pending", "in_progress", "completed"]
 
 
 def test_unknown_locale_is_a_config_error_naming_the_allowed_ones() -> None:

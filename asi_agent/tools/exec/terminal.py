@@ -34,6 +34,7 @@ from asi_agent.tools.exec.processes import (
     shell_argv,
     work_folder,
 )
+from asi_agent.tools.exec.summary import summarised
 from asi_agent.tools.paths import display_path
 
 __all__ = [
@@ -127,7 +128,9 @@ async def run_terminal_cmd(args: RunTerminalCmdArgs, ctx: ToolContext) -> str:
         sandbox=ctx.sandbox,
         network=_network(ctx, command),
     )
-    text, elided = read_capped(log, shown_as=display_path(ctx.root, log))
+    shown = display_path(ctx.root, log)
+    text, elided = read_capped(log, shown_as=shown)
+    text = await summarised(ctx, command, text, log=shown, elided=elided, exit_code=result.exit_code)
     lines = [text or "(no output)"]
     if result.exit_code != 0 and ctx.sandbox is not None:
         lines += sandbox_hints(text, ctx.sandbox)

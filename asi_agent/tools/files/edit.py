@@ -17,6 +17,7 @@ from pathlib import Path
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import DeleteLinesArgs, InsertLineArgs, ReplaceLinesArgs, ReplaceTextArgs
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.files.correct import correct_old_text, count_correction
 from asi_agent.tools.files.guard import guard_change, nothing_changed
 from asi_agent.tools.files.ops import commit_change, read_existing
 from asi_agent.tools.files.textio import TextFile, encode, split_lines, unified_diff
@@ -100,18 +101,31 @@ async def replace_text(args: ReplaceTextArgs, ctx: ToolContext) -> str:
         line = text.count("\n", 0, at) + 1
         summary = f"Replaced the text at line {line} of {target.shown}"
         return _finish(ctx, target, split_lines(new_text), tool="replace_text", summary=summary, line=line)
-    return _replace_fuzzy(ctx, target, old, _normalize_newlines(args.newText))
+    return await _replace_fuzzy(ctx, target, old, _normalize_newlines(args.newText))
 
 
-def _replace_fuzzy(ctx: ToolContext, target: _Target, old: str, new: str) -> str:
-    """The whitespace-tolerant fallback: whole lines compared after trimming and collapsing spaces."""
+async def _replace_fuzzy(ctx: ToolContext, target: _Target, old: str, new: str) -> str:
+    """The whitespace-tolerant fallback: whole lines compared after trimming and collapsing spaces; then
+    the corrections of `correct.py` (escapes, one model call)."""
     lines = target.lines
     wanted = [_squash(line) for line in split_lines(old)]
     squashed = [_squash(line) for line in lines]
     size = len(wanted)
     found = [i for i in range(len(lines) - size + 1) if squashed[i : i + size] == wanted]
     if not found:
-        raise ToolError(_not_found_message(target, split_lines(old)))
+        text = target.file.text
+        fixed = await correct_old_text(ctx, text, old, new, target.shown)
+        if fixed is None:
+            raise ToolError(_not_found_message(target, split_lines(old)))
+        at = text.index(fixed.old)
+        line = text.count("\n", 0, at) + 1
+        summary = f"Replaced the text at line {line} of {target.shown} ({fixed.how})"
+        result = _finish(
+            ctx, target, split_lines(text[:at] + fixed.new + text[at + len(fixed.old) :]),
+            tool="replace_text", summary=summary, line=line,
+        )  # fmt: skip
+        count_correction(ctx)
+        return result
     if len(found) > 1:
         numbers = ", ".join(str(i + 1) for i in found)
         raise ToolError(
@@ -124,7 +138,9 @@ def _replace_fuzzy(ctx: ToolContext, target: _Target, old: str, new: str) -> str
     summary = (
         f"Replaced lines {at + 1}–{at + size} of {target.shown} (matched ignoring whitespace differences)"
     )
-    return _finish(ctx, target, lines, tool="replace_text", summary=summary, line=at + 1)
+    result = _finish(ctx, target, lines, tool="replace_text", summary=summary, line=at + 1)
+    count_correction(ctx)
+    return result
 
 
 def _load(ctx: ToolContext, raw: str) -> _Target:

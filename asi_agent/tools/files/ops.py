@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from asi_agent.exceptions import ToolError
+from asi_agent.instructions import NESTED_KEY, nested_instructions
 from asi_agent.tools import beneath
 from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import FileStamp, ToolContext
@@ -23,6 +24,7 @@ from asi_agent.tools.beneath import Anchored, LinkOnPathError, anchor
 from asi_agent.tools.files.guard import guard_change, nothing_changed
 from asi_agent.tools.files.journal import JournalBusyError, JournalEntry, move_to_trash
 from asi_agent.tools.files.journal_format import mode_or_none
+from asi_agent.tools.files.media import is_media, read_media
 from asi_agent.tools.files.textio import TextFile, encode, read_text, split_lines
 from asi_agent.tools.paths import display_path, expand_home
 
@@ -168,6 +170,16 @@ async def read_file(args: ReadFileArgs, ctx: ToolContext) -> str:
     """Show a file (or a line range of it) with line numbers, within the context's size budget."""
     path = ctx.resolve(args.path, write=False)
     shown = display_path(ctx.root, path)
+    if is_media(path):  # PDFs and images: media.py
+        return await read_media(args, ctx, path, shown, anchored(ctx, path))
+    shown_text = await _read_text(args, ctx, path, shown)
+    # The instruction files of the folders down to this file, the first time one of their files is read.
+    nested = nested_instructions(ctx.root, path, ctx.state.setdefault(NESTED_KEY, set()))
+    return f"{shown_text}\n\n{nested}" if nested else shown_text
+
+
+async def _read_text(args: ReadFileArgs, ctx: ToolContext, path: Path, shown: str) -> str:
+    """`read_file` of a text file."""
     text_file = read_existing(ctx, path)
     lines = text_file.lines
     start, end = _read_range(args, shown, len(lines))

@@ -13,6 +13,7 @@ __all__ = ["PREVIEWABLE", "plan_change", "preview_change"]
 
 PREVIEWABLE = frozenset(
     {"create_file", "replace_lines", "insert_line", "delete_lines", "replace_text", "delete_file", "reapply"}
+    | {"save_memory"}
 )
 """Tools whose only effect is one file change, so a dry run shows exactly what they would do."""
 

@@ -7,7 +7,7 @@ import argparse
 import asyncio
 from collections.abc import AsyncGenerator
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from textual import on, work
 from textual.app import App, ComposeResult
@@ -19,10 +19,12 @@ from textual.widgets import ListView, OptionList
 from textual.worker import Worker
 
 from asi_agent.assembly import config_flags, trusted_flag
-from asi_agent.config import load_config
+from asi_agent.config import Approval, load_config
 from asi_agent.events import AgentEvent, ApprovalRequested
 from asi_agent.exceptions import AsiError, UserError
+from asi_agent.handoff import RUN_PLAN
 from asi_agent.threads import abandon_threads_at_exit
+from asi_agent.tools.todo import current_todos
 from asi_agent.trust import trust_folder
 from asi_agent.ui.chatsession import ChatSession, FileChange, git_branch, trust_question
 from asi_agent.ui.cli import project_root
@@ -39,8 +41,10 @@ from asi_agent.ui.slash import (
     run_slash,
     slash_names,
 )
+from asi_agent.ui.tui.handoff import PlanHandoffScreen
 from asi_agent.ui.tui.keys import KeyRouter, SecondPress
 from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen, TrustScreen
+from asi_agent.ui.tui.todos import TodoPanel
 from asi_agent.ui.tui.turn import TurnView, replay, tokens_label
 from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
 
@@ -77,6 +81,7 @@ class ChatApp(App[int]):
         # kept, not queried: a query looks at the top screen, which may be the modal
         self.conversation = VerticalScroll(id="conversation")
         self.panel = ChangesPanel(id="changes")
+        self.todos = TodoPanel()
         self.completions = OptionList(id="completions")
         self.input = ChatInput(id="input", soft_wrap=True, show_line_numbers=False, compact=True)
         self.status = StatusBar()
@@ -87,6 +92,7 @@ class ChatApp(App[int]):
         with Horizontal(id="body"):
             yield self.conversation
             yield self.panel
+        yield self.todos
         yield self.completions
         yield self.input
         yield self.status
@@ -298,6 +304,7 @@ class ChatApp(App[int]):
                         break
                 else:
                     await view.show(event)
+                    self.todos.observe(event, self.chat.agent.runner.ctx.state)
         except asyncio.CancelledError:
             interrupted = True
             raise
@@ -305,6 +312,19 @@ class ChatApp(App[int]):
             await self.say(str(exc), error=True)
         finally:
             await self._turn_ended(events, view, interrupted)
+
+    async def _handed_off(self, mode: str | None) -> None:
+        """Run the plan in the chosen mode, its todo list kept; None: stay in plan mode."""
+        if self.chat is None or mode is None:
+            await self.say("still in plan mode: refine the plan, or /mode to change the mode")
+            return
+        try:
+            self.chat.set_mode(cast(Approval, mode))
+        except UserError as exc:
+            await self.say(str(exc), error=True)
+            return
+        self._refresh_status()
+        self.turn_worker = self._turn(RUN_PLAN)
 
     @work(exclusive=True, group="turn")
     async def _compact(self) -> None:
@@ -345,6 +365,9 @@ class ChatApp(App[int]):
         self.files.refresh()
         await self._refresh_changes()
         self._idle_notice(arm=not self.queued)
+        todos = current_todos(self.chat.agent.runner.ctx.state) if self.chat is not None else []
+        if not interrupted and todos and self.chat is not None and self.chat.mode == "plan":
+            self.push_screen(PlanHandoffScreen(todos), self._handed_off)
         if self.queued:
             if interrupted:  # an interrupt stops what was queued behind it too; it goes back to the input
                 self.input.text = "\n".join([*self.queued, self.input.text]).strip()

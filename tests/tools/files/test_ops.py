@@ -72,10 +72,13 @@ async def test_read_file_empty_file(ctx: ToolContext) -> None:
     assert await read_file(ReadFileArgs(path="empty.txt"), ctx) == "empty.txt (0 lines)\n(the file is empty)"
 
 
-async def test_read_file_binary_is_refused(ctx: ToolContext) -> None:
+async def test_read_file_binary_is_refused_and_an_image_is_described(ctx: ToolContext) -> None:
+    _put(ctx, "blob.bin", b"\x89PNG\x00\x00\x01")
+    with pytest.raises(ToolError, match=r"blob.bin is a binary file \(7 bytes\)"):
+        await read_file(ReadFileArgs(path="blob.bin"), ctx)
     _put(ctx, "img.png", b"\x89PNG\x00\x00\x01")
-    with pytest.raises(ToolError, match=r"img.png is a binary file \(7 bytes\)"):
-        await read_file(ReadFileArgs(path="img.png"), ctx)
+    described = await read_file(ReadFileArgs(path="img.png"), ctx)
+    assert described.startswith("img.png is an image (PNG, 7 bytes).")
 
 
 async def test_read_file_directory_suggests_list_directory(ctx: ToolContext) -> None:
