@@ -10,8 +10,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
 SHARED = {"messages", "events", "exceptions", "config", "userdirs", "trust", "wire"}
 AGENT = {"agent"}
 ASSEMBLY = {"assembly"}  # configuration → backend, registry, policy, session → agent; the drive loop
-# eval drives the agent; data reads transcripts for people; acp is the editor protocol's agent, beside ui/
-FRONT_ENDS = {"ui", "eval", "data", "acp", "__main__"}
+# eval drives the agent; data reads transcripts for people; acp is the editor protocol's agent, beside ui/;
+# mcpserve serves the tools to MCP clients
+FRONT_ENDS = {"ui", "eval", "data", "acp", "mcpserve", "__main__"}
 LAYERS = " → ".join(("shared types", "components", "agent", "assembly", "front ends"))
 ENTRY = {"__main__"}
 """`python -m asi_agent` only starts the command line: the one module outside ui/ that may import it."""

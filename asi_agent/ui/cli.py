@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     from asi_agent.ui.plugin_options import add_plugins_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_plugins_parser(sub)
+    from asi_agent.mcpserve.options import add_mcp_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_mcp_parser(sub)
     return parser
 
 
@@ -354,5 +357,12 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         "trust": commands.trust,
         "untrust": commands.untrust,
         "chat": commands.chat,
+        "mcp": _mcp,
     }
     return handlers[command](args)
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    from asi_agent.mcpserve.command import mcp_command  # noqa: PLC0415 - only for `asi-agent mcp`
+
+    return mcp_command(args)

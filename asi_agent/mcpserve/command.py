@@ -1,0 +1,57 @@
+"""Running `asi-agent mcp list|serve`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from asi_agent.assembly import config_flags, trusted_flag
+from asi_agent.config import AsiConfig, load_config
+from asi_agent.exceptions import UserError
+
+__all__ = ["mcp_command"]
+
+
+def mcp_command(args: argparse.Namespace) -> int:
+    """Dispatch `mcp serve`."""
+    return serve_command(args)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """Serve the project's tools over MCP on stdin/stdout until the client closes the connection."""
+    from asi_agent.mcpserve.tools import parse_tools_option  # noqa: PLC0415
+
+    root = _root(args.cwd)
+    config = load_config(root, config_flags(args), trusted=trusted_flag(args))
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="asi-agent mcp: %(message)s")
+    tools = parse_tools_option(args.tools)
+    asyncio.run(_serve_stdio(root, config, tools))
+    return 0
+
+
+async def _serve_stdio(root: Path, config: AsiConfig, tools: str | tuple[str, ...]) -> None:
+    from mcp.server.stdio import stdio_server  # noqa: PLC0415 - heavy, only here
+
+    from asi_agent.mcpserve.server import AsiToolServer  # noqa: PLC0415
+
+    try:
+        served = AsiToolServer(root, config, tools)
+    except ValueError as exc:
+        raise UserError(f"--tools: {exc}") from None
+    print(f"asi-agent mcp: serving {root} ({served.agent.runner.ctx.sandbox_note})", file=sys.stderr)
+    server = served.build()
+    try:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+    finally:
+        await served.aclose()
+
+
+def _root(value: str) -> Path:
+    root = Path(value).expanduser().resolve()
+    if not root.is_dir():
+        raise UserError(f"--cwd {value}: not a directory")
+    return root
