@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from asi_agent.config import Approval
 from asi_agent.events import AgentEvent, ApprovalRequested, DecisionMade
 from asi_agent.exceptions import ModelFixableError, UserError
-from asi_agent.policy import Policy, decide
+from asi_agent.policy import Decision, Policy, decide
 from asi_agent.sandbox.hints import wants_network
 from asi_agent.session import Session
 from asi_agent.toolrun import Outcome, Prepared, refused, rejected, signature
@@ -88,6 +88,9 @@ class Gate:
             root=self.ctx.root,
             outside=item.args.outside_project(),
         )
+        if item.spec.destructive and decision.action == "allow" and config.approval != "yolo":
+            reason = "its server marks it destructive: it asks every time"
+            decision = Decision("ask", reason, "destructive tool")
         action, reason, by = decision.action, decision.reason, "policy"
         if action == "ask" and decision.rule.startswith("mode ") and item.spec.name in self._always:
             action, reason, by = "allow", "always allowed earlier in this session", "session"

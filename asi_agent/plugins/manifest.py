@@ -132,7 +132,9 @@ class McpServerDef(_Strict):
     env: dict[str, str] = Field(default_factory=dict)
     """Extra environment variables."""
     risk: Risk = "execute"
-    """The permission class of all of this server's tools."""
+    """The permission class of all of this server's tools; when not set, each tool's class comes from
+    its annotations (`readOnlyHint` read, `openWorldHint` network, destructive ones ask in every mode but
+    yolo)."""
     timeout: float = Field(60.0, gt=0)
     """Seconds to start the server, and for each call."""
     network: bool = False

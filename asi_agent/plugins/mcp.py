@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from asi_agent.exceptions import ToolError
+from asi_agent.plugins.mcp_annotations import classify_mcp_tool
 from asi_agent.plugins.problems import PluginProblem
 from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, command_argv, install_hint
 from asi_agent.plugins.schemas import inline_refs
@@ -223,11 +224,15 @@ def _tool_spec(entry: McpServerEntry, connection: McpConnection, tool: Any) -> T
     schema = dict(tool.input_schema or {})
     schema.setdefault("type", "object")
     schema.pop("title", None)  # pydantic's generated title only costs the model tokens
+    definition = entry.definition
+    configured = definition.risk if "risk" in definition.model_fields_set else None
+    risk, destructive = classify_mcp_tool(getattr(tool, "annotations", None), configured)
     return ToolSpec(
         name=name,
         args=PluginArgs,
         run=run,
-        risk=entry.definition.risk,
+        risk=risk,
+        destructive=destructive,
         source=f"mcp:{entry.name}",
         description=str(tool.description or remote),
         parameters=schema,
