@@ -67,6 +67,7 @@ def _run(
         capture_output=True,
         text=True,
         timeout=300,
+        check=False,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
