@@ -11,20 +11,25 @@ from pathlib import Path
 from asi_agent.assembly import config_flags, trusted_flag
 from asi_agent.config import AsiConfig, load_config
 from asi_agent.exceptions import UserError
+from asi_agent.mcpserve.paths import project_root
 
 __all__ = ["mcp_command"]
 
 
 def mcp_command(args: argparse.Namespace) -> int:
-    """Dispatch `mcp serve`."""
-    return serve_command(args)
+    """Dispatch `mcp list|approve|serve`."""
+    if args.mcp_command == "serve":
+        return serve_command(args)
+    from asi_agent.mcpserve import listing  # noqa: PLC0415
+
+    return listing.approve_command(args) if args.mcp_command == "approve" else listing.list_command(args)
 
 
 def serve_command(args: argparse.Namespace) -> int:
     """Serve the project's tools over MCP on stdin/stdout until the client closes the connection."""
     from asi_agent.mcpserve.tools import parse_tools_option  # noqa: PLC0415
 
-    root = _root(args.cwd)
+    root = project_root(args)
     config = load_config(root, config_flags(args), trusted=trusted_flag(args))
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="asi-agent mcp: %(message)s")
     tools = parse_tools_option(args.tools)
@@ -48,10 +53,3 @@ async def _serve_stdio(root: Path, config: AsiConfig, tools: str | tuple[str, ..
             await server.run(read, write, server.create_initialization_options())
     finally:
         await served.aclose()
-
-
-def _root(value: str) -> Path:
-    root = Path(value).expanduser().resolve()
-    if not root.is_dir():
-        raise UserError(f"--cwd {value}: not a directory")
-    return root

@@ -18,6 +18,20 @@ def add_mcp_parser(sub: Any) -> None:
         "asi-agent's own tools to MCP clients.",
     )
     commands = mcp.add_subparsers(dest="mcp_command", metavar="COMMAND", required=True)
+    listing = commands.add_parser("list", help="each MCP server configured here and its state")
+    listing.add_argument("--cwd", default=".", help="project root (default: .)")
+    listing.add_argument("--json", action="store_true", help="the servers as JSON")
+    listing.add_argument(
+        "--trust", action="store_true", help="trust the folder for this listing (not stored)"
+    )
+    approve = commands.add_parser(
+        "approve",
+        help="let the project's .mcp.json servers start in this folder",
+        description="Approve the MCP servers of the project's .mcp.json for this folder (all, or those "
+        "named). The approval is kept with the server's definition: a changed server asks again.",
+    )
+    approve.add_argument("names", nargs="*", metavar="NAME", help="servers to approve (default: all)")
+    approve.add_argument("--cwd", default=".", help="project root (default: .)")
     serve = commands.add_parser(
         "serve",
         help="serve the ASI tools of one project folder over MCP (stdio)",

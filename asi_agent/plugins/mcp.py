@@ -23,8 +23,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 from asi_agent.exceptions import ToolError
 from asi_agent.plugins.mcp_annotations import classify_mcp_tool
+from asi_agent.plugins.mcp_transport import expand_definition, open_transport
 from asi_agent.plugins.problems import PluginProblem
-from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, command_argv, install_hint
+from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, install_hint
 from asi_agent.plugins.schemas import inline_refs
 from asi_agent.sandbox import Sandbox
 from asi_agent.tools.base import PluginArgs, ToolArgs, ToolContext, ToolSpec
@@ -66,6 +67,8 @@ class McpConnection:
         self._owner: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
         self._errlog: IO[str] | None = None
+        self.auth: Any = None
+        """An httpx Auth for a remote server (its OAuth sign-in), or None."""
 
     async def start(self) -> list[Any]:
         """Start the server and list its tools (`mcp` Tool objects); raises ToolError when it cannot."""
@@ -119,25 +122,21 @@ class McpConnection:
     async def _own(self, ready: asyncio.Future[list[Any]]) -> None:
         """The owning task: open the transport and the session, serve until asked to stop."""
         try:
-            from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: PLC0415 - heavy
+            from mcp import ClientSession  # noqa: PLC0415 - heavy
         except ImportError:  # said at once, naming the package, never as a start timeout
             ready.set_exception(ModuleNotFoundError("No module named 'mcp'"))
             return
-        definition = self.entry.definition
-        argv = command_argv(
-            [definition.command, *definition.args], root=self.cwd, plugin_dir=self.entry.plugin_dir
-        )
-        if self.sandbox is not None:  # contained like every command, with what the manifest says it needs
-            network = True if definition.network else None
-            argv = self.sandbox.wrap(
-                argv, cwd=self.cwd, network=network, writable=definition.writable, extra_env=definition.env
-            )
-        params = StdioServerParameters(
-            command=argv[0], args=argv[1:], env=definition.env or None, cwd=self.cwd
-        )
         try:
+            definition = expand_definition(self.entry.definition)
             async with (
-                stdio_client(params, errlog=self._errlog) as (read, write),  # type: ignore[arg-type]
+                open_transport(
+                    definition,
+                    cwd=self.cwd,
+                    plugin_dir=self.entry.plugin_dir,
+                    sandbox=self.sandbox,
+                    errlog=self._errlog,
+                    auth=self.auth,
+                ) as (read, write),
                 ClientSession(read, write) as session,
             ):
                 await session.initialize()

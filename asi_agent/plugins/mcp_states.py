@@ -1,0 +1,72 @@
+"""What `asi-agent mcp list` shows: every MCP server asi-agent knows of here, where it is declared, its
+transport and its state — started to list its tools, failed (why), awaiting approval, or ignored because
+the folder is untrusted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from asi_agent.plugins.loader import declared_servers
+from asi_agent.plugins.mcp import McpHub, McpServerEntry
+from asi_agent.plugins.mcp_sources import PROJECT_MCP_FILE, mcp_json_servers, read_mcp_json
+from asi_agent.plugins.problems import MANIFEST_NAME
+from asi_agent.sandbox import Sandbox
+
+__all__ = ["ServerState", "server_states"]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerState:
+    """One row of `asi-agent mcp list`."""
+
+    name: str
+    declared_in: str
+    transport: str
+    state: str
+    """"ready", "failed", "awaiting approval" or "untrusted folder"."""
+    detail: str = ""
+    tools: tuple[str, ...] = ()
+
+
+async def server_states(
+    root: Path, user_dir: Path, *, trusted: bool, sandbox: Sandbox | None
+) -> list[ServerState]:
+    """Every server's state; the startable ones are started (in `sandbox`) and stopped again."""
+    servers = declared_servers(root, user_dir, trusted=trusted)
+    sources = mcp_json_servers(root, user_dir, trusted=trusted, taken=set(servers))
+    servers.update(sources.servers)
+    rows = [await _started(name, entry, root, sandbox) for name, entry in servers.items()]
+    if trusted:
+        found, _ = read_mcp_json(root / PROJECT_MCP_FILE, PROJECT_MCP_FILE)
+        for name in sources.pending:
+            rows.append(_row(found[name], "awaiting approval", f"asi-agent mcp approve {name}"))
+    else:
+        rows += _untrusted(root)
+    return rows
+
+
+async def _started(name: str, entry: McpServerEntry, root: Path, sandbox: Sandbox | None) -> ServerState:
+    hub = McpHub({name: entry}, root, sandbox)
+    try:
+        specs, problems = await hub.start(set())
+    finally:
+        await hub.aclose()
+    if name not in hub.connections and problems:
+        return _row(entry, "failed", problems[0].message)
+    return _row(entry, "ready", tools=tuple(spec.name for spec in specs))
+
+
+def _untrusted(root: Path) -> list[ServerState]:
+    """The project's servers, which an untrusted folder does not start."""
+    from asi_agent.plugins.manifest import read_manifest  # noqa: PLC0415
+
+    manifest = read_manifest(root / MANIFEST_NAME, MANIFEST_NAME, shown=MANIFEST_NAME, taken=set())
+    found, _ = read_mcp_json(root / PROJECT_MCP_FILE, PROJECT_MCP_FILE)
+    entries = [McpServerEntry(n, d, MANIFEST_NAME, root) for n, d in manifest.servers.items()]
+    hint = "asi-agent trust, then it starts (a .mcp.json server after approval)"
+    return [_row(entry, "untrusted folder", hint) for entry in [*entries, *found.values()]]
+
+
+def _row(entry: McpServerEntry, state: str, detail: str = "", tools: tuple[str, ...] = ()) -> ServerState:
+    return ServerState(entry.name, entry.manifest, entry.definition.transport, state, detail, tools)
