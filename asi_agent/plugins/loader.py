@@ -197,11 +197,14 @@ async def attach_mcp_servers(
     """Start the manifests' MCP servers (the project's only when `trusted`), register their tools, and
     stop them when the session ends."""
     _, servers, _ = _load(ctx.root, user_dir, (), trusted=trusted)
-    from asi_agent.plugins.mcp_sources import mcp_json_servers  # noqa: PLC0415
+    from asi_agent.plugins.mcp_sources import EDITOR_SERVERS_KEY, editor_entries, mcp_json_servers  # noqa: PLC0415
 
     sources = mcp_json_servers(ctx.root, user_dir, trusted=trusted, taken=set(servers))
     servers.update(sources.servers)
     early = [*sources.problems, *(_awaiting(name) for name in sources.pending)]
+    editor = editor_entries(ctx.state.get(EDITOR_SERVERS_KEY) or {}, ctx.root, set(servers))
+    servers.update(editor.servers)
+    early += editor.problems
     if not servers:
         return early
     report_progress("starting MCP servers", ", ".join(servers))

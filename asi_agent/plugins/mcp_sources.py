@@ -12,6 +12,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -19,12 +20,14 @@ from asi_agent.plugins.mcp import McpServerEntry
 from asi_agent.plugins.problems import PluginProblem
 
 __all__ = [
-    "APPROVALS_FILE", "PROJECT_MCP_FILE", "USER_MCP_FILE", "McpSources", "approve_servers", "digest",
-    "is_approved", "mcp_json_servers", "read_mcp_json",
+    "APPROVALS_FILE", "EDITOR_SERVERS_KEY", "PROJECT_MCP_FILE", "USER_MCP_FILE", "McpSources",
+    "approve_servers", "digest", "editor_entries", "is_approved", "mcp_json_servers", "read_mcp_json",
 ]  # fmt: skip
 
 PROJECT_MCP_FILE = ".mcp.json"
 USER_MCP_FILE = "mcp.json"
+EDITOR_SERVERS_KEY = "asi_agent.plugins.editor_mcp_servers"
+"""The `ctx.state` key of the MCP servers an editor sent ({name: definition}), started as the user's."""
 APPROVALS_FILE = "mcp-approvals.json"
 """In the user's configuration folder: {"folders": {real path: {server: digest}}}."""
 
@@ -85,6 +88,26 @@ def mcp_json_servers(root: Path, user_dir: Path, *, trusted: bool, taken: set[st
                 sources.pending.append(name)
             else:
                 sources.servers[name] = entry
+    return sources
+
+
+def editor_entries(servers: dict[str, Any], root: Path, taken: set[str]) -> McpSources:
+    """The servers an editor sent, checked as a configuration file's are."""
+    from asi_agent.plugins.manifest import McpServerDef  # noqa: PLC0415
+
+    sources = McpSources()
+    for name, raw in servers.items():
+        if name in taken:
+            sources.problems.append(
+                PluginProblem("editor", "an MCP server of this name is already declared", tool=name)
+            )
+            continue
+        try:
+            definition = McpServerDef.model_validate(raw)
+        except ValidationError as exc:
+            sources.problems.append(PluginProblem("editor", exc.errors()[0]["msg"], tool=name))
+            continue
+        sources.servers[name] = McpServerEntry(name, definition, "editor", root)
     return sources
 
 
