@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -33,14 +34,12 @@ def serve_command(args: argparse.Namespace) -> int:
     config = load_config(root, config_flags(args), trusted=trusted_flag(args))
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="asi-agent mcp: %(message)s")
     tools = parse_tools_option(args.tools)
-    asyncio.run(_serve_stdio(root, config, tools))
+    asyncio.run(_serve(root, config, tools, port=args.http))
     return 0
 
 
-async def _serve_stdio(root: Path, config: AsiConfig, tools: str | tuple[str, ...]) -> None:
-    from mcp.server.stdio import stdio_server  # noqa: PLC0415 - heavy, only here
-
-    from asi_agent.mcpserve.server import AsiToolServer  # noqa: PLC0415
+async def _serve(root: Path, config: AsiConfig, tools: str | tuple[str, ...], *, port: int | None) -> None:
+    from asi_agent.mcpserve.server import AsiToolServer  # noqa: PLC0415 - the MCP SDK, only here
 
     try:
         served = AsiToolServer(root, config, tools)
@@ -49,6 +48,13 @@ async def _serve_stdio(root: Path, config: AsiConfig, tools: str | tuple[str, ..
     print(f"asi-agent mcp: serving {root} ({served.agent.runner.ctx.sandbox_note})", file=sys.stderr)
     server = served.build()
     try:
+        if port is not None:
+            from asi_agent.mcpserve.http import serve_http  # noqa: PLC0415
+
+            await serve_http(server, port=port, token=os.environ.get("ASI_MCP_TOKEN"))
+            return
+        from mcp.server.stdio import stdio_server  # noqa: PLC0415 - heavy, only here
+
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
     finally:

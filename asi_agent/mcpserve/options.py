@@ -43,6 +43,13 @@ def add_mcp_parser(sub: Any) -> None:
     add = serve.add_argument
     add("--cwd", default=".", help="the project folder served (default: .)")
     add(
+        "--http",
+        type=int,
+        metavar="PORT",
+        help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio; requests need the bearer "
+        "token in ASI_MCP_TOKEN (else one is made and printed on standard error)",
+    )
+    add(
         "--tools",
         default="asi",
         help="asi (the spec's 22 tools and the two moss tools, default), all, or a comma-separated list",
