@@ -17,6 +17,8 @@ import pytest
 from tests.asi_cli import asi, model_free_env
 
 mcp = pytest.importorskip("mcp")
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402 - after the skip
+from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 TOKEN = "serve-test-token"
 
 
@@ -58,9 +60,6 @@ def test_read_and_edit_over_http_then_undo(served: tuple[Path, str]) -> None:
     root, url = served
 
     async def session() -> tuple[list[str], str, bool]:
-        from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
-
         headers = {"Authorization": f"Bearer {TOKEN}"}
         async with (
             create_mcp_http_client(headers=headers) as client,
