@@ -19,6 +19,7 @@ from tests.asi_cli import asi, model_free_env
 mcp = pytest.importorskip("mcp")
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402 - after the skip
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
+
 TOKEN = "serve-test-token"
 
 
