@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from asi_agent.exceptions import ToolError
 from asi_agent.plugins.mcp_annotations import classify_mcp_tool
+from asi_agent.plugins.mcp_resources import resource_specs
 from asi_agent.plugins.mcp_transport import expand_definition, open_transport
 from asi_agent.plugins.problems import PluginProblem
 from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, install_hint
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MCP_KEY", "McpConnection", "McpHub", "McpServerEntry", "mcp_tool_name"]
 
+INSTRUCTIONS_BUDGET = 4000
+"""Characters of the MCP servers' instructions the system prompt takes at most (shared among them)."""
 MCP_KEY = "asi_agent.plugins.mcp"
 """The `ctx.state` key of the session's `McpHub`."""
 
@@ -69,6 +72,10 @@ class McpConnection:
         self._errlog: IO[str] | None = None
         self.auth: Any = None
         """An httpx Auth for a remote server (its OAuth sign-in), or None."""
+        self.instructions = ""
+        """What the server says about using it (its `initialize` instructions)."""
+        self.has_resources = False
+        """Whether the server offers resources."""
 
     async def start(self) -> list[Any]:
         """Start the server and list its tools (`mcp` Tool objects); raises ToolError when it cannot."""
@@ -137,9 +144,11 @@ class McpConnection:
                     errlog=self._errlog,
                     auth=self.auth,
                 ) as (read, write),
-                ClientSession(read, write) as session,
+                ClientSession(read, write, list_roots_callback=self._roots) as session,
             ):
-                await session.initialize()
+                started = await session.initialize()
+                self.instructions = str(started.instructions or "")
+                self.has_resources = started.capabilities.resources is not None
                 listing = await session.list_tools()
                 self._session = session
                 ready.set_result(list(listing.tools))
@@ -149,6 +158,19 @@ class McpConnection:
                 ready.set_exception(exc)
             else:
                 log.warning("MCP server %s ended: %s", self.entry.name, _describe(exc))
+
+    @property
+    def session(self) -> ClientSession:
+        """The running session; ToolError when the server is not running."""
+        if self._session is None:
+            raise ToolError(f"MCP server {self.entry.name!r} is not running")
+        return self._session
+
+    async def _roots(self, context: Any) -> Any:
+        """The client's roots: the project folder (the server may confine itself to it)."""
+        import mcp_types  # noqa: PLC0415 - comes with mcp
+
+        return mcp_types.ListRootsResult(roots=[mcp_types.Root(uri=self.cwd.as_uri(), name=self.cwd.name)])
 
     def _stderr_tail(self) -> str:
         if self._errlog is None or self._errlog.closed:
@@ -203,7 +225,22 @@ class McpHub:
                     continue
                 taken.add(spec.name)
                 specs.append(spec)
+            for spec in resource_specs(name, connection):
+                if spec.name not in taken:
+                    taken.add(spec.name)
+                    specs.append(spec)
         return specs, problems
+
+    def instructions(self, budget: int = INSTRUCTIONS_BUDGET) -> str:
+        """The servers' instructions for the system prompt, each cut to its share of `budget` characters."""
+        said = [
+            (name, c.instructions.strip()) for name, c in self.connections.items() if c.instructions.strip()
+        ]
+        if not said:
+            return ""
+        share = max(200, budget // len(said))
+        parts = [f"### {name}\n{text[:share]}" + ("…" if len(text) > share else "") for name, text in said]
+        return "## MCP servers\n" + "\n\n".join(parts)
 
     async def aclose(self) -> None:
         """Stop every server."""

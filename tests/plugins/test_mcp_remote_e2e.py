@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.asi_cli import model_free_env
+from tests.asi_cli import model_free_env, tool_results
 
 pytest.importorskip("mcp")
 pytest.importorskip("mcp_server_time")
@@ -138,3 +138,25 @@ def test_project_mcp_json_needs_trust_then_approval(dirs: tuple[Path, Path]) -> 
     (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"time": server}}))
     rows = json.loads(_asi(root, config, "mcp", "list", "--json", "--trust").stdout)
     assert [r["state"] for r in rows] == ["awaiting approval"]
+
+
+def test_resources_roots_and_instructions(dirs: tuple[Path, Path], remote: tuple[str, str]) -> None:
+    """The server's resource is listed and read through the two resource tools, its `roots` tool sees the
+    project folder as the client's root, and its instructions reach the system prompt."""
+    root, config = dirs
+    transport, url = remote
+    server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
+    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    calls = [
+        {"name": "demo__list_resources", "arguments": {}},
+        {"name": "demo__read_resource", "arguments": {"uri": "demo://greeting"}},
+        {"name": "demo__roots", "arguments": {}},
+    ]
+    result, stderr = _run(root, config, calls)
+    assert [c["ok"] for c in result["tool_calls"]] == [True, True, True], (result, stderr)
+    outputs = tool_results(root, result["session_id"])
+    assert "demo://greeting" in outputs[0]
+    assert "Hello from the resource." in outputs[1]
+    assert root.resolve().as_uri() in outputs[2]
+    transcript = (root / ".asi" / "sessions" / f"{result['session_id']}.jsonl").read_text(encoding="utf-8")
+    assert "Call shout only with short texts." in transcript

@@ -1,5 +1,5 @@
 """A remote MCP server for the tests, made with the `mcp` SDK's own `MCPServer`: one read-only tool
-(`shout`) served over streamable HTTP (`/mcp`) or SSE (`/sse`) on loopback, refusing requests without
+(`shout`), one that reports the client's roots, a resource and instructions, served over streamable HTTP (`/mcp`) or SSE (`/sse`) on loopback, refusing requests without
 the bearer token given on the command line.
 
     python tests/servers/mcp_remote.py PORT TOKEN http|sse
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 import uvicorn
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.responses import PlainTextResponse
@@ -18,7 +18,17 @@ from starlette.responses import PlainTextResponse
 
 def main() -> None:
     port, token, transport = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-    server = MCPServer("remote-demo")
+    server = MCPServer("remote-demo", instructions="Call shout only with short texts.")
+
+    @server.resource("demo://greeting", name="greeting", description="A greeting")
+    def greeting() -> str:
+        return "Hello from the resource."
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    async def roots(ctx: Context) -> str:
+        """The client's roots, one URI a line."""
+        listed = await ctx.session.list_roots()
+        return "\n".join(str(root.uri) for root in listed.roots)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     def shout(text: str) -> str:
