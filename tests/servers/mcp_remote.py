@@ -1,6 +1,6 @@
-"""A remote MCP server for the tests, made with the `mcp` SDK's own `MCPServer`: one read-only tool
-(`shout`), one that reports the client's roots, a resource and instructions, served over streamable HTTP (`/mcp`) or SSE (`/sse`) on loopback, refusing requests without
-the bearer token given on the command line.
+"""A remote MCP server for the tests, made with the `mcp` SDK's own `MCPServer`: a read-only tool
+(`shout`), one that reports the client's roots, a resource and instructions, served over streamable HTTP
+(`/mcp`) or SSE (`/sse`) on loopback, refusing requests without the bearer token given on the command line.
 
     python tests/servers/mcp_remote.py PORT TOKEN http|sse
 """
