@@ -18,12 +18,13 @@ __all__ = ["mcp_command"]
 
 
 def mcp_command(args: argparse.Namespace) -> int:
-    """Dispatch `mcp list|approve|serve`."""
+    """Dispatch `mcp list|login|approve|serve`."""
     if args.mcp_command == "serve":
         return serve_command(args)
     from asi_agent.mcpserve import listing  # noqa: PLC0415
 
-    return listing.approve_command(args) if args.mcp_command == "approve" else listing.list_command(args)
+    handlers = {"approve": listing.approve_command, "login": listing.login_command}
+    return handlers.get(args.mcp_command, listing.list_command)(args)
 
 
 def serve_command(args: argparse.Namespace) -> int:

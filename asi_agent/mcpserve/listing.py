@@ -10,13 +10,13 @@ from dataclasses import asdict
 
 from asi_agent.assembly import contain, trusted_flag
 from asi_agent.config import load_config, user_config_dir
-from asi_agent.exceptions import UserError
+from asi_agent.exceptions import ToolError, UserError
 from asi_agent.mcpserve.paths import project_root
 from asi_agent.plugins.mcp_sources import approve_servers
-from asi_agent.plugins.mcp_states import server_states
+from asi_agent.plugins.mcp_states import find_server, server_states, sign_in
 from asi_agent.policy import load_policy
 
-__all__ = ["approve_command", "list_command"]
+__all__ = ["approve_command", "list_command", "login_command"]
 
 
 def list_command(args: argparse.Namespace) -> int:
@@ -36,6 +36,21 @@ def list_command(args: argparse.Namespace) -> int:
             print(f"  tools: {', '.join(row.tools)}")
         if row.detail:
             print(f"  {row.detail}")
+    return 0
+
+
+def login_command(args: argparse.Namespace) -> int:
+    """Sign in to a remote MCP server with OAuth; its tokens are kept in the user's configuration."""
+    root = project_root(args)
+    config = load_config(root, trusted=trusted_flag(args))
+    entry = find_server(root, user_config_dir(), args.name, trusted=config.trust.trusted)
+    if entry is None:
+        raise UserError(f"no MCP server {args.name!r} is configured here (`asi-agent mcp list` shows them)")
+    try:
+        tools = asyncio.run(sign_in(entry, root, user_config_dir()))
+    except ToolError as exc:
+        raise UserError(f"signing in to {args.name} failed: {exc}") from None
+    print(f"signed in to {args.name}: {len(tools)} tools")
     return 0
 
 

@@ -24,6 +24,16 @@ def add_mcp_parser(sub: Any) -> None:
     listing.add_argument(
         "--trust", action="store_true", help="trust the folder for this listing (not stored)"
     )
+    login = commands.add_parser(
+        "login",
+        help="sign in to a remote MCP server (OAuth)",
+        description="Sign in to a remote MCP server with OAuth: the sign-in address is printed (and opened "
+        "in a browser when one is at hand); the tokens are kept, private, in the user's configuration "
+        "folder.",
+    )
+    login.add_argument("name", metavar="NAME", help="the server, as `asi-agent mcp list` names it")
+    login.add_argument("--cwd", default=".", help="project root (default: .)")
+    login.add_argument("--trust", action="store_true", help="trust the folder for this sign-in (not stored)")
     approve = commands.add_parser(
         "approve",
         help="let the project's .mcp.json servers start in this folder",

@@ -208,7 +208,7 @@ async def attach_mcp_servers(
     if not servers:
         return early
     report_progress("starting MCP servers", ", ".join(servers))
-    hub = McpHub(servers, ctx.root, ctx.sandbox)
+    hub = McpHub(servers, ctx.root, ctx.sandbox, user_dir)
     ctx.cleanups.append(hub.aclose)
     ctx.state[MCP_KEY] = hub
     specs, problems = await hub.start(set(registry.names()))

@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from asi_agent.exceptions import ToolError
 from asi_agent.plugins.mcp_annotations import classify_mcp_tool
+from asi_agent.plugins.mcp_oauth import FileTokenStorage, session_provider, token_path, wants_oauth
 from asi_agent.plugins.mcp_resources import resource_specs
 from asi_agent.plugins.mcp_transport import expand_definition, open_transport
 from asi_agent.plugins.problems import PluginProblem
@@ -185,14 +186,28 @@ class McpHub:
     """The MCP servers of one session: started together, listed as ToolSpecs, stopped together."""
 
     def __init__(
-        self, entries: Mapping[str, McpServerEntry], cwd: Path, sandbox: Sandbox | None = None
+        self,
+        entries: Mapping[str, McpServerEntry],
+        cwd: Path,
+        sandbox: Sandbox | None = None,
+        user_dir: Path | None = None,
     ) -> None:
         self.entries, self.cwd, self.sandbox = dict(entries), cwd, sandbox
+        self.user_dir = user_dir
+        """Where OAuth sign-ins are kept (None: remote servers get no OAuth)."""
         self.connections: dict[str, McpConnection] = {}
+
+    def _connection(self, entry: McpServerEntry) -> McpConnection:
+        connection = McpConnection(entry, self.cwd, self.sandbox)
+        definition = entry.definition
+        if self.user_dir is not None and definition.url and wants_oauth(definition):
+            storage = FileTokenStorage(token_path(self.user_dir, entry.name), definition.url)
+            connection.auth = session_provider(definition.url, storage, entry.name)
+        return connection
 
     async def start(self, taken: set[str]) -> tuple[list[ToolSpec], list[PluginProblem]]:
         """Start every server (concurrently) and turn their tools into specs; `taken` names are refused."""
-        connections = {name: McpConnection(e, self.cwd, self.sandbox) for name, e in self.entries.items()}
+        connections = {name: self._connection(e) for name, e in self.entries.items()}
         listings = await asyncio.gather(*(c.start() for c in connections.values()), return_exceptions=True)
         specs: list[ToolSpec] = []
         problems: list[PluginProblem] = []

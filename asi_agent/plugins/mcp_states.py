@@ -4,16 +4,18 @@ the folder is untrusted."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from asi_agent.exceptions import ToolError
 from asi_agent.plugins.loader import declared_servers
-from asi_agent.plugins.mcp import McpHub, McpServerEntry
+from asi_agent.plugins.mcp import McpConnection, McpHub, McpServerEntry
+from asi_agent.plugins.mcp_oauth import FileTokenStorage, login_provider, token_path, wants_oauth
 from asi_agent.plugins.mcp_sources import PROJECT_MCP_FILE, mcp_json_servers, read_mcp_json
 from asi_agent.plugins.problems import MANIFEST_NAME
 from asi_agent.sandbox import Sandbox
 
-__all__ = ["ServerState", "server_states"]
+__all__ = ["ServerState", "find_server", "server_states", "sign_in"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +38,7 @@ async def server_states(
     servers = declared_servers(root, user_dir, trusted=trusted)
     sources = mcp_json_servers(root, user_dir, trusted=trusted, taken=set(servers))
     servers.update(sources.servers)
-    rows = [await _started(name, entry, root, sandbox) for name, entry in servers.items()]
+    rows = [await _started(name, entry, root, sandbox, user_dir) for name, entry in servers.items()]
     if trusted:
         found, _ = read_mcp_json(root / PROJECT_MCP_FILE, PROJECT_MCP_FILE)
         for name in sources.pending:
@@ -46,14 +48,17 @@ async def server_states(
     return rows
 
 
-async def _started(name: str, entry: McpServerEntry, root: Path, sandbox: Sandbox | None) -> ServerState:
-    hub = McpHub({name: entry}, root, sandbox)
+async def _started(
+    name: str, entry: McpServerEntry, root: Path, sandbox: Sandbox | None, user_dir: Path
+) -> ServerState:
+    hub = McpHub({name: entry}, root, sandbox, user_dir)
     try:
         specs, problems = await hub.start(set())
     finally:
         await hub.aclose()
     if name not in hub.connections and problems:
-        return _row(entry, "failed", problems[0].message)
+        state = "needs sign-in" if "asi-agent mcp login" in problems[0].message else "failed"
+        return _row(entry, state, problems[0].message)
     return _row(entry, "ready", tools=tuple(spec.name for spec in specs))
 
 
@@ -70,3 +75,33 @@ def _untrusted(root: Path) -> list[ServerState]:
 
 def _row(entry: McpServerEntry, state: str, detail: str = "", tools: tuple[str, ...] = ()) -> ServerState:
     return ServerState(entry.name, entry.manifest, entry.definition.transport, state, detail, tools)
+
+
+def find_server(root: Path, user_dir: Path, name: str, *, trusted: bool) -> McpServerEntry | None:
+    """The server of that name as a session here would see it (approval aside), or None."""
+    servers = declared_servers(root, user_dir, trusted=trusted)
+    sources = mcp_json_servers(root, user_dir, trusted=trusted, taken=set(servers))
+    servers.update(sources.servers)
+    if name not in servers and trusted:
+        found, _ = read_mcp_json(root / PROJECT_MCP_FILE, PROJECT_MCP_FILE)
+        servers.update(found)
+    return servers.get(name)
+
+
+async def sign_in(entry: McpServerEntry, root: Path, user_dir: Path, *, wait: float = 600) -> list[str]:
+    """Run the OAuth sign-in for a remote server and keep its tokens; the tool names it then lists.
+    ToolError when it fails (or `wait` seconds pass)."""
+    definition = entry.definition
+    if not definition.url or not wants_oauth(definition):
+        raise ToolError(f"{entry.name} is not a remote server that signs in with OAuth")
+    storage = FileTokenStorage(token_path(user_dir, entry.name), definition.url, signing_in=True)
+    provider, callback = await login_provider(definition.url, storage)
+    patient = replace(entry, definition=definition.model_copy(update={"timeout": wait}))
+    connection = McpConnection(patient, root, None)
+    connection.auth = provider
+    try:
+        tools = await connection.start()
+    finally:
+        await connection.aclose()
+        callback.close()
+    return [str(tool.name) for tool in tools]
