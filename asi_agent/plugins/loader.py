@@ -214,6 +214,7 @@ async def attach_mcp_servers(
     specs, problems = await hub.start(set(registry.names()))
     for spec in specs:
         registry.register(spec)
+    hub.follow(registry)
     return [*early, *problems]
 
 

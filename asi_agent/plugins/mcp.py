@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, install
 from asi_agent.plugins.schemas import inline_refs
 from asi_agent.sandbox import Sandbox
 from asi_agent.tools.base import PluginArgs, ToolArgs, ToolContext, ToolSpec
+from asi_agent.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from mcp import ClientSession
@@ -77,6 +79,9 @@ class McpConnection:
         """What the server says about using it (its `initialize` instructions)."""
         self.has_resources = False
         """Whether the server offers resources."""
+        self.tools_changed: Callable[[], Coroutine[Any, Any, None]] | None = None
+        """Awaited when the server says its tool list changed."""
+        self._pending: set[asyncio.Task[None]] = set()
 
     async def start(self) -> list[Any]:
         """Start the server and list its tools (`mcp` Tool objects); raises ToolError when it cannot."""
@@ -111,6 +116,8 @@ class McpConnection:
             raise ToolError(f"{tool}: the MCP server gave no result within {timeout:g} s") from None
         except Exception as exc:  # a protocol error or a dead server: the model must hear it, not crash
             raise ToolError(f"{tool}: MCP call failed: {_describe(exc)}") from exc
+        if self._pending:  # the tool list this call changed is current before the model's next step
+            await asyncio.gather(*self._pending, return_exceptions=True)
         text = _result_text(result)
         if result.is_error:
             raise ToolError(f"{tool}: {text[:MAX_ERROR_CHARS] or 'the MCP tool reported an error'}")
@@ -145,7 +152,9 @@ class McpConnection:
                     errlog=self._errlog,
                     auth=self.auth,
                 ) as (read, write),
-                ClientSession(read, write, list_roots_callback=self._roots) as session,
+                ClientSession(
+                    read, write, list_roots_callback=self._roots, message_handler=self._on_message
+                ) as session,
             ):
                 started = await session.initialize()
                 self.instructions = str(started.instructions or "")
@@ -166,6 +175,13 @@ class McpConnection:
         if self._session is None:
             raise ToolError(f"MCP server {self.entry.name!r} is not running")
         return self._session
+
+    async def _on_message(self, message: Any) -> None:
+        """Server notifications: a changed tool list is listed again (by the hub that follows it)."""
+        if getattr(message, "method", None) == "notifications/tools/list_changed" and self.tools_changed:
+            task = asyncio.get_running_loop().create_task(self.tools_changed())
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
 
     async def _roots(self, context: Any) -> Any:
         """The client's roots: the project folder (the server may confine itself to it)."""
@@ -219,32 +235,61 @@ class McpHub:
             if isinstance(listing, BaseException):
                 raise listing
             self.connections[name] = connection
-            for tool in listing:
-                spec = _tool_spec(entry, connection, tool)
-                inlined, where, reason = inline_refs(dict(spec.parameters or {}), "inputSchema")
-                if inlined is None:
-                    problems.append(
-                        PluginProblem(entry.manifest, f"{spec.name}: {reason}", tool=name, field=where)
-                    )
-                    continue
-                spec = dataclasses.replace(spec, parameters=inlined)
-                if spec.name in taken:
-                    problems.append(
-                        PluginProblem(
-                            entry.manifest,
-                            f"MCP tool {spec.name!r} clashes with another tool; rename it",
-                            tool=name,
-                            field="mcpServers",
-                        )
-                    )
-                    continue
+            more, trouble = self._specs(name, connection, listing, taken)
+            specs += more
+            problems += trouble
+        return specs, problems
+
+    def _specs(
+        self, name: str, connection: McpConnection, listing: list[Any], taken: set[str]
+    ) -> tuple[list[ToolSpec], list[PluginProblem]]:
+        """One server's tools (and resource tools) as specs; `taken` names are refused, new ones added."""
+        entry = self.entries[name]
+        specs: list[ToolSpec] = []
+        problems: list[PluginProblem] = []
+        for tool in listing:
+            spec = _tool_spec(entry, connection, tool)
+            inlined, where, reason = inline_refs(dict(spec.parameters or {}), "inputSchema")
+            if inlined is None:
+                problems.append(
+                    PluginProblem(entry.manifest, f"{spec.name}: {reason}", tool=name, field=where)
+                )
+                continue
+            spec = dataclasses.replace(spec, parameters=inlined)
+            if spec.name in taken:
+                clash = f"MCP tool {spec.name!r} clashes with another tool; rename it"
+                problems.append(PluginProblem(entry.manifest, clash, tool=name, field="mcpServers"))
+                continue
+            taken.add(spec.name)
+            specs.append(spec)
+        for spec in resource_specs(name, connection):
+            if spec.name not in taken:
                 taken.add(spec.name)
                 specs.append(spec)
-            for spec in resource_specs(name, connection):
-                if spec.name not in taken:
-                    taken.add(spec.name)
-                    specs.append(spec)
         return specs, problems
+
+    def follow(self, registry: ToolRegistry) -> None:
+        """Keep `registry` in step with the servers: `tools/list_changed` lists that server's tools again."""
+        for name, connection in self.connections.items():
+            connection.tools_changed = functools.partial(self._relist, registry, name)
+
+    async def _relist(self, registry: ToolRegistry, name: str) -> None:
+        connection = self.connections.get(name)
+        if connection is None:
+            return
+        try:
+            listing = list((await connection.session.list_tools()).tools)
+        except Exception as exc:  # a dead server: its tools stay until the session ends, failing alone
+            log.warning("MCP server %s: listing its changed tools failed: %s", name, _describe(exc))
+            return
+        source = f"mcp:{name}"
+        for spec in [spec for spec in registry.specs() if spec.source == source]:
+            registry.unregister(spec.name)
+        specs, problems = self._specs(name, connection, listing, set(registry.names()))
+        for spec in specs:
+            registry.register(spec)
+        for problem in problems:
+            log.warning("%s", problem)
 
     def instructions(self, budget: int = INSTRUCTIONS_BUDGET) -> str:
         """The servers' instructions for the system prompt, each cut to its share of `budget` characters."""

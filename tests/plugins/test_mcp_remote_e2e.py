@@ -160,3 +160,15 @@ def test_resources_roots_and_instructions(dirs: tuple[Path, Path], remote: tuple
     assert root.resolve().as_uri() in outputs[2]
     transcript = (root / ".asi" / "sessions" / f"{result['session_id']}.jsonl").read_text(encoding="utf-8")
     assert "Call shout only with short texts." in transcript
+
+
+def test_tools_list_changed_is_honoured(dirs: tuple[Path, Path], remote: tuple[str, str]) -> None:
+    """After the server adds a tool and says so, the model can call it in the same run."""
+    root, config = dirs
+    transport, url = remote
+    server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
+    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    calls = [{"name": "demo__grow", "arguments": {}}, {"name": "demo__late", "arguments": {}}]
+    result, stderr = _run(root, config, calls)
+    assert [c["ok"] for c in result["tool_calls"]] == [True, True], (result, stderr)
+    assert "late but here" in tool_results(root, result["session_id"])[1]

@@ -25,6 +25,18 @@ def main() -> None:
         return "Hello from the resource."
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    async def grow(ctx: Context) -> str:
+        """Add the tool `late` and tell the client its tool list changed."""
+
+        def late() -> str:
+            """A tool that exists only after grow."""
+            return "late but here"
+
+        server.add_tool(late, annotations=ToolAnnotations(read_only_hint=True))
+        await ctx.session.send_tool_list_changed()
+        return "grown"
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def roots(ctx: Context) -> str:
         """The client's roots, one URI a line."""
         listed = await ctx.session.list_roots()
