@@ -65,12 +65,17 @@ def _asi(
 
 
 def _run(
-    root: Path, config: Path, calls: list[dict[str, Any]], *flags: str, env: dict[str, str] | None = None
+    root: Path,
+    config: Path,
+    calls: list[dict[str, Any]],
+    *flags: str,
+    env: dict[str, str] | None = None,
+    task: str = "go",
 ) -> Any:
     replies = [{"text": "", "tool_calls": [call]} for call in calls] + ["Done.\nAGENT_STATUS: DONE"]
     model = root.parent / "script.json"
     model.write_text(json.dumps({"native": True, "replies": replies}))
-    argv = ["run", "--provider", "scripted", "--model", str(model), "--output-format", "json", *flags, "go"]
+    argv = ["run", "--provider", "scripted", "--model", str(model), "--output-format", "json", *flags, task]
     done = _asi(root, config, *argv, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
@@ -95,9 +100,8 @@ def test_remote_server_in_the_users_mcp_json(dirs: tuple[Path, Path], remote: tu
     assert result["tool_calls"] == [{"name": "demo__shout", "ok": True, "error": None}], stderr
     listing = _asi(root, config, "mcp", "list", "--json", env={"DEMO_TOKEN": TOKEN})
     rows = json.loads(listing.stdout)
-    assert [(r["name"], r["state"], r["transport"], r["tools"]) for r in rows] == [
-        ("demo", "ready", transport, ["demo__shout"])
-    ]
+    assert [(r["name"], r["state"], r["transport"]) for r in rows] == [("demo", "ready", transport)]
+    assert "demo__shout" in rows[0]["tools"] and "demo__read_resource" in rows[0]["tools"]
 
 
 def test_a_missing_variable_is_named(dirs: tuple[Path, Path]) -> None:
@@ -172,3 +176,30 @@ def test_tools_list_changed_is_honoured(dirs: tuple[Path, Path], remote: tuple[s
     result, stderr = _run(root, config, calls)
     assert [c["ok"] for c in result["tool_calls"]] == [True, True], (result, stderr)
     assert "late but here" in tool_results(root, result["session_id"])[1]
+
+
+@pytest.mark.parametrize(
+    ("task", "expected"),
+    [
+        ("/demo:review topic=parser", "Review the parser code carefully."),
+        ("/demo:review parser", "Review the parser code carefully."),
+        ("Summarise @demo:demo://greeting please", "Hello from the resource."),
+        ("/demo:nothing", "has no prompt 'nothing'"),
+    ],
+)
+def test_prompts_and_resource_mentions_in_the_task(
+    dirs: tuple[Path, Path], remote: tuple[str, str], task: str, expected: str
+) -> None:
+    """`/server:prompt` as a run's task becomes the server's prompt; `@server:uri` attaches the resource."""
+    root, config = dirs
+    transport, url = remote
+    server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
+    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    result, stderr = _run(root, config, [], task=task)
+    transcript = (root / ".asi" / "sessions" / f"{result['session_id']}.jsonl").read_text(encoding="utf-8")
+    users = [
+        json.loads(line)["message"]["content"]
+        for line in transcript.splitlines()
+        if json.loads(line).get("type") == "message" and json.loads(line)["message"]["role"] == "user"
+    ]
+    assert expected in users[0], (users, stderr)

@@ -1,6 +1,7 @@
 """A remote MCP server for the tests, made with the `mcp` SDK's own `MCPServer`: a read-only tool
-(`shout`), one that reports the client's roots, a resource and instructions, served over streamable HTTP
-(`/mcp`) or SSE (`/sse`) on loopback, refusing requests without the bearer token given on the command line.
+(`shout`), one that reports the client's roots, one that adds a tool and says so, a prompt, a resource and
+instructions, served over streamable HTTP (`/mcp`) or SSE (`/sse`) on loopback, refusing requests
+without the bearer token given on the command line.
 
     python tests/servers/mcp_remote.py PORT TOKEN http|sse
 """
@@ -19,6 +20,11 @@ from starlette.responses import PlainTextResponse
 def main() -> None:
     port, token, transport = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     server = MCPServer("remote-demo", instructions="Call shout only with short texts.")
+
+    @server.prompt()
+    def review(topic: str) -> str:
+        """A review request."""
+        return f"Review the {topic} code carefully."
 
     @server.resource("demo://greeting", name="greeting", description="A greeting")
     def greeting() -> str:
