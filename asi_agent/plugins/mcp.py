@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from asi_agent.events import report_progress
 from asi_agent.exceptions import ToolError
 from asi_agent.plugins.mcp_annotations import classify_mcp_tool
 from asi_agent.plugins.mcp_oauth import FileTokenStorage, session_provider, token_path, wants_oauth
@@ -111,7 +112,10 @@ class McpConnection:
             raise ToolError(f"MCP server {self.entry.name!r} is not running")
         timeout = self.entry.definition.timeout
         try:
-            result = await asyncio.wait_for(self._session.call_tool(tool, arguments), timeout)
+            progress = functools.partial(_progress, f"{self.entry.name}: {tool}")
+            result = await asyncio.wait_for(
+                self._session.call_tool(tool, arguments, progress_callback=progress), timeout
+            )
         except TimeoutError:
             raise ToolError(f"{tool}: the MCP server gave no result within {timeout:g} s") from None
         except Exception as exc:  # a protocol error or a dead server: the model must hear it, not crash
@@ -333,6 +337,12 @@ def _tool_spec(entry: McpServerEntry, connection: McpConnection, tool: Any) -> T
         description=str(tool.description or remote),
         parameters=schema,
     )
+
+
+async def _progress(activity: str, progress: float, total: float | None, message: str | None) -> None:
+    """A server's progress notification, shown by the progress display while the call runs."""
+    done = f"{progress:g}/{total:g}" if total else f"{progress:g}"
+    report_progress(activity, f"{done} {message}" if message else done)
 
 
 def _result_text(result: Any) -> str:

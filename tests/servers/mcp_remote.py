@@ -31,6 +31,13 @@ def main() -> None:
         return "Hello from the resource."
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    async def count(ctx: Context) -> str:
+        """Count to two, reporting progress."""
+        await ctx.report_progress(1, 2, "one")
+        await ctx.report_progress(2, 2, "two")
+        return "counted"
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def grow(ctx: Context) -> str:
         """Add the tool `late` and tell the client its tool list changed."""
 
