@@ -1,8 +1,10 @@
-"""A remote MCP tool's progress notifications reach the progress display while the call runs, through
-the agent loop with the scripted model."""
+"""A remote MCP tool's progress notifications reach the progress display while the call runs, and an
+interrupted call is cancelled at the server, through the agent loop with the scripted model."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import socket
 import subprocess
@@ -45,7 +47,7 @@ def url():
         process.wait(10)
 
 
-async def test_progress_is_reported(tmp_path: Path, url: str) -> None:
+async def _agent(tmp_path: Path, url: str, call: ScriptedCall) -> tuple[Agent, ToolContext]:
     root, user = tmp_path / "proj", tmp_path / "user"
     root.mkdir()
     user.mkdir()
@@ -54,17 +56,40 @@ async def test_progress_is_reported(tmp_path: Path, url: str) -> None:
     registry, _ = build_registry(root, user, trusted=True, locale="en")
     session = SessionStore(root / ".asi").create()
     ctx = ToolContext(root, Journal(root / ".asi"), session_id=session.id)
-    seen: list[ProgressReported] = []
+    assert await attach_mcp_servers(registry, ctx, user_dir=user, trusted=True) == []
+    replies = [ScriptedReply(calls=[call]), "Done.\nAGENT_STATUS: DONE"]
+    config = AgentConfig(gate=GateConfig(approval="yolo"), locale="en")
+    return Agent(ScriptedBackend(replies), ToolRunner(registry, ctx), session, "system", config), ctx
+
+
+async def test_an_interrupted_call_is_cancelled_at_the_server(tmp_path: Path, url: str) -> None:
+    marker = tmp_path / "cancelled.txt"
+    agent, ctx = await _agent(
+        tmp_path, url, ScriptedCall(name="demo__sleepy", arguments={"marker": str(marker)})
+    )
     try:
-        assert await attach_mcp_servers(registry, ctx, user_dir=user, trusted=True) == []
-        replies = [ScriptedReply(calls=[ScriptedCall(name="demo__count")]), "Done.\nAGENT_STATUS: DONE"]
-        agent = Agent(
-            ScriptedBackend(replies),
-            ToolRunner(registry, ctx),
-            session,
-            "system",
-            AgentConfig(gate=GateConfig(approval="yolo"), locale="en"),
-        )
+
+        async def drain() -> None:
+            async for _ in agent.run("task"):
+                pass
+
+        running = asyncio.create_task(drain())
+        await asyncio.sleep(2)
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        deadline = time.monotonic() + 10
+        while not marker.exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+    finally:
+        await ctx.aclose()
+    assert marker.read_text(encoding="utf-8") == "cancelled"
+
+
+async def test_progress_is_reported(tmp_path: Path, url: str) -> None:
+    seen: list[ProgressReported] = []
+    agent, ctx = await _agent(tmp_path, url, ScriptedCall(name="demo__count"))
+    try:
         with progress_sink(seen.append):
             events = [event async for event in agent.run("task")]
     finally:

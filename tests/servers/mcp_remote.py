@@ -9,7 +9,9 @@ without the bearer token given on the command line.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
+import anyio
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
@@ -29,6 +31,16 @@ def main() -> None:
     @server.resource("demo://greeting", name="greeting", description="A greeting")
     def greeting() -> str:
         return "Hello from the resource."
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    async def sleepy(marker: str) -> str:
+        """Wait a minute; write `marker` when the client cancels the call."""
+        try:
+            await anyio.sleep(60)
+        except anyio.get_cancelled_exc_class():
+            Path(marker).write_text("cancelled", encoding="utf-8")
+            raise
+        return "slept"
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def count(ctx: Context) -> str:
