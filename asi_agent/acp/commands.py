@@ -48,6 +48,18 @@ def available_commands() -> list[AvailableCommand]:
     ]
 
 
+def prompt_commands(prompts: list[tuple[str, str, str]]) -> list[AvailableCommand]:
+    """The MCP servers' prompts as commands (`/server:prompt ARGS`), resolved when the prompt runs."""
+    return [
+        AvailableCommand(
+            name=name,
+            description=f"MCP prompt: {text}",
+            input=AvailableCommandInput(root=UnstructuredCommandInput(hint=arguments)) if arguments else None,
+        )
+        for name, text, arguments in prompts
+    ]
+
+
 def command_of(text: str) -> tuple[str, str] | None:
     """(name, rest) when the prompt is one of the commands (`/undo 2`), else None."""
     word, _, rest = text.strip().partition(" ")

@@ -15,7 +15,7 @@ from acp import Client
 from acp.helpers import update_available_commands, update_current_mode
 from acp.schema import ClientCapabilities, SessionMode, SessionModeState, StopReason
 
-from asi_agent.acp.commands import available_commands, command_of, run_command
+from asi_agent.acp.commands import available_commands, command_of, prompt_commands, run_command
 from asi_agent.acp.files import EditorFiles
 from asi_agent.acp.link import Link, refused
 from asi_agent.acp.options import MODES
@@ -28,6 +28,7 @@ from asi_agent.bounds import RunWatch
 from asi_agent.config import Approval, AsiConfig
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
+from asi_agent.plugins.mcp import MCP_KEY, McpHub
 from asi_agent.providers import create_backend
 from asi_agent.session import SessionStore
 
@@ -96,7 +97,10 @@ class EditorSession:
         """Attach the plugin manifests' MCP servers (returns their problems); announce the commands, and
         say once what an untrusted folder supplied that was ignored."""
         problems = await attach_servers(self.agent)
-        self._soon(self.link.send(update_available_commands(available_commands())))
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)
+        prompts = await hub.prompts() if isinstance(hub, McpHub) else []
+        commands = available_commands() + prompt_commands(prompts)
+        self._soon(self.link.send(update_available_commands(commands)))
         notice = trust_notice(self.agent.runner.ctx.root, self.config)
         if notice is not None:
             self._soon(self.link.say(f"asi-agent: {notice}"))

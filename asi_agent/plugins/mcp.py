@@ -80,6 +80,8 @@ class McpConnection:
         """What the server says about using it (its `initialize` instructions)."""
         self.has_resources = False
         """Whether the server offers resources."""
+        self.has_prompts = False
+        """Whether the server offers prompts."""
         self.tools_changed: Callable[[], Coroutine[Any, Any, None]] | None = None
         """Awaited when the server says its tool list changed."""
         self._pending: set[asyncio.Task[None]] = set()
@@ -163,6 +165,7 @@ class McpConnection:
                 started = await session.initialize()
                 self.instructions = str(started.instructions or "")
                 self.has_resources = started.capabilities.resources is not None
+                self.has_prompts = started.capabilities.prompts is not None
                 listing = await session.list_tools()
                 self._session = session
                 ready.set_result(list(listing.tools))
@@ -294,6 +297,22 @@ class McpHub:
             registry.register(spec)
         for problem in problems:
             log.warning("%s", problem)
+
+    async def prompts(self) -> list[tuple[str, str, str]]:
+        """(`server:prompt`, description, argument names) of every server's prompts, for command menus."""
+        found: list[tuple[str, str, str]] = []
+        for name, connection in self.connections.items():
+            if not connection.has_prompts:
+                continue
+            try:
+                listed = (await connection.session.list_prompts()).prompts
+            except Exception as exc:  # a menu without this server's prompts, said in the log
+                log.warning("MCP server %s: listing its prompts failed: %s", name, _describe(exc))
+                continue
+            for prompt in listed:
+                arguments = " ".join(argument.name for argument in prompt.arguments or [])
+                found.append((f"{name}:{prompt.name}", str(prompt.description or prompt.name), arguments))
+        return found
 
     def instructions(self, budget: int = INSTRUCTIONS_BUDGET) -> str:
         """The servers' instructions for the system prompt, each cut to its share of `budget` characters."""
