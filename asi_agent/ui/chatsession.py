@@ -28,6 +28,8 @@ from asi_agent.events import AgentEvent, ToolFinished, ToolStarted
 from asi_agent.exceptions import UserError
 from asi_agent.messages import Message, ToolCall
 from asi_agent.plugins import describe_tools
+from asi_agent.plugins.mcp import MCP_KEY, McpHub
+from asi_agent.plugins.mcp_mentions import expand_mcp_references
 from asi_agent.providers import available_models, create_backend
 from asi_agent.session import Session, SessionInfo, SessionStore
 from asi_agent.toolrun import BackendModel, Outcome, Prepared
@@ -158,7 +160,19 @@ class ChatSession:
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
-        return cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))  # closed by the chats
+        return self._run(task)  # closed by the chats
+
+    async def _run(self, task: str) -> AsyncGenerator[AgentEvent, None]:
+        """The agent's run, after the task's `/server:prompt` and `@server:uri` references to the MCP
+        servers are resolved."""
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)
+        task = await expand_mcp_references(hub if isinstance(hub, McpHub) else None, task)
+        events = cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))
+        try:
+            async for event in events:
+                yield event
+        finally:
+            await events.aclose()
 
     def interrupted(self, partial: str) -> None:
         """Keep what the interrupted turn produced; the session stays resumable."""

@@ -42,7 +42,7 @@ from asi_agent.ui.confirm import describe
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import MENTION, FileIndex
-from asi_agent.ui.slash import COMMANDS, Confirm, SlashReply, confirmed, run_slash
+from asi_agent.ui.slash import COMMANDS, Confirm, SlashReply, confirmed, is_command, run_slash
 
 __all__ = ["PlainChat", "ending_detail", "replay_lines", "run_plain"]
 
@@ -102,7 +102,7 @@ class PlainChat:
         if not text:
             return True
         self.history.add(text)
-        if text.startswith("/"):
+        if is_command(text):
             reply = run_slash(self.chat, text, plain=True)
             if reply.confirm is not None:
                 reply = await self._confirm(reply.confirm)

@@ -17,6 +17,7 @@ __all__ = [
     "SlashReply",
     "complete_command",
     "confirmed",
+    "is_command",
     "run_slash",
 ]
 
@@ -78,6 +79,12 @@ class SlashReply:
     effect: Effect = ""
     confirm: Confirm | None = None
     """Set when the command waits for a yes: the chat asks `confirm.question` (nobody to ask: no)."""
+
+
+def is_command(text: str) -> bool:
+    """Whether a line is one of the chat's commands; `/server:prompt …` is an MCP prompt, sent as a message
+    (the run resolves it)."""
+    return text.startswith("/") and ":" not in text.split(maxsplit=1)[0]
 
 
 def complete_command(fragment: str) -> list[str]:

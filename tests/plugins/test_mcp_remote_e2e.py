@@ -203,3 +203,42 @@ def test_prompts_and_resource_mentions_in_the_task(
         if json.loads(line).get("type") == "message" and json.loads(line)["message"]["role"] == "user"
     ]
     assert expected in users[0], (users, stderr)
+
+
+def test_the_plain_chat_sends_prompts_and_mentions(dirs: tuple[Path, Path], remote: tuple[str, str]) -> None:
+    """In `chat --plain`, `/demo:review parser` is the server's prompt (not an unknown command) and
+    `@demo:demo://greeting` attaches the resource."""
+    root, config = dirs
+    transport, url = remote
+    server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
+    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    model = root.parent / "script.json"
+    model.write_text(
+        json.dumps({"native": True, "replies": ["One.\nAGENT_STATUS: DONE", "Two.\nAGENT_STATUS: DONE"]})
+    )
+    stdin = "/demo:review parser\nsummarise @demo:demo://greeting\n/quit\n"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "asi_agent",
+            "chat",
+            "--plain",
+            "--provider",
+            "scripted",
+            "--model",
+            str(model),
+        ],
+        cwd=root,
+        env={**model_free_env(), "ASI_CONFIG_DIR": str(config)},
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "unknown command" not in done.stdout
+    transcript = next((root / ".asi" / "sessions").glob("*.jsonl")).read_text(encoding="utf-8")
+    assert "Review the parser code carefully." in transcript
+    assert "Hello from the resource." in transcript

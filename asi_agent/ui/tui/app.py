@@ -29,7 +29,7 @@ from asi_agent.ui.cli import project_root
 from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.mentions import FileIndex
-from asi_agent.ui.slash import Confirm, SlashReply, complete_command, confirmed, run_slash
+from asi_agent.ui.slash import Confirm, SlashReply, complete_command, confirmed, is_command, run_slash
 from asi_agent.ui.tui.keys import KeyRouter, SecondPress
 from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen, TrustScreen
 from asi_agent.ui.tui.turn import TurnView, replay, tokens_label
@@ -170,7 +170,7 @@ class ChatApp(App[int]):
     async def _send(self, text: str) -> None:
         if self.chat is None:
             await self.say("no model is connected yet", error=True)
-        elif text.startswith("/"):
+        elif is_command(text):
             await self._slash(text)
         else:
             self.turn_worker = self._turn(text)
