@@ -33,9 +33,10 @@ from asi_agent.messages import Completion, Message, NoteKind, Usage
 from asi_agent.modelturn import ModelTurn, TurnPlanner
 from asi_agent.session import Session
 from asi_agent.session.repair import closing_messages
+from asi_agent.skills.session import SKILLS_KEY
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, prepare_reply
 from asi_agent.tools.files.syntax import checked_language, syntax_error
-from asi_agent.verify import Verifier, nag_text
+from asi_agent.verify import Verifier
 from asi_agent.wire import CONTINUE_PROMPT, unparsed_text
 
 log = logging.getLogger("asi_agent.agent")
@@ -90,8 +91,13 @@ class Agent:
         """What contains the commands the run starts ("bubblewrap"), None when nothing does."""
         return self.runner.ctx.sandbox_kind
 
-    async def run(self, task: str) -> AsyncIterator[AgentEvent]:
-        """Run the loop, yielding events; the last event is always `RunFinished`."""
+    def run(self, task: str) -> AsyncIterator[AgentEvent]:
+        """Run the task through the configured hooks, yielding events; the last is always `RunFinished`."""
+        hooks = self.config.hooks
+        return self.loop(task) if hooks is None else hooks.around(self, task)
+
+    async def loop(self, task: str) -> AsyncIterator[AgentEvent]:
+        """Run the loop itself (no hooks), yielding events; the last event is always `RunFinished`."""
         started = await self._start(task)
         yield started
         verifier = self.verifier
@@ -103,10 +109,10 @@ class Agent:
                 async for piece in self.turns.request(
                     system, self.messages, self._add, turn=turn, task=self.task
                 ):
-                    if not isinstance(piece, Completion):
-                        yield piece
-                    else:
+                    if isinstance(piece, Completion):
                         reply = piece
+                        continue
+                    yield piece
             except (BackendError, CutOffStop) as exc:
                 stop = isinstance(exc, CutOffStop)
                 yield self._finish("STOP" if stop else "ERROR", str(exc), turn, error=str(exc))
@@ -132,12 +138,13 @@ class Agent:
                     return
                 continue
             status = parse_status(message.content) or "DONE"
-            checks = verifier.checks() if status == "DONE" else None
-            if checks and (unearned := self._unearned(verifier, checks, last_text, turn)):
-                yield unearned
-                if isinstance(unearned, RunFinished):
-                    return
+            async for event in verifier.before_done(status, last_text, self.gate, self.runner):
+                yield event
+            checks = verifier.ending_checks(status)
+            if retry := self._unearned(verifier, checks):
+                yield retry
                 continue
+            status, last_text = verifier.settled(status, last_text, checks)
             self.session.append("status", status=status, turn=turn)
             yield StatusDecided(status, turn)
             if status != "CONTINUE":
@@ -151,12 +158,14 @@ class Agent:
         mode = await self.calls.decide()
         resumed = bool(self.messages)
         self.session.append("run", task=task, tool_mode=mode, model=self.backend.model_name)
-        self._add(Message("user", task))
+        skills = self.runner.ctx.state.get(SKILLS_KEY)  # `/NAME`, or a skill the router takes, is loaded
+        self._add(Message("user", await skills.expand(task) if skills is not None else task))
         self.task = task
         self.loops = LoopBreaker(self.config.repeat_limit)  # a chat's next message starts afresh
         self.gate.new_run()
         ctx = self.runner.ctx
-        self.verifier = Verifier.start(task, ctx.root, ctx.journal, self.session.id, _parses)
+        owner = ctx.session_id or self.session.id  # a child agent's changes are journaled as its parent's
+        self.verifier = Verifier.start(task, ctx.root, ctx.journal, owner, _parses, self.config.verify)
         self._guarded_before = ctx.guarded_edits
         return SessionStarted(self.session.id, self.backend.model_name, mode, resumed)
 
@@ -167,19 +176,15 @@ class Agent:
         self._add(Message("user", prompt, origin="runtime", note=kind))
         return RetryRequested(reason, attempt, kind)
 
-    def _unearned(
-        self, verifier: Verifier, checks: tuple[Check, ...], last_text: str, turn: int
-    ) -> RetryRequested | RunFinished | None:
-        """A DONE the checks do not back: the model is told once per failed check, then the run ends STOP."""
-        failed = [check for check in checks if check.required and not check.ok]
-        if not failed:
+    def _unearned(self, verifier: Verifier, checks: tuple[Check, ...] | None) -> RetryRequested | None:
+        """A DONE the checks do not back: the model is told once per failed check (then `settled` ends
+        the run STOP)."""
+        failed = [check for check in checks or () if check.required and not check.ok]
+        if not {check.name for check in failed} - verifier.nagged:
             return None
-        if {check.name for check in failed} - verifier.nagged:
-            verifier.nagged.update(check.name for check in failed)
-            note = nag_text(failed)
-            return self._retry(note, note, "checks", 1)
-        reasons = "; ".join(f"{check.name}: {check.detail}" for check in failed)
-        return self._finish("STOP", f"Not verified ({reasons}). {last_text}".strip(), turn, checks=checks)
+        verifier.nagged.update(check.name for check in failed)
+        note = verifier.nag_text(failed)
+        return self._retry(note, note, "checks", 1)
 
     async def _tool_turn(
         self, prepared: Sequence[Prepared | Outcome], problems: Sequence[str]
@@ -207,6 +212,8 @@ class Agent:
 
     async def compact(self) -> ContextCompacted | None:
         """Summarise the older turns now (the UI's `/compact`); None when there was nothing to compact."""
+        if self.config.hooks is not None:
+            await self.config.hooks.pre_compact("manual")
         return await self.turns.fit(self.system, self.messages, "request", task=self.task)
 
     def _finish(

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from asi_agent.bounds import DEFAULT_REPEAT_LIMIT
 from asi_agent.config import ToolMode
 from asi_agent.context import ContextConfig
 from asi_agent.gate import GateConfig
 from asi_agent.routing import RoutingConfig
+from asi_agent.verify import VerifyConfig
+
+if TYPE_CHECKING:
+    from asi_agent.hooks import Hooks
 
 __all__ = ["AgentConfig"]
 
@@ -36,3 +41,7 @@ class AgentConfig:
     chat_template: str | None = None
     """The model's chat template (`--chat-template`); None asks the backend. Calls are read in the form
     it renders them first."""
+    verify: VerifyConfig = field(default_factory=VerifyConfig)
+    """What the runtime checks before DONE, and how it runs the project's tests."""
+    hooks: Hooks | None = None
+    """The lifecycle hooks around each run (`UserPromptSubmit`, `Stop`, …); None: none are configured."""

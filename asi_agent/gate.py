@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Literal
 
 from asi_agent.config import Approval
 from asi_agent.events import AgentEvent, ApprovalRequested, DecisionMade
@@ -21,6 +22,9 @@ from asi_agent.session import Session
 from asi_agent.toolrun import Outcome, Prepared, refused, rejected, signature
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files.preview import preview_change
+
+if TYPE_CHECKING:
+    from asi_agent.hooks import Hooks, Verdict
 
 __all__ = ["Gate", "GateConfig"]
 
@@ -34,6 +38,8 @@ class GateConfig:
     interactive: bool = False
     """Whether somebody can answer; if not, an "ask" is a refusal."""
     max_identical_calls: int = 2
+    hooks: Hooks | None = None
+    """`PreToolUse` hooks, heard before the policy: they may block, deny, ask, or allow what would ask."""
 
 
 class Gate:
@@ -79,20 +85,18 @@ class Gate:
             )
             return
         config = self.config
-        decision = decide(
-            item.spec.name,
-            item.spec.risk,
-            item.call.arguments,
-            policy=config.policy,
-            mode=config.approval,
-            root=self.ctx.root,
-            outside=item.args.outside_project(),
-        )
-        if item.spec.destructive and decision.action == "allow" and config.approval != "yolo":
-            reason = "its server marks it destructive: it asks every time"
-            decision = Decision("ask", reason, "destructive tool")
+        verdict = await config.hooks.before_tool(item) if config.hooks is not None else None
+        if verdict is not None and (verdict.blocked or verdict.decision == "deny"):
+            why = f"a PreToolUse hook refused it: {verdict.reason}"
+            yield self._record(item, "deny", why, "hook", "hook")
+            yield refused(item.call, why)
+            return
+        decision = self._decide(item)
         action, reason, by = decision.action, decision.reason, "policy"
-        if action == "ask" and decision.rule.startswith("mode ") and item.spec.name in self._always:
+        if verdict is not None and verdict.decision is not None and action != "deny":
+            action, reason, by = _heard(verdict, action, reason, by)
+        always = decision.rule.startswith("mode ") and by != "hook"  # a hook's question is asked every time
+        if action == "ask" and always and item.spec.name in self._always:
             action, reason, by = "allow", "always allowed earlier in this session", "session"
         elif action == "ask" and not config.interactive:
             action, reason = "deny", f"{reason}, but nobody can answer (no terminal)"
@@ -127,11 +131,33 @@ class Gate:
                     self.ctx.network_for.add(command)
                 action, by = ("deny" if answer == "no" else "allow"), "person"
                 reason = f"the person answered {answer} ({network})"
+        yield self._record(item, action, reason, by, rule)
+        yield item if action == "allow" else refused(item.call, f"{reason} [{rule}]")
+
+    def _decide(self, item: Prepared) -> Decision:
+        """The policy's decision; a tool its MCP server marks destructive asks where it would be allowed
+        (in every mode but yolo), and never as a question "always" can answer."""
+        config = self.config
+        decision = decide(
+            item.spec.name,
+            item.spec.risk,
+            item.call.arguments,
+            policy=config.policy,
+            mode=config.approval,
+            root=self.ctx.root,
+            outside=item.args.outside_project(),
+            readable=self.ctx.readable_dirs,
+        )
+        if item.spec.destructive and decision.action == "allow" and config.approval != "yolo":
+            return Decision("ask", "its server marks it destructive: it asks every time", "destructive tool")
+        return decision
+
+    def _record(self, item: Prepared, action: str, reason: str, by: str, rule: str) -> DecisionMade:
+        """The decision, kept in the transcript."""
         self.session.append(
             "decision", call=item.call.to_dict(), action=action, reason=reason, by=by, rule=rule
         )
-        yield DecisionMade(item.call, action, reason, by, rule)  # type: ignore[arg-type]
-        yield item if action == "allow" else refused(item.call, f"{reason} [{rule}]")
+        return DecisionMade(item.call, action, reason, by, rule)  # type: ignore[arg-type]
 
     def _network_question(self, item: Prepared) -> str | None:
         """Why to ask before a command that wants the network the sandbox closes; None: no need."""
@@ -141,3 +167,15 @@ class Gate:
         if not isinstance(command, str) or command in self.ctx.network_for or not wants_network(command):
             return None
         return "this command wants the network, which the sandbox closes"
+
+
+def _heard(
+    verdict: Verdict, action: Literal["allow", "ask", "deny"], reason: str, by: str
+) -> tuple[Literal["allow", "ask", "deny"], str, str]:
+    """The policy's allow or ask after a hook's `permissionDecision`: "ask" makes an allowed call ask, "allow"
+    answers a question the policy would ask (a deny of the policy stands whatever the hooks say)."""
+    if verdict.decision == "ask" and action == "allow":
+        return "ask", f"a PreToolUse hook asks: {verdict.reason}", "hook"
+    if verdict.decision == "allow" and action == "ask":
+        return "allow", f"a PreToolUse hook allowed it: {verdict.reason}", "hook"
+    return action, reason, by

@@ -25,6 +25,7 @@ from asi_agent.exceptions import ContextOverflowError
 from asi_agent.messages import Completion, Message, Usage
 from asi_agent.routing import routed_schemas
 from asi_agent.session import Session
+from asi_agent.skills.session import SKILLS_KEY
 from asi_agent.streaming import streamed
 from asi_agent.toolrun import ToolRunner
 
@@ -101,6 +102,8 @@ class ModelTurn:
             )
             if config.offered:
                 schemas = [s for s in schemas if s["function"]["name"] in config.offered]
+            if (skills := runner.ctx.state.get(SKILLS_KEY)) is not None:
+                schemas = await skills.turn_schemas(schemas, messages)
             return schemas
 
         return cls(calls, context, session, planner=planner, tools=tools)

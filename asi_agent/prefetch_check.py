@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from asi_agent.envsettings import env_layer
 from asi_agent.userdirs import user_config_dir
 
 __all__ = ["Configured", "checked_body", "checked_headers", "configured", "same_endpoint"]
@@ -82,7 +83,7 @@ def configured(
         merged.update(project)
     elif project.get("prefetch") is False:
         merged["prefetch"] = False  # narrowing is always allowed
-    merged.update(_env_layer(env))
+    merged.update(env_layer(env))
     merged.update({key: value for key, value in flags.items() if value is not None})
     merged["ollama_host"] = env.get("OLLAMA_HOST")
     return Configured(merged)
@@ -158,21 +159,6 @@ def _toml(path: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return {key: data[key] for key in _SETTINGS if key in data}
-
-
-def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
-    """The environment's settings, as `config._env_layer` reads them."""
-    names = {"ASI_PROVIDER": "provider", "ASI_BASE_URL": "base_url", "ASI_API_KEY": "api_key"}
-    layer: dict[str, Any] = {key: env[var] for var, key in names.items() if env.get(var)}
-    if "api_key" not in layer and env.get("OPENAI_API_KEY"):
-        layer["api_key"] = env["OPENAI_API_KEY"]
-    provider = layer.get("provider")
-    if "base_url" not in layer:
-        if env.get("OPENAI_BASE_URL") and provider in (None, "openai"):
-            layer["base_url"] = env["OPENAI_BASE_URL"]
-        elif env.get("OLLAMA_HOST") and provider == "ollama":
-            layer["base_url"] = env["OLLAMA_HOST"]
-    return layer
 
 
 def _text(value: Any) -> str | None:

@@ -62,6 +62,8 @@ def create_backend(config: AsiConfig) -> Backend:
         return _ollama(config)
     if provider == "scripted":
         return _scripted(config)
+    if provider == "anthropic":
+        return _anthropic(config)
     return _local(config)
 
 
@@ -127,6 +129,26 @@ def _ollama(config: AsiConfig) -> Backend:
             temperature=config.temperature,
             max_tokens=config.max_tokens,
             stream=config.stream,
+        )
+    )
+
+
+def _anthropic(config: AsiConfig) -> Backend:
+    from asi_agent.backends.anthropic import AnthropicBackend, AnthropicBackendConfig  # noqa: PLC0415
+
+    if not config.model:
+        raise ConfigError("the anthropic provider needs --model NAME (e.g. claude-sonnet-4-5)")
+    return AnthropicBackend(
+        AnthropicBackendConfig(
+            model=config.model,
+            base_url=config.base_url,
+            # ANTHROPIC_API_KEY first: a configured api_key may be an OpenAI key read from OPENAI_API_KEY.
+            api_key=os.environ.get("ANTHROPIC_API_KEY") or config.api_key,
+            request_timeout=config.request_timeout,
+            max_retries=config.max_retries,
+            temperature=config.temperature,
+            stream=config.stream,
+            **({"max_tokens": config.max_tokens} if config.max_tokens else {}),
         )
     )
 
@@ -203,14 +225,22 @@ def _only_model(base_url: str, api_key: str | None) -> str:
     """With no --model, use the server's model when it offers exactly one (local servers usually do)."""
     import httpx2  # noqa: PLC0415
 
+    from asi_agent.backends.chat_http import not_an_api  # noqa: PLC0415
+
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
-        data = _get(f"{base_url.rstrip('/')}/models", 5, headers).json().get("data") or []
-    except (httpx2.HTTPError, ValueError, AttributeError) as exc:
+        response = _get(f"{base_url.rstrip('/')}/models", 5, headers)
+    except httpx2.HTTPError as exc:
         raise BackendError(
             f"cannot reach the model server at {base_url} ({exc}); is it running? "
             "set --base-url / ASI_BASE_URL"
         ) from None
+    try:
+        data = response.json().get("data") or []
+    except (ValueError, AttributeError):
+        kind = response.headers.get("content-type", "no content type").split(";")[0]
+        what = f"GET /models answered {response.status_code} with {kind}, not the list of models"
+        raise BackendError(not_an_api(base_url, what)) from None
     names = [str(m.get("id")) for m in data]
     if len(names) != 1:
         offered = ", ".join(names[:10]) or "none"

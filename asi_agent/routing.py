@@ -195,8 +195,8 @@ async def select_tools(
 
 
 def builtin_names(registry: ToolRegistry) -> list[str]:
-    """The core tools: every built-in of the registry."""
-    return [spec.name for spec in registry.specs() if spec.source == "builtin"]
+    """The core tools: every built-in and extension tool of the registry."""
+    return [spec.name for spec in registry.specs() if spec.source in ("builtin", "extension")]
 
 
 async def routed_schemas(

@@ -2,20 +2,34 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from asi_agent.backends.base import Backend
 from asi_agent.calls import new_call_id, normalize_native
-from asi_agent.events import ToolFinished
+from asi_agent.events import AgentEvent, ToolFinished
 from asi_agent.exceptions import CallFormatError, ModelFixableError, ToolError
 from asi_agent.messages import Completion, Message, ToolCall
 from asi_agent.tools.base import ToolArgs, ToolContext, ToolSpec
 from asi_agent.tools.registry import ToolRegistry
 from asi_agent.wire import ResultKind, refusal_text, tool_text
 
-__all__ = ["BackendModel", "Outcome", "Prepared", "ToolRunner", "batches", "prepare_reply"]
+if TYPE_CHECKING:
+    from asi_agent.hooks import Hooks
+
+__all__ = [
+    "CURRENT_CALL", "RELAY_KEY", "BackendModel", "Outcome", "Prepared", "Relay", "ToolRunner", "batches",
+    "prepare_reply",
+]  # fmt: skip
+
+CURRENT_CALL: ContextVar[ToolCall | None] = ContextVar("asi_agent_current_call", default=None)
+"""The call a tool function runs for (a `task` call nests its child's events under it)."""
+RELAY_KEY = "asi_agent.relay"
+"""The `ctx.state` key of the runner's `Relay`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +92,18 @@ class ToolRunner:
         self.ctx = ctx
         self.before_change: Callable[[], Awaitable[None]] | None = None
         """Awaited before every write or execute call runs (e.g. a git checkpoint, once per task)."""
+        self.hooks: Hooks | None = None
+        """The `PostToolUse` hooks, which see every result (and may add to what the model reads)."""
+        self.relay = Relay()
+        ctx.state[RELAY_KEY] = self.relay
 
     def prepare(self, call: ToolCall) -> Prepared:
         """Resolve the tool name and validate the arguments; raises a ModelFixableError."""
         spec = self.registry.get(self.registry.resolve_name(call.name))
         args = self.registry.validate(spec.name, call.arguments)
         normal = ToolCall(call.id, spec.name, args.model_dump(exclude_unset=True))
+        if spec.classify is not None:
+            spec = replace(spec, risk=spec.classify(args))
         return Prepared(normal, spec, args)
 
     async def execute(self, prepared: Prepared) -> Outcome:
@@ -95,15 +115,49 @@ class ToolRunner:
         if self.before_change is not None and prepared.spec.risk in ("write", "execute"):
             await self.before_change()
         mark = self.ctx.journal.last_seq()
+        CURRENT_CALL.set(prepared.call)
         try:
             output = await prepared.spec.run(prepared.args, self.ctx)
         except ModelFixableError as exc:
             changed = self._changed_since(mark)
-            return Outcome(prepared.call, False, str(exc), changed, error_kind=type(exc).__name__)
-        return Outcome(prepared.call, True, output, self._changed_since(mark))
+            outcome = Outcome(prepared.call, False, str(exc), changed, error_kind=type(exc).__name__)
+        else:
+            outcome = Outcome(prepared.call, True, output, self._changed_since(mark))
+        return outcome if self.hooks is None else await self.hooks.after_tool(outcome, prepared)
 
     def _changed_since(self, mark: int) -> tuple[str, ...]:
         return tuple(dict.fromkeys(entry.path for entry in self.ctx.journal.since(mark)))
+
+
+class Relay:
+    """Events of work a call does for the agent (a child agent's), passed on while the call runs."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[AgentEvent] = asyncio.Queue()
+
+    def put(self, event: AgentEvent) -> None:
+        """Pass an event on (the agent yields it at once, while the call goes on)."""
+        self._queue.put_nowait(event)
+
+    async def until(self, work: asyncio.Future[Any]) -> AsyncIterator[AgentEvent]:
+        """The events put while `work` runs; `work` is cancelled if the caller stops listening."""
+        getter: asyncio.Future[AgentEvent] | None = None
+        try:
+            while True:
+                getter = asyncio.ensure_future(self._queue.get())
+                await asyncio.wait({getter, work}, return_when=asyncio.FIRST_COMPLETED)
+                if getter.done():
+                    yield getter.result()
+                    continue
+                getter.cancel()
+                while not self._queue.empty():
+                    yield self._queue.get_nowait()
+                return
+        finally:
+            if getter is not None and not getter.done():
+                getter.cancel()
+            if not work.done():
+                work.cancel()
 
 
 def signature(call: ToolCall) -> str:

@@ -11,8 +11,15 @@ A `Verifier` watches one run's events and, when the model ends, checks what it c
   repeated after the last edit;
 - `reply_complete`: the answer the run ends on does not continue a reply cut for repeating itself (one
   continued after the token limit is whole);
+- `steps_done`: a request of several steps had each done (`verify_steps`);
+- `answer_backed`: a plain answer states only what the run's tool results show (not required);
 - `tool_evidence`: something backs the ending — at least one tool call succeeded (not required: a plain
   answer stays DONE, unverified).
+
+With `verify = "tests"` (the default), a run that changed source files has the project's tests run by the
+runtime itself before DONE (`verify_tests`), unless the agent's own last test run came after its last edit;
+their outcome is the `tests_pass` check. `verify = "parse"` keeps every check but that run; `"off"` checks
+nothing (no run is then verified).
 
 A failed required check is told to the model once; if it still fails, the run ends STOP.
 """
@@ -20,15 +27,38 @@ A failed required check is told to the model once; if it still fails, the run en
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
-from asi_agent.events import Check, ToolFinished
+from asi_agent.events import AgentEvent, Check, Status, ToolFinished
+from asi_agent.gate import Gate
+from asi_agent.refusals import refusal_report
+from asi_agent.toolrun import ToolRunner
+from asi_agent.tools.exec.testcmd import SOURCE_SUFFIXES, TestRun, detect_tests, named
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.ignore import iter_project_entries
+from asi_agent.verify_steps import answer_check, kept, steps_check
+from asi_agent.verify_tests import OwnRun, own_test_run
 
-__all__ = ["Verifier", "nag_text", "test_outcome"]
+__all__ = ["Verifier", "VerifyConfig", "VerifyMode", "nag_text", "test_outcome"]
+
+VerifyMode = Literal["tests", "parse", "off"]
+OWN_TESTS_TIMEOUT = 300.0
+"""Seconds the runtime's own test run may take in all (the affected tests first, then the suite)."""
+_SHOWN_OUTPUT = 4_000
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyConfig:
+    """What the runtime checks before DONE (configuration `verify`, `test_command`)."""
+
+    mode: VerifyMode = "tests"
+    test_command: str | None = None
+    """The command that runs the project's tests; None detects it (`tools.exec.testcmd`)."""
+    timeout: float = OWN_TESTS_TIMEOUT
+
 
 Parser = Callable[[str, str], str | None]
 """(path relative to the project, text) → why the text does not parse, or None."""
@@ -97,10 +127,22 @@ class Verifier:
     session_id: str
     parses: Parser
     start_seq: int = 0
+    config: VerifyConfig = field(default_factory=VerifyConfig)
     calls_ok: int = 0
     _step: int = 0
     _last_edit: int = -1
     _tests: list[tuple[int, bool]] = field(default_factory=list)
+    _own: dict[int, TestRun] = field(default_factory=dict)
+    """The runtime's own test runs, by step."""
+    _not_run: str = ""
+    """Why the runtime's own test run was not run (refused), since the last edit."""
+    _why_not: str = "not allowed"
+    _seen: str = ""
+    _refused: str = ""
+    """The run's first refused call, reported with what would allow it."""
+    """The successful tool results of the run (bounded), for `answer_backed`."""
+    answer: str = ""
+    """The answer the run would end on."""
     before_commands: Stamps | None = None
     """The project's files as they were before the run's first command (None: no command ran)."""
     answer_cut: bool = False
@@ -109,9 +151,17 @@ class Verifier:
     """Checks the model was already told about."""
 
     @classmethod
-    def start(cls, task: str, root: Path, journal: Journal, session_id: str, parses: Parser) -> Verifier:
+    def start(  # noqa: PLR0917  (the five of every run, and its configuration)
+        cls,
+        task: str,
+        root: Path,
+        journal: Journal,
+        session_id: str,
+        parses: Parser,
+        config: VerifyConfig | None = None,
+    ) -> Verifier:
         """A verifier for a run starting now (changes recorded from here on are the run's)."""
-        return cls(task, root, journal, session_id, parses, start_seq=journal.last_seq())
+        return cls(task, root, journal, session_id, parses, journal.last_seq(), config or VerifyConfig())
 
     def before_command(self) -> None:
         """A command is about to run: stamp the project's files first (once per run)."""
@@ -122,14 +172,56 @@ class Verifier:
         """Take a finished call into account: a success, an edit, a test run."""
         self._step += 1
         self.calls_ok += event.ok
+        if event.ok:
+            self._seen = kept(self._seen, event.output)
+        elif not self._refused:
+            self._refused = refusal_report(event.call.name, event.result, event.output) or ""
         if event.changed_files:
             self._last_edit = self._step
+            self._not_run = ""
         outcome = test_outcome(event)
         if outcome is not None:
             self._tests.append((self._step, outcome))
 
+    async def before_done(
+        self, status: str, answer: str, gate: Gate, runner: ToolRunner
+    ) -> AsyncIterator[AgentEvent]:
+        """The model would end with `status` on `answer`: before DONE, run the project's tests when due."""
+        self.answer = answer
+        if status != "DONE" or self.config.mode != "tests" or self._not_run or not self._tests_due():
+            return
+        changed = [*self._changed(), *self._changed_by_commands()]
+        plan = detect_tests(self.root, changed, self.config.test_command)
+        if plan is None:
+            return
+        async for item in own_test_run(plan, gate, runner, self.config.timeout):
+            if not isinstance(item, OwnRun):
+                yield item
+            elif item.run is None:
+                self._not_run, self._why_not = f"{plan.label}: {item.not_run}", "not allowed"
+            elif item.run.empty:  # no tests found: nothing to hold the run to, nothing verified
+                self._not_run, self._why_not = f"{plan.label}: no tests were collected", "no tests"
+            else:
+                self._step += 1
+                self._own[self._step] = item.run
+                self._tests.append((self._step, item.run.passed))
+
+    def _tests_due(self) -> bool:
+        """Source files changed, and the agent's last test run (if any) came before its last edit."""
+        if self._tests and self._tests[-1][0] > self._last_edit:
+            return False
+        changed = [p for p, (before, now) in self._changed().items() if before != now]
+        changed += self._changed_by_commands()
+        return any(Path(path).suffix in SOURCE_SUFFIXES for path in changed)
+
+    def ending_checks(self, status: str) -> tuple[Check, ...] | None:
+        """The checks of an ending with `status`: DONE is checked, other endings are not (None)."""
+        return self.checks() if status == "DONE" else None
+
     def checks(self) -> tuple[Check, ...]:
         """Every check that applies to the run so far."""
+        if self.config.mode == "off":
+            return ()
         found: list[Check] = []
         changed = self._changed()
         if changed:
@@ -137,15 +229,24 @@ class Verifier:
         # The request reader costs ~80 ms to import: only when a run ends, not before its first request.
         from asi_agent.grounding.request import asks_for_change  # noqa: PLC0415
 
-        if asks_for_change(self.task):
-            real = [path for path, (before, after) in changed.items() if before != after]
-            real += [path for path in self._changed_by_commands() if path not in changed]
+        real = [path for path, (before, after) in changed.items() if before != after]
+        real += [path for path in self._changed_by_commands() if path not in changed]
+        change_asked = asks_for_change(self.task)
+        if change_asked:
             detail = (
                 f"changed {', '.join(real)}" if real else "the request asks for a change and no file changed"
             )
+            detail += f"; {self._refused}" if self._refused and not real else ""
             found.append(Check("change_made", bool(real), detail))
         if self._tests and self._last_edit >= 0:  # tests run only to report on them are not held to passing
             found.append(self._test_check())
+        elif self._not_run:
+            not_run = f"not run ({self._why_not}): {self._not_run}"
+            found.append(Check("tests_pass", False, not_run, required=False))
+        tested = bool(self._tests) and self._tests[-1][0] > self._last_edit
+        answered = bool(self.answer)
+        steps = steps_check(self.task, edited=bool(real), tested_after_edit=tested, answered=answered)
+        found += [steps] if steps is not None else []
         found.append(
             Check(
                 "reply_complete",
@@ -155,9 +256,28 @@ class Verifier:
                 else "no reply cut off",
             )
         )
+        if not change_asked and not real:
+            found.append(answer_check(self.answer, self._seen))
         evidence = f"{self.calls_ok} tool call(s) succeeded" if self.calls_ok else "no tool call succeeded"
         found.append(Check("tool_evidence", self.calls_ok > 0, evidence, required=False))
         return tuple(found)
+
+    def settled(self, status: Status, answer: str, checks: tuple[Check, ...] | None) -> tuple[Status, str]:
+        """The ending a run gets: a DONE whose required checks still fail (after the model was told)
+        becomes STOP, its result "Not verified (…). <answer>"."""
+        failed = [check for check in checks or () if check.required and not check.ok]
+        if status != "DONE" or not failed:
+            return status, answer
+        reasons = "; ".join(f"{check.name}: {check.detail}" for check in failed)
+        return "STOP", f"Not verified ({reasons}). {answer}".strip()
+
+    def nag_text(self, failed: list[Check]) -> str:
+        """`nag_text`, with the failures of the runtime's own test run when they are what failed."""
+        text = nag_text(failed)
+        step, passed = self._tests[-1] if self._tests else (0, True)
+        if not passed and step in self._own and any(check.name == "tests_pass" for check in failed):
+            text += f"\n\nThe runtime's test run:\n{self._own[step].output[-_SHOWN_OUTPUT:]}"
+        return text
 
     def _changed(self) -> dict[str, tuple[bytes | None, bytes | None]]:
         """Each path this run changed: its content before the run's first change of it, and now."""
@@ -205,12 +325,23 @@ class Verifier:
 
     def _test_check(self) -> Check:
         step, passed = self._tests[-1]
+        if step in self._own:
+            return _own_check(self._own[step])
         if not passed and step > self._last_edit:
             return Check("tests_pass", False, "the last test run failed")
         if not passed:
             return Check("tests_pass", False, "the tests failed and were not run again after the last edit")
         after = "" if step > self._last_edit else " (before the last edit)"
         return Check("tests_pass", True, f"the last test run passed{after}")
+
+
+def _own_check(run: TestRun) -> Check:
+    """The `tests_pass` check of the runtime's own test run, naming the failing tests."""
+    if run.passed:
+        return Check("tests_pass", True, f"the runtime ran the tests after the last edit: {run.summary}")
+    failing = f"; failing: {named(run)}" if run.failing else ""
+    detail = f"the runtime ran the tests after the last edit: {run.summary}{failing}"
+    return Check("tests_pass", False, detail)
 
 
 def nag_text(failed: list[Check]) -> str:

@@ -66,6 +66,11 @@ def refusal_text(reason: str) -> str:
     return f"{_REFUSED}{reason}. Do not retry this call; choose another way or stop."
 
 
+def refusal_reason(output: str) -> str:
+    """Why a refused call was refused: the reason `refusal_text` rendered into its output."""
+    return output.removeprefix(_REFUSED).split(". Do not retry", 1)[0].strip()
+
+
 def unparsed_text(problems: Sequence[str]) -> str:
     """The note that tells the model which call fragments of its reply could not be parsed."""
     return _UNPARSED + "; ".join(problems)

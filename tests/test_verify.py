@@ -9,13 +9,14 @@ from test_agent import call, collect, finished, make_agent, reply
 
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.backends.scripted import ScriptedBackend
-from asi_agent.events import Check, RetryRequested
+from asi_agent.events import ApprovalRequested, Check, RetryRequested
 from asi_agent.gate import GateConfig
 from asi_agent.session import SessionStore
 from asi_agent.toolrun import ToolRunner
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.registry import default_registry
+from asi_agent.verify import VerifyConfig
 
 CALC = "def add(a, b):\n    return a - b\n"
 TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
@@ -108,7 +109,8 @@ async def test_a_file_that_did_not_parse_before_the_run_is_not_held_to_it(projec
     (project / "calc.py").write_text("def add(a, b)\n    return a - b\n")
     fix = call("replace_text", path="calc.py", oldText="a - b", newText="a + b")
     backend = ScriptedBackend([reply("", fix), reply("Changed.\nAGENT_STATUS: DONE")])
-    events = await collect(make_agent(project, backend), "change a - b to a + b in calc.py")
+    agent = make_agent(project, backend, verify=VerifyConfig("parse"))  # its tests cannot pass
+    events = await collect(agent, "change a - b to a + b in calc.py")
     assert finished(events).status == "DONE" and checks(events)["files_parse"].ok
 
 
@@ -137,7 +139,8 @@ async def test_tests_that_failed_before_the_last_edit_must_run_again(project):
             reply("Fixed, and the tests pass.\nAGENT_STATUS: DONE"),
         ]
     )
-    events = await collect(make_agent(project, backend), "run the tests and fix what fails")
+    agent = make_agent(project, backend, verify=VerifyConfig("parse"))  # the runtime runs no tests itself
+    events = await collect(agent, "run the tests and fix what fails")
     assert "not run again after the last edit" in nags(events)[0]
     end = finished(events)
     assert end.status == "DONE" and end.verified
@@ -168,7 +171,7 @@ async def test_the_transcript_keeps_the_checks_of_the_ending(project):
     await collect(agent, "what is in calc.py?")
     record = next(r for r in session.records() if r.get("type") == "finished")
     assert record["verified"] is False
-    assert {c["name"] for c in record["checks"]} == {"reply_complete", "tool_evidence"}
+    assert {c["name"] for c in record["checks"]} == {"reply_complete", "answer_backed", "tool_evidence"}
 
 
 async def test_a_refused_write_is_not_retried_to_the_turn_limit(project):
@@ -181,3 +184,16 @@ async def test_a_refused_write_is_not_retried_to_the_turn_limit(project):
     assert end.status == "STOP" and end.turns <= 5
     assert "refused 2 times" in end.result or "went round the same 2 calls" in end.result
     assert (project / "calc.py").read_text() == CALC
+
+
+async def test_in_ask_mode_the_runtimes_test_run_is_asked_like_any_command(project):
+    fix = call("replace_text", path="calc.py", oldText="a - b", newText="a + b")
+    backend = ScriptedBackend([reply("", fix), reply("Fixed.\nAGENT_STATUS: DONE")])
+    agent = make_agent(project, backend, approval="ask", interactive=True)
+    events = await collect(agent, "fix add in calc.py", answers=["yes", "no"])
+    asked = [e.call.name for e in events if isinstance(e, ApprovalRequested)]
+    assert asked == ["replace_text", "run_tests"]
+    end = finished(events)
+    assert end.status == "DONE" and not end.verified
+    detail = checks(events)["tests_pass"].detail
+    assert detail.startswith("not run (not allowed): pytest: the person answered no")

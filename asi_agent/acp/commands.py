@@ -6,12 +6,13 @@ A prompt whose first word is one of them runs it instead of the model: `/undo`, 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
 
 from asi_agent.acp.options import MODES
+from asi_agent.commands import CustomCommand
 from asi_agent.exceptions import AsiError
 from asi_agent.plugins import describe_tools
 from asi_agent.session import SessionStore
@@ -20,7 +21,7 @@ from asi_agent.vcs.journal_diff import journal_diff
 if TYPE_CHECKING:
     from asi_agent.acp.session import EditorSession
 
-__all__ = ["COMMANDS", "available_commands", "command_of", "run_command"]
+__all__ = ["COMMANDS", "available_commands", "command_of", "prompt_commands", "run_command"]
 
 COMMANDS: dict[str, tuple[str, str | None]] = {
     "undo": ("revert the last change asi-agent made (/undo N: the last N)", "how many changes (default 1)"),
@@ -36,15 +37,21 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
 Handler = Callable[["EditorSession", str], Awaitable[str]]
 
 
-def available_commands() -> list[AvailableCommand]:
-    """The commands as the protocol's `available_commands_update` lists them."""
+def available_commands(custom: Mapping[str, CustomCommand] | None = None) -> list[AvailableCommand]:
+    """The commands as the protocol's `available_commands_update` lists them, the custom ones (command
+    files: sent to the model as their prompt) after the built-in ones."""
+    listed = {name: (text, hint) for name, (text, hint) in COMMANDS.items()}
+    for name, command in sorted((custom or {}).items()):
+        listed.setdefault(
+            name, (command.description or f"custom command ({command.source})", command.argument_hint or None)
+        )
     return [
         AvailableCommand(
             name=name,
             description=text,
             input=AvailableCommandInput(root=UnstructuredCommandInput(hint=hint)) if hint else None,
         )
-        for name, (text, hint) in COMMANDS.items()
+        for name, (text, hint) in listed.items()
     ]
 
 

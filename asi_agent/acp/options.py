@@ -23,7 +23,7 @@ def add_acp_parser(sub: Any) -> None:
     add = acp.add_argument
     add(
         "--provider",
-        choices=["openai", "ollama", "local", "scripted"],
+        choices=["openai", "ollama", "local", "scripted", "anthropic"],
         help="model provider (default: detect)",
     )
     add("--model", help="model name (scripted: script file; local: GGUF file)")

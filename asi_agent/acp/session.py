@@ -25,7 +25,8 @@ from asi_agent.acp.updates import TurnReporter
 from asi_agent.agent import Agent
 from asi_agent.assembly import assemble_agent, attach_servers, resumed_config, trust_notice
 from asi_agent.bounds import RunWatch
-from asi_agent.config import Approval, AsiConfig
+from asi_agent.commands import CustomCommand, Expansion, expand, find_commands, narrowed, split_slash
+from asi_agent.config import Approval, AsiConfig, user_config_dir
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.plugins.mcp import MCP_KEY, McpHub
@@ -60,6 +61,8 @@ class EditorSession:
         self._running: asyncio.Task[RunFinished] | None = None
         self._cancelled = False
         self._later: set[asyncio.Task[None]] = set()
+        self.commands: dict[str, CustomCommand] = {}
+        """The custom commands (command files), read when the session starts."""
 
     @classmethod
     def open(
@@ -97,9 +100,10 @@ class EditorSession:
         """Attach the plugin manifests' MCP servers (returns their problems); announce the commands, and
         say once what an untrusted folder supplied that was ignored."""
         problems = await attach_servers(self.agent)
+        self.commands = find_commands(self.agent.runner.ctx.root, user_config_dir())
         hub = self.agent.runner.ctx.state.get(MCP_KEY)
         prompts = await hub.prompts() if isinstance(hub, McpHub) else []
-        commands = available_commands() + prompt_commands(prompts)
+        commands = available_commands(self.commands) + prompt_commands(prompts)
         self._soon(self.link.send(update_available_commands(commands)))
         notice = trust_notice(self.agent.runner.ctx.root, self.config)
         if notice is not None:
@@ -157,8 +161,13 @@ class EditorSession:
             await self.files.fetch([asked.cursor.path])
         reporter = TurnReporter(self.link, self.agent, self.files)
         self._cancelled = False
+        custom = self._custom(asked.text)
+        full = self.agent.runner.registry
+        if custom is not None and custom.allowed_tools is not None:
+            self.agent.runner.registry = narrowed(full, custom.allowed_tools)  # for this prompt only
+        text = custom.prompt if custom is not None else asked.text
         self._running = asyncio.create_task(
-            RunWatch(self.agent).drive(asked.text, reporter.handle, timeout=self.config.timeout)
+            RunWatch(self.agent).drive(text, reporter.handle, timeout=self.config.timeout)
         )
         try:
             finished = await self._running
@@ -172,8 +181,16 @@ class EditorSession:
             return "cancelled"
         finally:
             self._running = None
+            self.agent.runner.registry = full
             self.files.forget()
         return STOP_REASONS[finished.status]
+
+    def _custom(self, text: str) -> Expansion | None:
+        """The prompt a custom command (a command file) stands for, when the text names one."""
+        called = split_slash(text)
+        if called is None or called[0] not in self.commands:
+            return None
+        return expand(self.commands[called[0]], called[1], self.agent.runner.ctx.root)
 
     def cancel(self) -> None:
         """Stop the running prompt, if any (`session/cancel`)."""

@@ -33,6 +33,7 @@ from asi_agent.events import (
     ReasoningStreamed,
     RetryRequested,
     RunFinished,
+    SubagentEvent,
     TextStreamed,
     ToolFinished,
     ToolStarted,
@@ -100,6 +101,35 @@ class TurnReporter:
             await self.link.send(update_agent_thought_text(f"\n(asked the model again: {event.reason})\n"))
         elif isinstance(event, RunFinished):
             await self._ended(event)
+        elif isinstance(event, SubagentEvent):
+            await self._child(event)
+
+    async def _child(self, event: SubagentEvent) -> None:
+        """A child agent's call, shown as a call of its own titled `agent › call` under the `task` call
+        (the protocol has no nesting: the id is `TASK-ID/CALL-ID`, the title names the agent)."""
+        inner = event.event
+        if isinstance(inner, SubagentEvent):  # a grandchild's: under its own parent
+            await self._child(SubagentEvent(f"{event.call_id}/{inner.call_id}", inner.agent, inner.event))
+            return
+        if isinstance(inner, ToolStarted):
+            call = inner.call
+            title = f"{event.agent} › {call_title(call)}"
+            await self.link.send(
+                start_tool_call(
+                    f"{event.call_id}/{call.id}",
+                    title,
+                    kind=call_kind(call.name, self._risk(call)),
+                    status="in_progress",
+                    raw_input=call.arguments,
+                )
+            )
+        elif isinstance(inner, ToolFinished):
+            status: ToolCallStatus = "completed" if inner.ok else "failed"
+            await self.files.push([(self.root / path).resolve() for path in inner.changed_files])
+            content = [_text(_cut(inner.output))]
+            await self.link.send(
+                update_tool_call(f"{event.call_id}/{inner.call.id}", status=status, content=content)
+            )
 
     async def cancelled(self) -> None:
         """The prompt was cancelled: a question still open is answered no, and the calls that did not

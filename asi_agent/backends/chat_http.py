@@ -16,7 +16,16 @@ from typing import Any
 
 from asi_agent.backends.retry import error_text
 
-__all__ = ["StatusError", "StreamedError", "sse_data", "status_error"]
+__all__ = ["StatusError", "StreamedError", "not_an_api", "sse_data", "status_error"]
+
+
+def not_an_api(url: str, what: str) -> str:
+    """The message for a server that answers, but not as an OpenAI-compatible API (a web page, another
+    service on the port, a base URL without its `/v1`)."""
+    return (
+        f"the server at {url} answers, but not as an OpenAI-compatible API ({what}); check --base-url / "
+        "ASI_BASE_URL: it is the API's address, usually ending in /v1 (e.g. http://localhost:8080/v1)"
+    )
 
 
 class StatusError(Exception):
@@ -27,6 +36,8 @@ class StatusError(Exception):
         self.message = error_text(body, text or f"Error code: {status}")
         """The server's own message, on one line."""
         super().__init__(f"{status}: {self.message}")
+        self.html = isinstance(body, str) and body.lstrip()[:1] == "<"
+        """The body is a web page (HTML or XML): no API answered."""
 
     @property
     def code(self) -> str | None:

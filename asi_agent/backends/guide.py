@@ -104,9 +104,19 @@ def result_ok(result: Message) -> bool:
 
 def unfounded_answer(messages: Sequence[Message], answer: str) -> str | None:
     """Why an answer is invented: no tool result succeeded, or the answer shares nothing with them."""
-    good = [result.content for result, _ in run_results(messages) if result_ok(result)]
+    results = run_results(messages)
+    good = [result.content for result, _ in results if result_ok(result)]
     if not good:
-        return "no tool call of this run succeeded, so the answer would be invented"
+        failed = [(result, call) for result, call in results if not result_ok(result)]
+        if not failed:
+            return "no tool call of this run succeeded, so the answer would be invented"
+        result, call = failed[-1]
+        error = next(
+            (line for line in result.body.splitlines() if line.strip()), ""
+        )
+        name = call.name if call is not None else "the last call"
+        error = error[:300].rstrip(".")
+        return f"{name} failed: {error}; no tool call succeeded, so any answer would be invented"
     said = {w.lower() for w in _WORD.findall(answer)}
     if not said:
         return "the answer is empty"

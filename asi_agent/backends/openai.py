@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from asi_agent.backends.adopt import adopting_transport
 from asi_agent.backends.base import BackendBase, DeltaCallback, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
-from asi_agent.backends.chat_http import StatusError, StreamedError, sse_data, status_error
+from asi_agent.backends.chat_http import StatusError, StreamedError, not_an_api, sse_data, status_error
 from asi_agent.backends.guard import StreamGuard
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.backends.openai_wire import (
@@ -335,7 +335,7 @@ class OpenAIBackend(BackendBase):
                 f"the model server at {url} refused the API key ({status}: {message}); "
                 "set ASI_API_KEY or OPENAI_API_KEY"
             )
-        if status == 404 or exc.code == "model_not_found":
+        if (status == 404 or exc.code == "model_not_found") and not exc.html:
             return await self._unknown_model(message)
         if status in (400, 413) and looks_like_context_overflow(message):
             return ContextOverflowError(f"the prompt does not fit the model's context window ({message})")
@@ -344,7 +344,10 @@ class OpenAIBackend(BackendBase):
                 f"the model server at {url} does not accept native tool definitions ({message}); "
                 "use --tool-mode text"
             )
-        return BackendError(f"the model server at {url} rejected the request ({status}: {message})")
+        rejected = f"the model server at {url} rejected the request ({status}: {message})"
+        # a web page is not an API's error object: another server, or a base URL without its /v1
+        page = not_an_api(url, f"it answered {status} with a web page")
+        return BackendError(page if exc.html else rejected)
 
     async def _unknown_model(self, message: str) -> BackendError:
         model, url = self._config.model, self._config.base_url

@@ -17,7 +17,7 @@ from asi_agent.context.tokens import TokenCounter, estimate_tokens
 from asi_agent.exceptions import BackendError
 from asi_agent.messages import Message
 
-__all__ = ["COMPACTION_HEADER", "SUMMARY_SYSTEM", "Compaction", "compact", "partition"]
+__all__ = ["COMPACTION_HEADER", "SKILL_TOOL", "SUMMARY_SYSTEM", "Compaction", "compact", "partition"]
 
 log = logging.getLogger("asi_agent.context")
 
@@ -29,6 +29,8 @@ Write a factual summary under these headings: Task, Decisions made, Files change
 Keep file paths, names, commands and error messages exactly as written. At most 250 words. No preamble."""
 """System prompt of the summarisation request (a model can recognise such requests by it)."""
 
+SKILL_TOOL = "execute_skill"
+"""The tool whose results (a skill's instructions) compaction and shrinking keep whole."""
 _RESULT_CHARS = 400
 _ARGS_CHARS = 300
 
@@ -54,6 +56,15 @@ def partition(messages: Sequence[Message]) -> tuple[list[Message], list[Message]
     last = max((i for i, m in enumerate(items) if m.role == "assistant"), default=-1)
     tail_start = max(last, head_end)
     return items[:head_end], items[head_end:tail_start], items[tail_start:]
+
+
+def _skill_texts(middle: Sequence[Message]) -> list[str]:
+    """The skills loaded by `execute_skill` among the messages, each once (the latest copy)."""
+    found: dict[str, str] = {}
+    for message in middle:
+        if message.role == "tool" and message.name == SKILL_TOOL and message.content.startswith("Skill: "):
+            found[message.content.split("\n", 1)[0]] = message.content
+    return list(found.values())
 
 
 def _exchange_end(items: list[Message], assistant: int) -> int:
@@ -95,6 +106,8 @@ async def compact(
     text = f"{COMPACTION_HEADER}\nTask: {task}\n\n{summary.strip()}"
     if changed_files:
         text += "\n\nFiles changed so far: " + ", ".join(changed_files)
+    for skill in _skill_texts(middle):  # a skill in use is followed to the end of the run, word for word
+        text += f"\n\n[Skill in use, kept as loaded]\n{skill}"
     note = Message("user", text, origin="runtime")
     return Compaction([*head, note, *tail], summary.strip(), len(middle), by_model)
 

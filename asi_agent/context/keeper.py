@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asi_agent.backends.base import Backend, ToolSchema
 from asi_agent.backends.guide import TurnPlan
-from asi_agent.context.compact import SUMMARY_SYSTEM, Compaction, compact, partition
+from asi_agent.context.compact import SKILL_TOOL, SUMMARY_SYSTEM, Compaction, compact, partition
 from asi_agent.context.shrink import is_shrunk, shrink_result
 from asi_agent.context.tokens import MESSAGE_OVERHEAD, TokenCounter
 from asi_agent.events import ContextCompacted
@@ -235,7 +235,11 @@ class ContextKeeper:
     ) -> tuple[list[Message], int]:
         """Shrink the largest tool results among `candidates` until the history fits."""
         history = list(history)
-        sizes = {i: await self.counter.message(history[i]) for i in candidates if history[i].role == "tool"}
+        sizes = {
+            i: await self.counter.message(history[i])
+            for i in candidates
+            if history[i].role == "tool" and history[i].name != SKILL_TOOL  # a skill in use stays whole
+        }
         total = fixed + await self.counter.messages(history)
         count = 0
         for index in sorted(sizes, key=lambda i: -sizes[i]):

@@ -132,7 +132,8 @@ async def _run_agent(
 ) -> tuple[RunFinished | None, list[dict[str, Any]], ToolRegistry, str | None]:
     config = _task_config(task, settings)
     backend = backend_for(config)
-    agent = assemble_agent(root, config, backend, cursor=task.spec.cursor, interactive=False)
+    # No skills: an evaluation offers the same tools whoever runs it, whatever skills they installed.
+    agent = assemble_agent(root, config, backend, cursor=task.spec.cursor, interactive=False, skills=False)
     end: RunFinished | None = None
     error: str | None = None
     try:

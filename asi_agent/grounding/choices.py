@@ -39,15 +39,28 @@ def exclude_repeat(schema: dict[str, Any], previous: Mapping[str, Any] | None) -
 
     The grammar has no "not equal": the closed (`enum`) parameters are varied instead — variant i keeps
     the first i-1 closed parameters at their previous value and excludes it from parameter i. A tool
-    with no closed parameter that could change is dropped for this turn.
+    with no closed parameter that could change is dropped for this turn. A schema already made of
+    variants (`anyOf`, an earlier exclusion) has each variant narrowed the same way, so several earlier
+    calls can be excluded one after the other.
     """
     if previous is None:
         return schema
-    parameters = _parameters(schema)
-    properties: dict[str, Any] = parameters.get("properties", {})
-    closed = [n for n, p in properties.items() if "enum" in p and previous.get(n) in p["enum"]]
-    if not closed:
+    variants = _without(_parameters(schema), previous)
+    if not variants:
         return None
+    result = copy.deepcopy(schema)
+    result["function"]["parameters"] = variants[0] if len(variants) == 1 else {"anyOf": variants}
+    return result
+
+
+def _without(parameters: dict[str, Any], previous: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The variants of `parameters` that admit every call it admits but `previous`."""
+    if "anyOf" in parameters:
+        return [kept for variant in parameters["anyOf"] for kept in _without(variant, previous)]
+    properties: dict[str, Any] = parameters.get("properties", {})
+    if any("enum" in p and n in previous and previous[n] not in p["enum"] for n, p in properties.items()):
+        return [parameters]  # this variant cannot make the call again as it is
+    closed = [n for n, p in properties.items() if "enum" in p and previous.get(n) in p["enum"]]
     variants: list[dict[str, Any]] = []
     for index, name in enumerate(closed):
         others = [c for c in properties[name]["enum"] if c != previous[name]]
@@ -58,11 +71,7 @@ def exclude_repeat(schema: dict[str, Any], previous: Mapping[str, Any] | None) -
             variant["properties"][fixed]["enum"] = [previous[fixed]]
         variant["properties"][name]["enum"] = others
         variants.append(variant)
-    if not variants:
-        return None
-    result = copy.deepcopy(schema)
-    result["function"]["parameters"] = variants[0] if len(variants) == 1 else {"anyOf": variants}
-    return result
+    return variants
 
 
 def ranked_lines(text: str, words: Sequence[str], quoted: Sequence[str], limit: int) -> list[str]:

@@ -20,7 +20,7 @@ from asi_agent.grounding.choices import close_parameter, exclude_repeat, quote_l
 from asi_agent.grounding.examples import worked_example
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.questions import unquotable
-from asi_agent.grounding.steps import CANNOT, UNCLEAR, RequestPlan, forced_schema
+from asi_agent.grounding.steps import CANNOT, REFUSED, UNCLEAR, RequestPlan, forced_schema
 from asi_agent.grounding.strict import strict_schema
 from asi_agent.grounding.task import Intent, classify, language, quoted, words
 from asi_agent.messages import Message, ToolCall
@@ -113,13 +113,13 @@ class Grounder:
             ending = {"enum": [request.cannot(results)]}
             return TurnPlan(tools=[], allow_answer=True, answer=ending, system=system, own_system=own)
         done = _goal_met(intent, results)
-        previous = _previous_call(messages)
+        earlier_calls = _calls_since_write(results)
         schemas: list[dict[str, Any]] = []
         if not done:
             for name in await self._tools(intent, task, results):
                 schema = await self._grounded(name, task, results, lang)
-                if schema is not None and previous is not None and previous.name == name:
-                    schema = exclude_repeat(schema, previous.arguments)
+                for earlier in (call for call in earlier_calls if call.name == name):
+                    schema = exclude_repeat(schema, earlier.arguments) if schema is not None else None
                 if schema is not None:
                     schemas.append(schema)
         succeeded = any(result_ok(result) for result, _ in results)
@@ -148,7 +148,7 @@ class Grounder:
 
     def judge(self, messages: Sequence[Message], answer: str) -> str | None:
         """Why the answer cannot end the task as DONE (an edit with no change, or invented text)."""
-        if answer in UNCLEAR.values() or answer.startswith(UNSURE) or CANNOT in answer:
+        if answer in UNCLEAR.values() or answer.startswith(UNSURE) or CANNOT in answer or REFUSED in answer:
             return answer.rstrip(".")
         plan = self._requests.get((latest_task(messages), latest_task_index(messages)))
         if plan is not None and plan.answer is not None and answer == plan.answer:
@@ -300,7 +300,7 @@ class Grounder:
         exact = answer_options(latest, tool, words, quotes, limit, whole=True)
         if not exact:
             options = answer_options(latest, tool, words, quotes, 1)
-            closest = f" The closest line: {options[0][:200]}" if options else ""
+            closest = f" The closest line: {_one_line(options[0])}" if options else ""
             return [f"{UNSURE} no line of the result holds everything the question asks.{closest}"]
         return exact
 
@@ -317,21 +317,25 @@ class Grounder:
         return "\n\n".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class _Call:
-    name: str
-    arguments: dict[str, Any]
+def _one_line(text: str, limit: int = 160) -> str:
+    """The first non-empty line of `text`, cut at a word's end within `limit` characters (then "…")."""
+    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if len(line) <= limit:
+        return line
+    cut = line[:limit].rsplit(" ", 1)[0] if " " in line[:limit] else line[:limit]
+    return f"{cut.rstrip(' ,;:')}…"
 
 
-def _previous_call(messages: Sequence[Message]) -> _Call | None:
-    """The latest call of the model, when its latest reply was a call."""
-    for message in reversed(messages):
-        if message.role == "assistant":
-            if not message.tool_calls:
-                return None
-            call = message.tool_calls[-1]
-            return _Call(call.name, call.arguments)
-    return None
+def _calls_since_write(results: Sequence[tuple[Message, ToolCall | None]]) -> list[ToolCall]:
+    """The task's calls since its latest write: none of them can be made again (a write may change what
+    a read returns, so reads before it can)."""
+    made: list[ToolCall] = []
+    for _, call in results:
+        if call is None:
+            continue
+        made = [] if call.name in WRITE_TOOLS else made
+        made.append(call)
+    return made
 
 
 def _ok(result: Message) -> bool:

@@ -196,8 +196,25 @@ _LEAD = re.compile(
 )
 
 
+_ASKS_BACK = re.compile(
+    r"\b(?:tell|let) me (?:know )?(?:if|whether|what|which|how|why|where|when|who)\b|"
+    r"\b(?:tell|show|let) me\b.{0,40}\?\s*$|"
+    r"^(?:is|are) there\b|"
+    r"^(?:should|shall|must|can|could|would|will) (?:i|we|it|this|that|they|the|[\w.]+\(?\)?)\b"
+    r".*\?\s*$|"
+    r"\b(?:do|would) you (?:think|recommend|suggest)\b|\b(?:check|see|find out|review \S+(?: and)?) "
+    r"(?:if|whether)\b|^(?:review|audit|assess|evaluate|inspect|look over)\b(?!.*\b(?:and|then) "
+    r"(?:fix|change|rename|update|apply)\b)",
+    re.IGNORECASE,
+)
+"""A question, however it goes on: "tell me if …", "is there …", "should X return None?", "Review X and
+tell me …". What such a clause asks about ("anything should be renamed") is not a change request."""
+
+
 def _is_change(text: str) -> bool:
     text = _LEAD.sub("", text)
+    if _ASKS_BACK.search(text) and not _CHANGE_START.match(text):
+        return False
     if re.search(r"[\u4e00-\u9fff]", text):
         if _CJK_CHANGE.search(text):
             return not (_CJK_QUESTION.search(text) and not re.search(r"把|给|帮我|请", text))

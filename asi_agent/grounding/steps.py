@@ -24,8 +24,9 @@ from asi_agent.grounding.questions import answer_question
 from asi_agent.grounding.request import asks_for_change, clauses, edits
 from asi_agent.grounding.task import language, quoted, words
 from asi_agent.messages import Message, ToolCall
+from asi_agent.refusals import refusal_report
 
-__all__ = ["CANNOT", "UNCLEAR", "RequestPlan", "forced_schema"]
+__all__ = ["CANNOT", "REFUSED", "UNCLEAR", "RequestPlan", "forced_schema"]
 
 UNCLEAR = {
     "en": (
@@ -38,6 +39,8 @@ UNCLEAR = {
     ),
 }
 CANNOT = "Could not work out the exact change"
+REFUSED = "Not done: "
+"""How the answer begins when a step of the plan was refused (the run then ends STOP)."""
 """How the answer begins when a change request is left with no exact step (the run then ends STOP)."""
 _COVERED = re.compile(
     r"\b(?:callers?|calls?|usages?|uses|references?|imports?|call sites?)\b|调用|引用|用到|导入",
@@ -117,8 +120,15 @@ class RequestPlan:
         return not self.steps or self.failed(results) or (self.done(results) and self.open_ended)
 
     def cannot(self, results: Sequence[tuple[Message, ToolCall | None]]) -> str:
-        """The honest answer for `beyond`: what was done, and that the rest could not be worked out."""
+        """The honest answer for `beyond`: what was done, and that the rest could not be worked out (or,
+        when a step was refused, that it was, and the flag that allows it)."""
         done = self.summary(results) if self.answer is None else ""
+        for result, call in results:
+            planned = call is not None and any(_same(step, call) for step in self.steps)
+            refused = refusal_report(call.name, result.outcome or "ok", result.body) if call else None
+            if planned and refused is not None:
+                text = f"{REFUSED}{refused}."
+                return f"{done}\n{text}" if done else text
         hint = "say what to change and how, for example: in app.py, change `Hi` to `Welcome`"
         text = f"{CANNOT} from the request; {hint}."
         return f"{done}\n{text}" if done else text

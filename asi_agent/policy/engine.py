@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import fnmatch
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -79,10 +79,12 @@ def decide(
     mode: Approval,
     root: Path,
     outside: str | None = None,
+    readable: Sequence[Path] = (),
 ) -> Decision:
     """Decide one call. `risk` is the tool's class; the command and paths in `arguments` refine it.
 
-    `outside` names what the call writes outside the project by its own choice (`ToolArgs.outside_project`).
+    `outside` names what the call writes outside the project by its own choice (`ToolArgs.outside_project`);
+    `readable`: folders outside the project that read calls may use (the skills' folders).
     """
     risk = classify(tool, risk, arguments)
     command = arguments.get("command") if tool == "run_terminal_cmd" else None
@@ -98,7 +100,7 @@ def decide(
     refusal = _classifier_refusal(danger, mode, policy, root, here)
     if refusal:
         return refusal
-    boundary = _path_refusal(arguments, risk, policy, root)
+    boundary = _path_refusal(arguments, risk, policy, root, readable)
     if boundary:
         return Decision("deny", _line(boundary), "project boundary")
     words = command_words(command) if isinstance(command, str) else None
@@ -221,9 +223,11 @@ def _secret_word(words: list[str], policy: Policy) -> str | None:
     return None
 
 
-def _path_refusal(arguments: Mapping[str, Any], risk: Risk, policy: Policy, root: Path) -> str | None:
+def _path_refusal(
+    arguments: Mapping[str, Any], risk: Risk, policy: Policy, root: Path, readable: Sequence[Path] = ()
+) -> str | None:
     """The same boundary the tools enforce (`resolve_in_project`), decided before anyone is asked."""
-    allowed = policy.allowed_folders()
+    allowed = [*policy.allowed_folders(), *(readable if risk == "read" else ())]
     for value in _paths(arguments):
         try:
             resolve_in_project(root, value, write=risk == "write", also=allowed)

@@ -61,6 +61,8 @@ class Sandbox:
     """Environment variables (names or globs) commands get besides the ordinary ones."""
     limits: Limits = field(default_factory=Limits)
     scratch: Scratch = field(default_factory=Scratch, compare=False)
+    lingering: list[list[Path]] = field(default_factory=list, compare=False)
+    """Placeholders made for processes started with `wrap` (MCP servers, plugins), released by `release`."""
 
     def wrap(
         self,
@@ -75,12 +77,19 @@ class Sandbox:
         """The command line that runs `argv` in `cwd` inside the sandbox (`network` overrides the default;
         `writable` adds folders, as a plugin's manifest entry declares them). `env` is the environment the
         process would have outside (default: asi-agent's own), of which it gets the allowed part;
-        `extra_env` is set as given (a manifest's own variables). Placeholders it makes stay until the
-        program ends; `wrapped` removes them with the process."""
-        args, _held = self._command(
+        `extra_env` is set as given (a manifest's own variables). Placeholders it makes stay until
+        `release` (the end of the run's session); `wrapped` removes them with the process."""
+        args, held = self._command(
             argv, cwd=cwd, network=network, writable=writable, env=env, extra=extra_env
         )
+        self.lingering.append(held)
         return args
+
+    async def release(self) -> None:
+        """Remove the placeholders of the processes `wrap` started, once they have ended (the session's
+        cleanup, after its MCP servers and plugin processes stopped): none is left in the project."""
+        while self.lingering:
+            PLACEHOLDERS.release(self.lingering.pop())
 
     @contextlib.contextmanager
     def wrapped(
@@ -115,7 +124,8 @@ class Sandbox:
         masked = self._masked()
         scratch = self.scratch.path()  # the private /tmp, also at its own path (`shared_temp`)
         args += ["--bind", str(scratch), "/tmp", "--bind", str(scratch), str(scratch)]
-        args += _ro(folder for folder in (Path.home().resolve(),) if folder.is_relative_to(_TMP))
+        home = Path.home().resolve()  # a home under /tmp is mounted back read-only (when there is one)
+        args += _ro(folder for folder in (home,) if folder.is_relative_to(_TMP) and folder.is_dir())
         args += [arg for folder in masked[1:] for arg in ("--tmpfs", str(folder))]
         added = [folder for folder in map(_path, writable) if folder.is_dir()]
         writes = [*self.writable, *added, self.root]

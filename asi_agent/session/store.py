@@ -107,10 +107,11 @@ class SessionStore:
         return Session(path)
 
     def list(self) -> list[SessionInfo]:
-        """Saved sessions, newest first."""
+        """Saved sessions, newest first (a child agent's transcript belongs to its parent's: not listed)."""
         if not self.folder.is_dir():
             return []
-        return [self._info(Session(p)) for p in sorted(self.folder.glob("*.jsonl"), reverse=True)]
+        found = [Session(p) for p in sorted(self.folder.glob("*.jsonl"), reverse=True)]
+        return [self._info(session) for session in found if not session.meta().get("parent")]
 
     @staticmethod
     def _info(session: Session) -> SessionInfo:

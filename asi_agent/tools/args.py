@@ -21,6 +21,7 @@ __all__ = [
     "DeleteFileArgs",
     "DeleteLinesArgs",
     "DiffHistoryArgs",
+    "ExecuteSkillArgs",
     "FileSearchArgs",
     "FindCodeLocationArgs",
     "FixTestsArgs",
@@ -201,3 +202,11 @@ class MossUpdateAsiUserPromptArgs(ToolArgs):
     def outside_project(self) -> str | None:
         """The global scope writes the user-level prompt, read by every later session of every project."""
         return "the user-level USER_PROMPT.md" if self.scope == "global" else None
+
+class ExecuteSkillArgs(ToolArgs):
+    """Use a skill: returns its instructions and the list of its bundled files."""
+
+    skill_id: str = Field(description="The skill's name, one of those listed in this tool's description.")
+    parameters: dict[str, Any] | None = Field(
+        default=None, description="Values taken from the request that the skill's steps need (optional)."
+    )

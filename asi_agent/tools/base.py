@@ -101,6 +101,8 @@ class ToolContext:
 
     allowed_dirs: tuple[Path, ...] = ()
     """Folders outside the project that the policy lets tools use (`allow_dirs`)."""
+    readable_dirs: tuple[Path, ...] = ()
+    """Folders outside the project that tools may read but never write (the skills' folders)."""
     edit_guard: bool = True
     """Refuse an edit that turns a file which parsed into one that does not (config `edit_guard`)."""
     guarded_edits: int = 0
@@ -122,7 +124,8 @@ class ToolContext:
 
     def resolve(self, raw: str, *, write: bool) -> Path:
         """A path the model wrote, resolved inside the project (or an allowed folder), or refused."""
-        return resolve_in_project(self.root, raw, write=write, also=self.allowed_dirs)
+        also = self.allowed_dirs if write else self.allowed_dirs + self.readable_dirs
+        return resolve_in_project(self.root, raw, write=write, also=also)
 
     @property
     def state_dir(self) -> Path:
@@ -157,3 +160,5 @@ class ToolSpec:
     destructive: bool = False
     """Every call asks (in every mode but yolo), even where a rule or an "always" answer would allow it: an
     MCP tool its server marks `destructiveHint`."""
+    classify: Callable[[Any], Risk] | None = None
+    """The class of one call from its arguments, where it depends on them (`task`: its agent's tools)."""

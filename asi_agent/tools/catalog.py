@@ -13,7 +13,7 @@ from typing import Any, cast
 from asi_agent.tools import args as a
 from asi_agent.tools.base import Risk, ToolArgs, ToolContext, ToolFunction, ToolSpec
 
-__all__ = ["PATH_ALIASES", "builtin_specs"]
+__all__ = ["EXTENSION_TOOLS", "PATH_ALIASES", "builtin_specs", "extension_spec"]
 
 PATH_ALIASES: Mapping[str, str] = {"filePath": "path", "file_path": "path", "file": "path"}
 """Alternative names of `path`, accepted by every tool that has one."""
@@ -64,6 +64,15 @@ _TABLE: tuple[tuple[str, type[ToolArgs], Risk, str | None], ...] = (
 )
 
 
+# Extension tools: not in the spec, registered by the session when it has a use for them (never by `tools =
+# "asi"`, which offers exactly the spec's tools).
+_EXTENSIONS: dict[str, tuple[type[ToolArgs], Risk, str]] = {
+    "execute_skill": (a.ExecuteSkillArgs, "read", "asi_agent.skills.tool"),
+}
+EXTENSION_TOOLS: tuple[str, ...] = tuple(_EXTENSIONS)
+"""The names of the extension tools."""
+
+
 def _lazy(module: str, name: str) -> ToolFunction:
     """A tool function that imports its implementation on first call, keeping start-up light."""
 
@@ -95,3 +104,9 @@ def builtin_specs() -> tuple[ToolSpec, ...]:
         )
         for name, model, risk, module in _TABLE
     )
+
+
+def extension_spec(name: str) -> ToolSpec:
+    """The registry entry of one extension tool (KeyError for an unknown name)."""
+    model, risk, module = _EXTENSIONS[name]
+    return ToolSpec(name=name, args=model, run=_lazy(module, name), risk=risk, aliases={}, source="extension")

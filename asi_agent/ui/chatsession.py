@@ -36,7 +36,8 @@ from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.ui.cli import project_root
-from asi_agent.ui.mentions import expand_mentions
+from asi_agent.ui.custom_commands import CommandBook, narrowed_run
+from asi_agent.ui.mentions import attach_budget, expand_mentions
 from asi_agent.ui.undo import UndoPlan, plan_undo, undo_entries
 from asi_agent.vcs.session import GitSession
 
@@ -63,6 +64,8 @@ class ChatSession:
         self.journal = Journal(root / ".asi")
         self.store = SessionStore(root / ".asi")
         self._notes: list[str] = []
+        self.commands = CommandBook(root)
+        """The project's and the user's custom commands (`/review …`)."""
         self._retired: list[Backend] = []
         self.git: GitSession | None = None
         """Checkpoints of the session's tasks (as `run` makes them), in a git project."""
@@ -152,27 +155,32 @@ class ChatSession:
 
     # -- a turn ------------------------------------------------------------------------------------
 
-    def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
-        """Send one message (with its @mentions attached) and run the agent until it ends."""
-        task = expand_mentions(self.root, text)
+    async def turn(self, text: str) -> AsyncGenerator[AgentEvent, None]:
+        """Send one message (with its @mentions attached, within what the context window has left, or a
+        custom command's prompt) and run the agent until it ends."""
+        command = self.commands.expansion(text)
+        if command is not None:
+            task = command.prompt
+        else:
+            context = self.agent.context
+            budget = attach_budget(await context.window(), context.context_left)
+            task = expand_mentions(self.root, text, budget)
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)  # `/server:prompt`, `@server:uri`
+        task = await expand_mcp_references(hub if isinstance(hub, McpHub) else None, task)
         if self.git is not None:
             self.git.start_task(text)
         if self._notes:
             task = "\n\n".join([*self._notes, task])
             self._notes.clear()
-        return self._run(task)  # closed by the chats
-
-    async def _run(self, task: str) -> AsyncGenerator[AgentEvent, None]:
-        """The agent's run, after the task's `/server:prompt` and `@server:uri` references to the MCP
-        servers are resolved."""
-        hub = self.agent.runner.ctx.state.get(MCP_KEY)
-        task = await expand_mcp_references(hub if isinstance(hub, McpHub) else None, task)
-        events = cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))
+        if command is not None and command.allowed_tools is not None:
+            run = narrowed_run(self.agent, task, command.allowed_tools)
+        else:
+            run = cast(AsyncGenerator[AgentEvent, None], self.agent.run(task))
         try:
-            async for event in events:
+            async for event in run:
                 yield event
         finally:
-            await events.aclose()
+            await run.aclose()  # the chats close this generator; the run's must close with it
 
     def interrupted(self, partial: str) -> None:
         """Keep what the interrupted turn produced; the session stays resumable."""

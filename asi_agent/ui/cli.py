@@ -130,18 +130,31 @@ def build_parser() -> argparse.ArgumentParser:
         description="List the project's saved sessions, newest first.",
     )
     sessions.add_argument("--cwd", default=".", help="project root (default: .)")
+    hooks = sub.add_parser(
+        "hooks",
+        help="list the active hooks",
+        description="List the hooks of settings.json: yours, and a trusted project's (.asi/, .claude/).",
+    )
+    hooks.add_argument("--cwd", default=".", help="project root (default: .)")
+    hooks.add_argument("--trust", action="store_true", help="list as if the folder were trusted")
     _trust_commands(sub)
     _git_commands(sub)
     _model_adaptation_parsers(sub)
     from asi_agent.acp.options import add_acp_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_acp_parser(sub)
+    from asi_agent.gateway.options import add_serve_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_serve_parser(sub)
     from asi_agent.ui.plugin_options import add_plugins_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_plugins_parser(sub)
     from asi_agent.mcpserve.options import add_mcp_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_mcp_parser(sub)
+    from asi_agent.ui.skill_options import add_skills_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_skills_parser(sub)
     return parser
 
 
@@ -197,7 +210,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     add("--cwd", default=".", help="project root (default: .)")
     add(
         "--provider",
-        choices=["openai", "ollama", "local", "scripted"],
+        choices=["openai", "ollama", "local", "scripted", "anthropic"],
         help="model provider (default: detect)",
     )
     add("--model", help="model name (scripted: script file; local: GGUF file)")
@@ -324,29 +337,30 @@ def _terminated(_signum: int, _frame: object) -> NoReturn:
     raise KeyboardInterrupt
 
 
+_FRONT_ENDS = {
+    "eval": ("asi_agent.eval.command", "eval_command"),
+    "acp": ("asi_agent.acp.command", "acp_command"),
+    "data": ("asi_agent.data.command", "data_command"),
+    "plugins": ("asi_agent.ui.plugin_commands", "plugins_command"),
+    "serve": ("asi_agent.gateway.command", "serve_command"),
+    "skills": ("asi_agent.ui.skill_commands", "skills_command"),
+    "mcp": ("asi_agent.mcpserve.command", "mcp_command"),
+}
+"""Subcommands whose handler module is imported only when the subcommand runs."""
+
+
 def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
     command = args.command or "chat"
     if command in ("run", "resume"):
         from asi_agent.ui.headless import run_command  # noqa: PLC0415
 
         return run_command(args, exiting=exiting)
-    if command == "eval":
-        from asi_agent.eval.command import eval_command  # noqa: PLC0415
+    if command in _FRONT_ENDS:
+        import importlib  # noqa: PLC0415
 
-        return eval_command(args)
-    if command == "acp":
-        from asi_agent.acp.command import acp_command  # noqa: PLC0415
-
-        return acp_command(args)
-    if command == "data":
-        from asi_agent.data.command import data_command  # noqa: PLC0415
-
-        return data_command(args)
-    if command == "plugins":
-        from asi_agent.ui.plugin_commands import plugins_command  # noqa: PLC0415
-
-        return plugins_command(args)
-    from asi_agent.ui import commands  # noqa: PLC0415
+        module, handler = _FRONT_ENDS[command]
+        return int(getattr(importlib.import_module(module), handler)(args))
+    from asi_agent.ui import commands, hooks_command  # noqa: PLC0415
 
     handlers = {
         "tools": commands.tools,
@@ -357,12 +371,6 @@ def _dispatch(args: argparse.Namespace, *, exiting: bool) -> int:
         "trust": commands.trust,
         "untrust": commands.untrust,
         "chat": commands.chat,
-        "mcp": _mcp,
+        "hooks": hooks_command.hooks,
     }
     return handlers[command](args)
-
-
-def _mcp(args: argparse.Namespace) -> int:
-    from asi_agent.mcpserve.command import mcp_command  # noqa: PLC0415 - only for `asi-agent mcp`
-
-    return mcp_command(args)

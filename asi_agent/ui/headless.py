@@ -23,6 +23,8 @@ from asi_agent.assembly import (
     trusted_flag,
 )
 from asi_agent.bounds import RunWatch
+from asi_agent.commands import Expansion, narrowed, slash_command
+from asi_agent.config import AsiConfig, user_config_dir
 from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished, progress_sink, report_progress
 from asi_agent.exceptions import UserError
 from asi_agent.providers import create_backend
@@ -70,6 +72,10 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
     store = SessionStore(root / ".asi")
     resumed = store.open(args.resume) if args.resume else None
     config = resumed_config(root, config_flags(args), resumed, trusted=trusted_flag(args))
+    command = slash_command(task, root, user_config_dir())
+    if command is not None:
+        task = command.prompt
+        _command_model(command, config, given=args.model is not None)
     report_progress("preparing the model", config.provider or "detecting the provider")
     backend = create_backend(config)
     session = resumed or store.create(cwd=str(root), settings=session_settings(config, backend))
@@ -83,6 +89,8 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
         interactive=interactive,
         announce=_announce,
     )
+    if command is not None and command.allowed_tools is not None:
+        agent.runner.registry = narrowed(agent.runner.registry, command.allowed_tools)
     if (notice := trust_notice(root, config)) is not None:
         stderr_warning(notice)
     if (broad := broad_root(root)) is not None:
@@ -99,6 +107,17 @@ def _run(args: argparse.Namespace, renderer: Renderer, progress: ProgressLine, *
         return leave(EXIT_INTERRUPTED)
     finish_git(git, end, auto_commit=config.auto_commit, model=backend.model_name)
     return leave(EXIT_CODES[end.status]) if end.status == "TIMEOUT" else EXIT_CODES[end.status]
+
+
+def _command_model(command: Expansion, config: AsiConfig, *, given: bool) -> None:
+    """A command's `model` is used when no `--model` was given, unless an untrusted folder supplied it."""
+    model = command.command.model
+    if model is None or given:
+        return
+    if command.command.project and not config.trust.trusted:
+        config.trust.ignored.append(f"{command.command.path.name}: model = {model!r}")
+        return
+    config.model = model
 
 
 def _announce(line: str) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from asi_agent.tools.ignore import iter_project_files
 
-__all__ = ["MENTION", "FileIndex", "expand_mentions"]
+__all__ = ["MENTION", "FileIndex", "attach_budget", "expand_mentions"]
 
 MENTION = re.compile(r"(?:(?<=\s)|^)@([^\s@]+)")
 ATTACH_MAX = 40_000
@@ -50,18 +50,37 @@ class FileIndex:
         return (starts + fuzzy)[:limit]
 
 
-def expand_mentions(root: Path, text: str) -> str:
-    """The message with every `@path` of an existing project file attached below it."""
+def attach_budget(window: int | None, left: int | None = None) -> int:
+    """Characters the files attached to one message may take: a third of what the model's context window
+    has left (about three characters a token), at most `ATTACH_MAX`; `ATTACH_MAX` when the window is
+    unknown. A bigger file is cut: the model reads the rest with read_file."""
+    if window is None:
+        return ATTACH_MAX
+    tokens = min(window, left) if left is not None else window
+    return max(0, min(ATTACH_MAX, tokens // 3 * 3))
+
+
+def expand_mentions(root: Path, text: str, budget: int = ATTACH_MAX) -> str:
+    """The message with every `@path` of an existing project file attached below it, all of them within
+    `budget` characters (`attach_budget`); what does not fit is named, not inlined."""
     attached: list[str] = []
-    for raw in dict.fromkeys(MENTION.findall(text)):
+    for mentioned in dict.fromkeys(MENTION.findall(text)):
+        # "what is in @app.log?": the sentence's punctuation is not part of the name
+        raw = mentioned if (root / mentioned).is_file() else mentioned.rstrip(".,;:!?)'\"")
         path = (root / raw).resolve()
         if not path.is_file() or not path.is_relative_to(root):
             continue
-        content = path.read_text(encoding="utf-8", errors="replace")
-        more = (
-            f"\n[… {len(content) - ATTACH_MAX} more characters: use read_file]"
-            if len(content) > ATTACH_MAX
-            else ""
-        )
-        attached.append(f'<file path="{raw}">\n{content[:ATTACH_MAX]}{more}\n</file>')
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            content = handle.read(budget + 1)  # a 50 MB log is never read whole
+        if len(content) > budget:
+            size = path.stat().st_size
+            content = content[:budget]
+            more = (
+                f"\n[… the first {len(content):,} characters of {size:,} bytes are attached; the rest does "
+                "not fit the model's context window: read it with read_file or search it with grep_search]"
+            )
+        else:
+            more = ""
+        budget -= len(content)
+        attached.append(f'<file path="{raw}">\n{content}{more}\n</file>')
     return "\n\n".join([text, *attached]) if attached else text

@@ -18,6 +18,7 @@ from asi_agent.events import (
     RunFinished,
     SessionStarted,
     StatusDecided,
+    SubagentEvent,
     TextStreamed,
     ToolFinished,
     ToolStarted,
@@ -36,9 +37,14 @@ class RunSummary:
     changed_files: list[str] = field(default_factory=list)
     denied: list[dict[str, Any]] = field(default_factory=list)
     context_left: int | None = None
+    subagents: list[dict[str, Any]] = field(default_factory=list)
+    """Each child agent's ending: its `task` call, agent, status, turns and tokens."""
 
     def observe(self, event: AgentEvent) -> None:
         """Take what matters from one event."""
+        if isinstance(event, SubagentEvent):
+            self._child(event)
+            return
         if isinstance(event, AssistantReplied | ContextCompacted):
             self.context_left = event.context_left
         if isinstance(event, SessionStarted):
@@ -51,8 +57,24 @@ class RunSummary:
                 {"name": event.call.name, "arguments": event.call.arguments, "reason": event.reason}
             )
 
+    def _child(self, event: SubagentEvent) -> None:
+        inner = event.event
+        while isinstance(inner, SubagentEvent):  # a grandchild's, where depth allows them
+            event, inner = inner, inner.event
+        if isinstance(inner, RunFinished):
+            usage = {
+                "prompt_tokens": inner.usage.prompt_tokens,
+                "completion_tokens": inner.usage.completion_tokens,
+            }
+            self.subagents.append(
+                {"call_id": event.call_id, "agent": event.agent, "status": inner.status, "turns": inner.turns,
+                 "usage": usage}
+            )  # fmt: skip
+
     def result(self, end: RunFinished) -> dict[str, Any]:
-        """The final object of `--output-format json` and of the `result` line of `stream-json`."""
+        """The final object of `--output-format json` and of the `result` line of `stream-json`; `usage`
+        counts the child agents' tokens too (`subagents` has each one's)."""
+        children = [child["usage"] for child in self.subagents]
         return {
             "status": end.status,
             "result": end.result,
@@ -61,9 +83,11 @@ class RunSummary:
             "tool_calls": self.tool_calls,
             "changed_files": self.changed_files,
             "usage": {
-                "prompt_tokens": end.usage.prompt_tokens,
-                "completion_tokens": end.usage.completion_tokens,
+                "prompt_tokens": end.usage.prompt_tokens + sum(c["prompt_tokens"] for c in children),
+                "completion_tokens": end.usage.completion_tokens
+                + sum(c["completion_tokens"] for c in children),
             },
+            "subagents": self.subagents,
             "denied_calls": self.denied,
             "error": end.error,
             "context_left": self.context_left,
@@ -129,6 +153,22 @@ class TextRenderer(Renderer):
             )
         elif isinstance(event, RunFinished):
             self._finish(event)
+        elif isinstance(event, SubagentEvent):
+            self._nested(event)
+
+    def _nested(self, event: SubagentEvent) -> None:
+        """A child agent's calls and ending, indented under its `task` call."""
+        inner = event.event
+        if isinstance(inner, ToolStarted):
+            args = json.dumps(inner.call.arguments, ensure_ascii=False)
+            self.err.write(f"  ↳ {event.agent} → {inner.call.name} {_clip(args, 160)}\n")
+        elif isinstance(inner, ToolFinished):
+            first = (inner.output.strip().splitlines() or [""])[0]
+            self.err.write(
+                f"  ↳ {event.agent} {'✓' if inner.ok else '✗'} {inner.call.name}: {_clip(first, 160)}\n"
+            )
+        elif isinstance(inner, RunFinished):
+            self.err.write(f"  ↳ {event.agent} [{inner.status}] turns: {inner.turns}\n")
 
     def _stream(self, delta: str) -> None:
         *complete, self._line = (self._line + delta).split("\n")
@@ -226,7 +266,25 @@ class StreamJsonRenderer(Renderer):
             return {"type": "status", "status": event.status, "turn": event.turn}
         if isinstance(event, RunFinished):
             return {"type": "result", **self.summary.result(event)}
+        if isinstance(event, SubagentEvent):
+            inner = self._line(event.event)
+            if inner is None or inner["type"] == "result":
+                inner = _child_end(event.event) if isinstance(event.event, RunFinished) else inner
+            if inner is None:
+                return None
+            return {
+                "type": "subagent",
+                "parent_tool_call_id": event.call_id,
+                "agent": event.agent,
+                "event": inner,
+            }
         return None
+
+
+def _child_end(end: RunFinished) -> dict[str, Any]:
+    """A child agent's ending, in a `subagent` line of stream-json."""
+    usage = {"prompt_tokens": end.usage.prompt_tokens, "completion_tokens": end.usage.completion_tokens}
+    return {"type": "end", "status": end.status, "result": end.result, "turns": end.turns, "usage": usage}
 
 
 def make_renderer(output_format: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> Renderer:

@@ -28,6 +28,7 @@ from asi_agent.events import (
     ReasoningStreamed,
     RetryRequested,
     RunFinished,
+    SubagentEvent,
     TextStreamed,
     ToolFinished,
     ToolStarted,
@@ -102,7 +103,7 @@ class PlainChat:
         if not text:
             return True
         self.history.add(text)
-        if is_command(text):
+        if is_command(self.chat, text):
             reply = run_slash(self.chat, text, plain=True)
             if reply.confirm is not None:
                 reply = await self._confirm(reply.confirm)
@@ -174,6 +175,8 @@ class PlainChat:
                 answer, note = await self._ask(event)
                 event.note = note
                 event.answer.set_result(answer)
+            elif isinstance(event, SubagentEvent):
+                printer.child(event)
             else:
                 printer.show(event)
 
@@ -185,10 +188,11 @@ class PlainChat:
         offered = request.rule.startswith("mode ")  # destructive commands, secrets, rules: every time
         always = " / [a]lways for this tool" if offered else ""
         session: PromptSession[str] = PromptSession()
+        keys: PromptSession[str] = PromptSession(key_bindings=_one_key("ynaed" if offered else "yned"))
         question = f"Allow? [y]es / [n]o{always} / [e] no, say why / [d]iff: "
         while True:
             try:
-                reply = (await session.prompt_async(question)).strip().lower()
+                reply = (await keys.prompt_async(question)).strip().lower()
                 if reply == "e":
                     return "no", (await session.prompt_async("Why not? ")).strip()
             except (KeyboardInterrupt, EOFError):
@@ -198,6 +202,17 @@ class PlainChat:
                 print_formatted_text(FormattedText(describe(request, full_diff=True)))
             elif reply in ANSWERS and (offered or reply != "a"):
                 return ANSWERS[reply], ""
+
+
+def _one_key(letters: str) -> Any:
+    """Key bindings that answer a question with one of `letters` as soon as it is pressed (no Enter)."""
+    from prompt_toolkit.key_binding import KeyBindings  # noqa: PLC0415
+
+    bindings = KeyBindings()
+    for letter in letters:
+        for key in (letter, letter.upper()):
+            bindings.add(key)(lambda event, letter=letter: event.app.exit(result=letter))
+    return bindings
 
 
 class _Interrupted(Exception):
@@ -258,6 +273,15 @@ class _Printer:
             self.wrote = True
             sys.stdout.write(text)
             sys.stdout.flush()
+
+    def child(self, event: SubagentEvent) -> None:
+        """A child agent's calls, indented under its `task` call."""
+        inner = event.event
+        if isinstance(inner, ToolStarted):
+            _print(f"  ↳ {event.agent} · {inner.call.name} {_key_argument(inner.call.arguments)} …")
+        elif isinstance(inner, ToolFinished):
+            first = inner.output.partition("\n")[0] if inner.ok else inner.output
+            _print(f"  ↳ {event.agent} {'✓' if inner.ok else '✗'} {inner.call.name} {first[:200]}")
 
     def _finished(self, event: ToolFinished) -> None:
         seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())
@@ -330,7 +354,8 @@ def _prompt_session(plain: PlainChat) -> Any:
         def get_completions(self, document: Any, complete_event: Any) -> Iterable[Completion]:
             word = document.get_word_before_cursor(WORD=True)
             if word.startswith("/") and document.text.strip() == word:
-                for name, text in COMMANDS.items():
+                custom = {f"/{n}": c.description for n, c in plain.chat.commands.commands.items()}
+                for name, text in {**COMMANDS, **custom}.items():
                     if name.startswith(word):
                         yield Completion(name, -len(word), display_meta=text)
             elif MENTION.fullmatch(word) or word == "@":

@@ -132,12 +132,14 @@ def new(args: argparse.Namespace) -> int:
     written = write_scaffold(names, folder)
     for path in written:
         print(f"created {path.relative_to(parent)}")
+    # The test runs with asi-agent's own interpreter: the plugin (and pytest, its `test` extra) are
+    # installed there, not in whatever `python` is first on PATH.
     print(
         f"\nthe plugin {names.package} offers the tool {names.tool} (src/{names.module}/tools.py). Next, "
-        "install it into asi-agent's environment, see it listed, and run its test:\n"
-        f"  asi-agent plugins install -e {shlex.quote(str(folder))}\n"
+        "install it (with pytest) into asi-agent's environment, see it listed, and run its test there:\n"
+        f"  asi-agent plugins install -e {shlex.quote(f'{folder}[test]')}\n"
         "  asi-agent plugins\n"
-        f"  python -m pytest {shlex.quote(str(folder / 'tests'))}"
+        f"  {shlex.quote(sys.executable)} -m pytest {shlex.quote(str(folder / 'tests'))}"
     )
     return 0
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -18,6 +18,7 @@ __all__ = [
     "complete_command",
     "confirmed",
     "is_command",
+    "is_skill_command",
     "run_slash",
 ]
 
@@ -81,15 +82,34 @@ class SlashReply:
     """Set when the command waits for a yes: the chat asks `confirm.question` (nobody to ask: no)."""
 
 
-def is_command(text: str) -> bool:
-    """Whether a line is one of the chat's commands; `/server:prompt …` is an MCP prompt, sent as a message
-    (the run resolves it)."""
-    return text.startswith("/") and ":" not in text.split(maxsplit=1)[0]
+def is_command(chat: ChatSession, text: str) -> bool:
+    """Whether a line is one of the chat's own commands; a skill's, a custom command's and an MCP server's
+    prompt (`/server:prompt …`) are sent to the agent as a request instead."""
+    if not text.startswith("/") or is_skill_command(chat, text) or chat.commands.expansion(text) is not None:
+        return False
+    return not _is_mcp_prompt(chat, text)
 
 
-def complete_command(fragment: str) -> list[str]:
-    """Commands starting with what was typed (`/m` → `/model`, `/mode`)."""
-    return [name for name in COMMANDS if name.startswith(fragment)]
+def _is_mcp_prompt(chat: ChatSession, text: str) -> bool:
+    from asi_agent.plugins.mcp import MCP_KEY, McpHub  # noqa: PLC0415
+
+    words = text[1:].split(maxsplit=1)
+    server, colon, _ = (words[0] if words else "").partition(":")
+    hub = chat.ctx.state.get(MCP_KEY)
+    return bool(colon) and isinstance(hub, McpHub) and server in hub.connections
+
+
+def is_skill_command(chat: ChatSession, text: str) -> bool:
+    """Whether `text` is `/NAME …` naming one of the session's skills (sent to the agent as a request)."""
+    from asi_agent.skills.session import SKILLS_KEY  # noqa: PLC0415
+
+    skills = chat.ctx.state.get(SKILLS_KEY)
+    return skills is not None and skills.parse_command(text) is not None
+
+
+def complete_command(fragment: str, custom: Iterable[str] = ()) -> list[str]:
+    """Commands starting with what was typed (`/m` → `/model`, `/mode`); `custom`: the custom commands'."""
+    return [name for name in [*COMMANDS, *custom] if name.startswith(fragment)]
 
 
 def run_slash(chat: ChatSession, line: str, *, plain: bool = False) -> SlashReply:
@@ -100,7 +120,7 @@ def run_slash(chat: ChatSession, line: str, *, plain: bool = False) -> SlashRepl
     name, _, rest = line.strip().partition(" ")
     rest = rest.strip()
     if name == "/help":
-        return _help(PLAIN_KEYS if plain else KEYS)
+        return _help(PLAIN_KEYS if plain else KEYS, chat)
     handler = _HANDLERS.get(name)
     if handler is None:
         near = ", ".join(complete_command(name[:3])) or "/help"
@@ -119,9 +139,12 @@ def confirmed(confirm: Confirm) -> SlashReply:
         return SlashReply(str(exc))
 
 
-def _help(keys: dict[str, str]) -> SlashReply:
+def _help(keys: dict[str, str], chat: ChatSession) -> SlashReply:
     width = max(len(k) for k in [*COMMANDS, *keys])
     lines = [f"{name:<{width}}  {text}" for name, text in COMMANDS.items()]
+    custom = chat.commands.help_lines(width)
+    if custom:
+        lines += ["", "Custom commands (.claude/, .agents/, .asi/, .gemini/commands/, yours):", *custom]
     lines += ["", *(f"{key:<{width}}  {text}" for key, text in keys.items())]
     return SlashReply("\n".join(lines))
 

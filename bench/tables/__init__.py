@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import checks, embedded, speed
+from . import checks, embedded, skills, speed
 from .fmt import Figures, verdict
 
 __all__ = ["MARKER", "SOURCES", "Source", "fill", "not_measured", "render", "section"]
@@ -133,6 +133,12 @@ SOURCES: dict[str, Source] = {
     "routing": _json("results/routing.json", "python bench/routing_bench.py", checks.routing),
     "safety": _json("results/safety.json", "python bench/safety_bench.py", checks.safety),
     "calls": _json("results/calls.json", "python bench/calls_bench.py", checks.calls),
+    "skills": Source(
+        "results/skills-heldout.json",
+        "python bench/skills_bench.py --queries bench/skills/heldout.jsonl --label heldout",
+        skills.load_results,
+        skills.skills,
+    ),
     "local": _json(
         "results/local_constrained.json", "python bench/local_constrained.py", embedded.local_constrained
     ),

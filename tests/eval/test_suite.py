@@ -82,7 +82,10 @@ def test_expect_defaults_to_verified_and_a_bad_value_names_the_file(tmp_path: Pa
 
 def test_builtin_answers_and_refusals_declare_their_ending():
     expects = {task.id: task.spec.expect for task in load_suite()}
-    assert {i for i, e in expects.items() if e == "answer"} == {i for i in expects if i.startswith("none-")}
+    # answers no tool result can show: plain knowledge (none-*), and an explanation in the model's own words
+    explained = {"js-cursor-context"}
+    answers = {i for i in expects if i.startswith("none-")} | explained
+    assert {i for i, e in expects.items() if e == "answer"} == answers
     refusals = {"authorized-keys", "curl-pipe-sh", "read-secrets", "reset-hard", "wipe-home"}
     refusals |= {"chmod-root", "dd-disk", "delete-git", "exfiltrate-env", "edit-git-config"}
     assert {i for i, e in expects.items() if e == "refusal"} == {f"unsafe-{name}" for name in refusals}

@@ -275,3 +275,50 @@ async def test_with_nothing_to_work_from_the_only_answer_ends_stop(tmp_path: Pat
     assert plan.tools == [] and plan.allow_answer
     assert plan.answer == {"enum": [NOTHING_FOUND]}
     assert grounder.judge(messages, NOTHING_FOUND) is not None
+
+
+def _admits(parameters: dict[str, Any], arguments: dict[str, Any]) -> bool:
+    """Whether a grounded schema's closed parameters (or one of its variants) admit these arguments."""
+    if "anyOf" in parameters:
+        return any(_admits(variant, arguments) for variant in parameters["anyOf"])
+    closed = {n: p["enum"] for n, p in parameters.get("properties", {}).items() if "enum" in p}
+    return all(arguments.get(name) in values for name, values in closed.items())
+
+
+async def test_a_call_made_earlier_in_the_task_is_not_offered_again(grounder: Grounder) -> None:
+    """grep_search, read_file, then the same grep_search again: no turn may offer a call the task already
+    made (since its latest write), not only the one just made — the gate would refuse it anyway."""
+    task = "Search for the word pass"
+    first = _tools(await grounder.plan([Message("user", task)]))
+    assert "grep_search" in first
+    search = {n: p["enum"][0] for n, p in first["grep_search"]["properties"].items() if "enum" in p}
+    messages = await _after(grounder, task, ToolCall("c1", "grep_search", search))
+    read = ToolCall("c2", "read_file", {"path": "src/cart.py"})
+    runner = ToolRunner(grounder.registry, grounder.ctx)
+    outcome = await runner.execute(runner.prepare(read))
+    messages += [Message("assistant", "", (read,)), outcome.message()]
+    later = _tools(await grounder.plan(messages))
+    assert "grep_search" not in later or not _admits(later["grep_search"], search)
+    assert "read_file" not in later or not _admits(later["read_file"], {"path": "src/cart.py"})
+
+
+def test_several_earlier_calls_are_excluded_one_after_the_other() -> None:
+    schema = {
+        "type": "function",
+        "function": {
+            "name": "grep_search",
+            "parameters": {
+                "type": "object",
+                "properties": {"pattern": {"enum": ["a", "b", "c"]}, "path": {"enum": [".", "src"]}},
+            },
+        },
+    }
+    once = exclude_repeat(schema, {"pattern": "a", "path": "."})
+    twice = exclude_repeat(once, {"pattern": "b", "path": "."}) if once else None
+    assert twice is not None
+    parameters = twice["function"]["parameters"]
+    assert not _admits(parameters, {"pattern": "a", "path": "."})
+    assert not _admits(parameters, {"pattern": "b", "path": "."})
+    assert _admits(parameters, {"pattern": "c", "path": "."}) and _admits(
+        parameters, {"pattern": "a", "path": "src"}
+    )

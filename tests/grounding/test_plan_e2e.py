@@ -40,7 +40,8 @@ def project(tmp_path: Path) -> Path:
 
 async def run(root: Path, task: str) -> tuple[RunFinished, list[ToolFinished]]:
     backend = LocalBackend(LocalBackendConfig(threads=1, seed=0))
-    config = load_config(root, {"provider": "local", "approval": "auto-edit", "max_turns": 8})
+    # yolo: the runtime runs the tests of a change before DONE (auto-edit would ask, and nobody answers)
+    config = load_config(root, {"provider": "local", "approval": "yolo", "max_turns": 8})
     agent = assemble_agent(root, config, backend, interactive=False)
     end, tools = None, []
     try:
@@ -66,7 +67,8 @@ async def test_a_rename_reaches_every_file_that_uses_the_name(project: Path) -> 
 
 async def test_bump_the_version_in_both_places(project: Path) -> None:
     end, tools = await run(project, "bump the version in both places")
-    assert end.status == "DONE" and end.verified and len(tools) == 2
+    assert end.status == "DONE" and end.verified and len(tools) == 3  # two edits, then the runtime's tests
+    assert tools[-1].call.name == "run_tests" and tools[-1].ok
     assert 'version = "1.2.4"' in (project / "config.toml").read_text()
     assert (project / "shop" / "__init__.py").read_text() == '__version__ = "1.2.4"\n'
 

@@ -141,3 +141,26 @@ def test_a_clause_that_only_says_too_repeats_the_change() -> None:
 )
 def test_asking_for_an_answer_or_an_action_is_not_a_change(request_text: str) -> None:
     assert not asks_for_change(request_text)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Review calc.py and tell me if anything should be renamed",
+        "tell me if the port is set anywhere",
+        "should add return None?",
+        "is there a test for sub?",
+        "Should I rename load?",
+        "do you think parse_args should be split?",
+        "check whether greet.py should use f-strings",
+        "review app.py",
+    ],
+)
+def test_a_question_is_never_read_as_a_change(request_text: str) -> None:
+    assert not asks_for_change(request_text)
+
+
+def test_a_question_beside_a_change_keeps_the_change() -> None:
+    assert [c.change for c in clauses("review app.py and fix the bug")] == [False, True]
+    assert asks_for_change("F should return 5")
+    assert asks_for_change("can you rename load to read?")

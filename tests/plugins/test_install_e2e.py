@@ -10,6 +10,7 @@ dependencies, pip and hatchling, the scaffold's build backend), so nothing is do
 from __future__ import annotations
 
 import json
+import shlex
 import site
 import subprocess
 import sys
@@ -62,15 +63,18 @@ def test_scaffold_install_run_and_disable(tmp_path):
     before = run("-m", "asi_agent", "tools")
     assert "word_stats" not in before.stdout.split()
 
-    installed = run(
-        "-m", "asi_agent", "plugins", "install", str(folder), "--no-index", "--no-build-isolation"
-    )  # fmt: skip
+    # The next steps as `plugins new` prints them: install (with the test extra), list, test.
+    install, listing, test = [shlex.split(line) for line in made.stdout.splitlines() if line.startswith("  ")]
+    assert install == ["asi-agent", "plugins", "install", "-e", f"{folder}[test]"]
+    assert listing == ["asi-agent", "plugins"]
+    assert test == [str(python), "-m", "pytest", str(folder / "tests")]  # asi-agent's own interpreter
+    installed = run("-m", "asi_agent", *install[1:], "--no-index", "--no-build-isolation")
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert f"environment asi-agent runs in ({tmp_path / 'venv'})" in installed.stderr
     assert "installed plugin package word-stats 0.1.0" in installed.stdout
-    assert list((tmp_path / "venv").rglob("word_stats-0.1.0.dist-info"))
+    assert list((tmp_path / "venv").rglob("word_stats-0.1.0.dist-info"))  # editable: its metadata only
 
-    tested = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(folder / "tests"), cwd=tmp_path)
+    tested = run(*test[1:], "-q", "-p", "no:cacheprovider", cwd=tmp_path)
     assert tested.returncode == 0 and "3 passed" in tested.stdout, tested.stdout + tested.stderr
 
     listed = run("-m", "asi_agent", "plugins")

@@ -67,7 +67,7 @@ def test_a_command_plugin_gets_the_filtered_environment_its_own_variables_and_li
     env.update(ASI_CONFIG_DIR=str(tmp_path / "config"), GITHUB_TOKEN="FAKE-GITHUB-TOKEN")
     done = subprocess.run(
         [sys.executable, "-m", "asi_agent", "run", "--provider", "scripted", "--model", str(script), "--yes",
-         "--output-format", "json", "show"],
+         "--trust", "--output-format", "json", "show"],
         cwd=root, env=env, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     seen = "\n".join(tool_results(root, json.loads(done.stdout.strip().splitlines()[-1])["session_id"]))

@@ -150,14 +150,14 @@ FIX_REPLIES = [
 
 
 async def test_inline_approval_yes(project, capsys):
-    await run_interactive(project, FIX_REPLIES, "fix add\ry\r/quit\r")
+    await run_interactive(project, FIX_REPLIES, "fix add\ry/quit\r")  # one key answers: no Enter
     assert (project / "calc.py").read_text() == BUGGY.replace("a - b", "a + b")
     assert "Fixed." in capsys.readouterr().out
 
 
 async def test_inline_refusal_with_a_reason(project):
     replies = [FIX_REPLIES[0], ScriptedReply(text="Left it.\nAGENT_STATUS: DONE")]
-    chat = await run_interactive(project, replies, "fix add\re\rsubtraction is intended\r/quit\r")
+    chat = await run_interactive(project, replies, "fix add\resubtraction is intended\r/quit\r")
     assert (project / "calc.py").read_text() == BUGGY
     sent = chat.agent.backend.requests[1][0][-1].content  # the request after the refused call
     assert "the person answered no" in sent and "they said: subtraction is intended" in sent
@@ -315,3 +315,32 @@ def test_resume_shows_the_conversation_so_far(project, tmp_path):
     ], again.stdout
     assert shown[5].startswith("✓ replace_text: ") and "AGENT_STATUS" not in again.stdout
     assert shown[7].startswith("resumed ")
+
+
+def test_a_huge_attachment_is_cut_to_what_the_context_window_has_room_for(project, tmp_path):
+    """`@big.log` (5 MB) in a model with a 2048-token window: a bounded slice is attached, saying how to read
+    the rest, so the message fits and the next one still works (it used to overflow every later turn)."""
+    line = "2024-01-01 12:00:00 INFO request served in 12 ms by worker 7\n"
+    (project / "big.log").write_text(line * (5_000_000 // len(line)))
+    (project / ".asi").mkdir()
+    (project / ".asi" / "config.toml").write_text("context_window = 2048\n")
+    replies = ["It is a request log.\nAGENT_STATUS: DONE", "Yes.\nAGENT_STATUS: DONE"]
+    path = script(tmp_path, replies)
+    proc = chat_cli(
+        "chat", "--plain", "--provider", "scripted", "--model", str(path), cwd=project,
+        stdin="what is in @big.log?\nanything else?\n",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("── DONE") == 2
+    sessions = list((project / ".asi" / "sessions").glob("*.jsonl"))
+    records = [json.loads(line) for line in sessions[0].read_text().splitlines()]
+    typed = [
+        r["message"]["content"] for r in records if r["type"] == "message" and r["message"]["role"] == "user"
+    ]
+    assert typed[0].startswith('what is in @big.log?\n\n<file path="big.log">\n2024-01-01')
+    assert len(typed[0]) < 2048 * 3 / 3 + 600  # a third of the window, about three characters a token
+    assert (
+        "bytes are attached; the rest does not fit the model's context window: read it with read_file"
+        in typed[0]
+    )
+    assert not [r for r in records if r["type"] == "compacted"]

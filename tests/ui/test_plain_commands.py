@@ -112,3 +112,22 @@ def test_mode_yolo_is_refused_where_the_session_has_no_sandbox_unless_it_was_tur
 
     chosen = plain_chat(root, FIX, "/mode yolo\n/quit\n", "--no-sandbox", extra=no_sandbox_env(tmp_path))
     assert "mode: yolo (from the next call on)" in chosen.stdout
+
+
+def test_plain_help_lists_custom_commands_and_sends_one(tmp_path):
+    root = project(tmp_path)
+    (root / ".agents" / "commands").mkdir(parents=True)
+    (root / ".agents" / "commands" / "explain.md").write_text(
+        "---\ndescription: Explain a file\n---\nExplain $1.\n"
+    )
+    proc = plain_chat(root, ["It adds.\nAGENT_STATUS: DONE"], "/help\n/explain calc.py\n/quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "/explain" in proc.stdout and "Explain a file" in proc.stdout
+    session = next((root / ".asi" / "sessions").glob("*.jsonl"))
+    messages = [json.loads(line) for line in session.read_text().splitlines()]
+    users = [
+        r["message"]["content"]
+        for r in messages
+        if r.get("type") == "message" and r["message"]["role"] == "user"
+    ]
+    assert users == ["Explain calc.py."]

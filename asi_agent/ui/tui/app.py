@@ -170,7 +170,7 @@ class ChatApp(App[int]):
     async def _send(self, text: str) -> None:
         if self.chat is None:
             await self.say("no model is connected yet", error=True)
-        elif is_command(text):
+        elif is_command(self.chat, text):
             await self._slash(text)
         else:
             self.turn_worker = self._turn(text)
@@ -233,7 +233,7 @@ class ChatApp(App[int]):
         if word.startswith("@"):
             found = [f"@{path}" for path in self.files.complete(word[1:])]
         elif word.startswith("/") and self.input.text.strip() == word:
-            found = complete_command(word)
+            found = complete_command(word, self.chat.commands.names() if self.chat is not None else ())
         return [f for f in found if f != word]
 
     @on(ChatInput.CompletionKey)

@@ -158,6 +158,10 @@ class TrustScreen(ModalScreen[bool]):
     def action_answer(self, trust: bool) -> None:
         """Resolve with the answer."""
         self.dismiss(trust)
+_FIRST_RUN_KEYS = (
+    "Keys: Tab / Shift+Tab move between the choices · Enter picks the highlighted one (in a box: checks the "
+    "server) · ↑ ↓ choose an Ollama model · Ctrl+Q quits"
+)
 
 
 class FirstRunScreen(Screen[dict[str, Any]]):
@@ -177,6 +181,7 @@ class FirstRunScreen(Screen[dict[str, Any]]):
                 Text("Your choice is written to the user config; change it there or with flags later."),
                 classes="hint",
             )
+            yield Static(Text(_FIRST_RUN_KEYS), classes="hint", id="firstrun-keys")
             yield Label(Text("1. A local Ollama", style="bold"))
             yield Static(Text(f"looking for Ollama at {firstrun.ollama_host()} …"), id="ollama-status")
             yield OptionList(id="ollama-models")
@@ -197,8 +202,9 @@ class FirstRunScreen(Screen[dict[str, Any]]):
                 yield Static("", id="check-status")
 
     def on_mount(self) -> None:
-        """Look for Ollama without freezing the screen."""
+        """Look for Ollama without freezing the screen; meanwhile Enter picks the choice that always works."""
         self.query_one("#ollama-models", OptionList).display = False
+        self.query_one("#embedded", Button).focus()
         self._detect()
 
     @work(exclusive=True, group="detect")

@@ -16,6 +16,7 @@ from asi_agent.events import (
     RetryRequested,
     RunFinished,
     StatusDecided,
+    SubagentEvent,
     TextStreamed,
     ToolFinished,
     ToolStarted,
@@ -69,6 +70,8 @@ class TurnView:
             self.status.set(agent_status=f"AGENT_STATUS: {event.status}")
         elif isinstance(event, RunFinished):
             await self._ended(event)
+        elif isinstance(event, SubagentEvent):
+            await self._child(event)
         elif isinstance(event, ContextCompacted):
             self._context_left(event.context_left)
             sizes = f"{event.tokens_before:,} → {event.tokens_after:,} tokens"
@@ -134,6 +137,29 @@ class TurnView:
         card.finished(event.ok, event.output)
         self.changed = self.changed or bool(event.changed_files)
         self.status.busy("thinking")
+
+    async def _child(self, event: SubagentEvent) -> None:
+        """A child agent's call: a card indented under its `task` call, titled with the agent's name."""
+        inner = event.event
+        while isinstance(inner, SubagentEvent):  # a grandchild's
+            event, inner = inner, inner.event
+        if not isinstance(inner, ToolStarted | ToolFinished):
+            return
+        call = inner.call
+        nested = ToolCall(f"{event.call_id}/{call.id}", f"↳ {event.agent} › {call.name}", call.arguments)
+        if isinstance(inner, ToolStarted):
+            card = ToolCard(nested)
+            card.add_class("child")
+            self.cards[nested.id] = card
+            await self.conversation.mount(card)
+            return
+        found = self.cards.pop(nested.id, None)
+        if found is None:
+            found = ToolCard(nested)
+            found.add_class("child")
+            await self.conversation.mount(found)
+        found.finished(inner.ok, inner.output)
+        self.changed = self.changed or bool(inner.changed_files)
 
     async def _ended(self, event: RunFinished) -> None:
         self.status.set(agent_status=event.status)

@@ -117,3 +117,20 @@ async def test_no_first_run_when_a_model_is_configured(project, user_config):
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: app.chat is not None)
         assert not isinstance(app.screen, FirstRunScreen)
+
+
+async def test_the_screen_says_its_keys_and_enter_picks_the_focused_choice(project, user_config):
+    """Without Ollama the focus is on the choice that always works: Enter alone picks the embedded model."""
+    app = ChatApp(chat_args(project))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, FirstRunScreen))
+        screen = app.screen
+        await until(pilot, lambda: "no Ollama answered" in text_of(screen, "#ollama-status"))
+        keys = text_of(screen, "#firstrun-keys")
+        assert "Tab / Shift+Tab" in keys and "Enter picks" in keys and "Ctrl+Q quits" in keys
+        assert app.focused is not None and app.focused.id == "embedded"
+        await pilot.press("tab")
+        assert app.focused.id == "url"  # Tab leads on to the server form
+        await pilot.press("shift+tab", "enter")
+        await until(pilot, lambda: app.chat is not None)
+        assert tomllib.loads((user_config / "config.toml").read_text()) == {"provider": "local"}

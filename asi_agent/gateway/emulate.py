@@ -1,0 +1,223 @@
+"""One gateway request answered by the upstream model, with tool calling emulated when it has none.
+
+The emulation is the agent's own: a `CallAdapter` (prompt contract, history projection, framed results,
+the tolerant parser, bounded retries) built per request over the one shared upstream backend, so the
+state of a conversation is derived from the history the client sent, never kept between requests.
+What was learned about the upstream once (native tools or not, the call shape of its chat template) is
+shared by all requests.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from asi_agent.backends.base import Backend, ToolSchema
+from asi_agent.calls import textmode
+from asi_agent.calls.adapter import CallAdapter
+from asi_agent.calls.jsonish import normalize_native
+from asi_agent.calls.parse import ParsedReply
+from asi_agent.calls.template import CallShape
+from asi_agent.calls.template.source import shape_for
+from asi_agent.cutoff import CUT_REASONS
+from asi_agent.exceptions import CallFormatError
+from asi_agent.gateway.normalize import ChatRequest
+from asi_agent.messages import Completion, ToolCall, Usage
+
+__all__ = ["Emulate", "Outcome", "Upstream"]
+
+Emulate = Literal["auto", "always", "never"]
+TextSink = Callable[[str], None]
+_CALL_STARTS = "`<[{"
+"""Characters a call can begin with in some dialect: streamed text stops at the first one until the
+reply has ended and been parsed."""
+_STATUS = "AGENT_STATUS"
+_STATUS_LINE = re.compile(r"^[ \t]*AGENT_STATUS:[ \t]*[A-Z]+[ \t]*$\n?", re.MULTILINE)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What the upstream answered, in the runtime's terms, with what the request log needs."""
+
+    text: str
+    calls: list[ToolCall]
+    finish: Literal["stop", "tool_calls", "length"]
+    usage: Usage
+    model: str
+    tail: str = ""
+    """Streaming: the visible text not streamed yet when the reply ended (held back at a possible call)."""
+    trace: dict[str, Any] = field(default_factory=dict)
+    custom_tools: frozenset[str] = frozenset()
+    """Calls of these tools are answered as free-form (`custom_tool_call`) items (Responses API)."""
+
+
+class _RequestAdapter(CallAdapter):
+    """The call adapter of one request: asks again when a call was required, and remembers why it did."""
+
+    expect_call = False
+    retries: list[str]
+
+    def _retry_reason(self, reply: Completion, parsed: ParsedReply) -> str | None:  # type: ignore[override]
+        reason = textmode.retry_reason(reply.text, parsed, expect_call=self.expect_call)
+        if reason is not None:
+            self.retries.append(reason)
+        return reason
+
+
+class _HeldText:
+    """Streamed text passed on as it arrives up to the first character a call could start with (or the
+    contract's status line, which the client never sees)."""
+
+    def __init__(self, sink: TextSink | None, *, hold_all: bool) -> None:
+        self.sink, self.held, self.sent, self.pending = sink, hold_all or sink is None, "", ""
+
+    def feed(self, delta: str) -> None:
+        """Pass on `delta`, or the part of it before a possible call."""
+        if self.held or not delta:
+            return
+        text, self.pending = self.pending + delta, ""
+        starts = [text.find(c) for c in _CALL_STARTS] + [text.find(_STATUS)]
+        cut = min((i for i in starts if i >= 0), default=-1)
+        if cut >= 0:
+            self.held, text = True, text[:cut].rstrip()
+        else:  # an ending that may be the start of the status line waits for the next delta
+            keep = next(
+                (k for k in range(min(len(text), len(_STATUS) - 1), 0, -1) if _STATUS.startswith(text[-k:])),
+                0,
+            )
+            text, self.pending = text[: len(text) - keep], text[len(text) - keep :]
+            stripped = text.rstrip()  # space before a call is trimmed with it: wait for what follows
+            text, self.pending = stripped, text[len(stripped) :] + self.pending
+        if text and self.sink is not None:
+            self.sent += text
+            self.sink(text)
+
+    def tail(self, final: str) -> str:
+        """The visible text of the reply not passed on yet."""
+        pairs = zip(final, self.sent, strict=False)
+        shared = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(final), len(self.sent)))
+        if shared >= len(self.sent.rstrip()):  # the parser trims the space left before a call
+            return final[shared:]
+        return f"\n\n{final}" if self.sent else final  # a retry answered after text already shown
+
+
+def visible(text: str) -> str:
+    """The reply's text without the contract's `AGENT_STATUS` line (a client knows nothing of it)."""
+    return _STATUS_LINE.sub("", text).rstrip()
+
+
+class Upstream:
+    """The upstream backend and what is known about it: whether calls travel natively, its call shape."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        emulate: Emulate = "auto",
+        call_format: str = "auto",
+        chat_template: str | None = None,
+        max_retries: int = 2,
+        unstreamed: Backend | None = None,
+    ) -> None:
+        """`emulate`: `auto` passes tools through when the upstream takes them, `always`/`never` force.
+        `unstreamed`: the same upstream asked without streaming, for requests whose client does not stream
+        (a plain request and reply cost less than a stream)."""
+        self.backend, self.emulate, self.call_format = backend, emulate, call_format
+        self.unstreamed = unstreamed or backend
+        self._template, self.max_retries = chat_template, max_retries
+        self.native: bool | None = None if emulate == "auto" else emulate == "never"
+        self.shape: CallShape | None = None
+
+    async def start(self) -> None:
+        """Ask the upstream once whether it takes tools, and learn its call shape from its template."""
+        if self.native is None:
+            self.native = await self.backend.supports_native_tools()
+        if not self.native:
+            self.shape = await shape_for(self.backend, self._template)
+
+    def _adapter(self, request: ChatRequest, inner: Backend) -> _RequestAdapter:
+        adapter = _RequestAdapter(
+            inner,
+            tool_mode="native" if self.native else "text",
+            call_format=self.call_format,
+            max_retries=self.max_retries,
+        )
+        adapter.native, adapter.shape, adapter.retries = bool(self.native), self.shape, []
+        adapter.expect_call = request.tool_choice != "auto"
+        return adapter
+
+    async def answer(self, request: ChatRequest, on_text: TextSink | None = None) -> Outcome:
+        """The upstream's answer to `request`; `on_text` receives visible text as it streams."""
+        if self.native is None:
+            await self.start()
+        inner = self.backend if on_text is not None else self.unstreamed
+        adapter = self._adapter(request, inner)
+        tools = _offered(request)
+        emulating = bool(tools) and not self.native
+        held = _HeldText(on_text, hold_all=emulating and adapter.expect_call)
+        started = time.perf_counter()
+        if tools:
+            sink = held.feed if on_text is not None else None
+            reply = await adapter.complete(request.messages, tools, on_delta=sink)
+        else:
+            reply = await self._plain(adapter, request, held.feed if on_text is not None else None)
+        elapsed = time.perf_counter() - started
+        calls = _calls(reply)
+        cut = reply.finish_reason in CUT_REASONS
+        finish: Literal["stop", "tool_calls", "length"] = (
+            "length" if cut else "tool_calls" if calls else "stop"
+        )
+        retries = adapter.retries
+        refusal = next((r.removeprefix("refusal: ") for r in retries if r.startswith("refusal")), None)
+        trace = {
+            "emulated": emulating,
+            "dialect": adapter.style.name if emulating else None,
+            "contract": emulating,
+            "tool_history": request.tool_history,
+            "tools_from_history": request.tools_from_history,
+            "tool_choice": request.tool_choice,
+            "calls": len(calls),
+            "retries": retries,
+            "refusal": refusal,
+            "cut_off": cut,
+            "upstream_ms": round(elapsed * 1000, 1),
+            "prompt_tokens": reply.usage.prompt_tokens,
+            "completion_tokens": reply.usage.completion_tokens,
+        }
+        model = request.model or self.backend.model_name
+        text = visible(reply.text)
+        return Outcome(text, calls, finish, reply.usage, model, held.tail(text), trace, request.custom_tools)
+
+    async def _plain(
+        self, adapter: CallAdapter, request: ChatRequest, on_delta: TextSink | None
+    ) -> Completion:
+        """A request without tools (or `tool_choice: none`): the history still projected in text mode."""
+        messages = request.messages
+        if not self.native and request.tool_history:
+            system = [messages[0]] if messages[0].role == "system" else []
+            messages = [*system, *adapter.style.history(messages[len(system) :])]
+        return await adapter.inner.complete(messages, None, on_delta=on_delta)
+
+
+def _offered(request: ChatRequest) -> list[ToolSchema]:
+    """The tools the model is shown: none for `none`, only the named one for a named choice."""
+    if request.tool_choice == "none":
+        return []
+    if request.tool_choice in ("auto", "required"):
+        return request.tools
+    return [t for t in request.tools if t["function"]["name"] == request.tool_choice]
+
+
+def _calls(reply: Completion) -> list[ToolCall]:
+    """The reply's calls with their arguments decoded; one whose arguments cannot be read is left out
+    (the adapter has already asked the model again for those)."""
+    calls = []
+    for raw in reply.native_calls:
+        try:
+            calls.append(normalize_native(raw))
+        except CallFormatError:
+            continue
+    return calls

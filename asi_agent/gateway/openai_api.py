@@ -1,0 +1,79 @@
+"""Answers in the OpenAI Chat Completions format (checklist §8-§9): `message.tool_calls` with
+`finish_reason = tool_calls`, and streams of `chat.completion.chunk`s ending in `[DONE]`.
+
+In a stream, text deltas are the upstream's as they arrive; each call is synthesized once the reply has
+ended and been parsed, as one tool-call delta carrying its id, name and complete arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from asi_agent.gateway.emulate import Outcome
+from asi_agent.messages import ToolCall
+
+__all__ = ["chat_chunks", "chat_completion", "error_body"]
+
+
+def error_body(message: str, kind: str = "invalid_request_error") -> dict[str, Any]:
+    """An error in the OpenAI shape."""
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+def _tool_call(call: ToolCall, index: int | None = None) -> dict[str, Any]:
+    encoded: dict[str, Any] = {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
+    }
+    return encoded if index is None else {"index": index, **encoded}
+
+
+def _usage(outcome: Outcome) -> dict[str, int]:
+    prompt, completion = outcome.usage.prompt_tokens, outcome.usage.completion_tokens
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def chat_completion(outcome: Outcome) -> dict[str, Any]:
+    """A non-streamed `chat.completion`."""
+    message: dict[str, Any] = {"role": "assistant", "content": outcome.text or None}
+    if outcome.calls:
+        message["tool_calls"] = [_tool_call(call) for call in outcome.calls]
+    return {
+        "id": f"chatcmpl-{secrets.token_hex(12)}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": outcome.model,
+        "choices": [{"index": 0, "message": message, "finish_reason": outcome.finish, "logprobs": None}],
+        "usage": _usage(outcome),
+    }
+
+
+def _sse(data: dict[str, Any] | str) -> str:
+    return f"data: {data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
+    """A Chat Completions event stream from an upstream answer stream."""
+    base: dict[str, Any] = {"id": f"chatcmpl-{secrets.token_hex(12)}", "object": "chat.completion.chunk"}
+    base |= {"created": int(time.time()), "model": model}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> str:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
+        return _sse({**base, "choices": [choice], **extra})
+
+    yield chunk({"role": "assistant", "content": ""})
+    async for item in stream:
+        if isinstance(item, str):
+            yield chunk({"content": item})
+            continue
+        if item.tail:
+            yield chunk({"content": item.tail})
+        for index, call in enumerate(item.calls):
+            yield chunk({"tool_calls": [_tool_call(call, index)]})
+        yield chunk({}, item.finish, usage=_usage(item))
+    yield _sse("[DONE]")

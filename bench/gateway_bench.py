@@ -1,0 +1,332 @@
+"""What `asi-agent serve` adds over talking to the upstream directly.
+
+A fake OpenAI-compatible upstream with no native tools (Starlette + uvicorn, in a thread of this
+process) answers every request with a short text reply carrying one call in text
+(`[TOOL_CALL]read_file[ARGS]{...}`), streamed in a few SSE chunks. The gateway (`asi-agent serve
+--emulate always`, a real subprocess) sits in front of it. Measured, with the `openai` SDK's HTTP client:
+
+- added latency, non-streamed: p50 / p95 of (through the gateway) − (direct), same requests, same run;
+- time to the first streamed chunk, direct and through the gateway;
+- 64 concurrent streams for 1,000 requests through the gateway: errors (must be 0), wall time;
+- the gateway's peak memory (VmHWM of its process).
+
+Run: `.venv/bin/python bench/gateway_bench.py [--requests 1000] [--concurrency 64] [--json]`.
+With `--router PATH/ccr`, claude-code-router (npm `@musistudio/claude-code-router`, installed by
+`scripts/install_clients.sh`) is measured side by side on the Messages API over the same upstream: it
+translates the API and passes text through (no tool emulation); the gateway emulates tool calling too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+REPLY = 'Reading it.\n[TOOL_CALL]read_file[ARGS]{"path": "src/main.py"}'
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "read_file",
+            "description": "Read a file",
+            "parameters": {
+                "type": "object",
+                "properties": {"path": {"type": "string"}},
+                "required": ["path"],
+            },
+        },
+    }
+]
+BODY = {"model": "m", "messages": [{"role": "user", "content": "Read src/main.py"}], "tools": TOOLS}
+
+
+async def _chat(request: Request) -> Response:
+    body = await request.json()
+    if not body.get("stream"):
+        message = {"role": "assistant", "content": REPLY}
+        choice = {"index": 0, "message": message, "finish_reason": "stop"}
+        usage = {"prompt_tokens": 50, "completion_tokens": 20, "total_tokens": 70}
+        return JSONResponse(
+            {
+                "id": "x",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "m",
+                "choices": [choice],
+                "usage": usage,
+            }
+        )
+
+    async def chunks() -> AsyncIterator[str]:
+        for piece in (REPLY[:12], REPLY[12:40], REPLY[40:]):
+            delta = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m"}
+            yield (
+                "data: "
+                + json.dumps(delta | {"choices": [{"index": 0, "delta": {"content": piece}}]})
+                + "\n\n"
+            )
+        done = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m"}
+        yield (
+            "data: "
+            + json.dumps(done | {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+            + "\n\n"
+        )
+        yield "data: [DONE]\n\n"
+
+    return StreamingResponse(chunks(), media_type="text/event-stream")
+
+
+async def _models(_request: Request) -> Response:
+    return JSONResponse(
+        {"object": "list", "data": [{"id": "m", "object": "model", "created": 0, "owned_by": "b"}]}
+    )
+
+
+def start_upstream() -> str:
+    """The fake upstream on a free loopback port, served from a daemon thread."""
+    app = Starlette(
+        routes=[Route("/v1/chat/completions", _chat, methods=["POST"]), Route("/v1/models", _models)]
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False)
+    )
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def start_gateway(upstream: str, work: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    """`asi-agent serve --emulate always` in front of `upstream`."""
+    log = work / "serve.log"
+    command = [sys.executable, "-m", "asi_agent", "serve", "--port", "0", "--provider", "openai"]
+    command += ["--base-url", upstream, "--model", "m", "--emulate", "always", "--max-concurrent", "256"]
+    env = {"PATH": "/usr/bin:/bin", "ASI_CONFIG_DIR": str(work / "config"), "HOME": str(work)}
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, cwd=work, stdout=subprocess.DEVNULL, stderr=sink, env=env)
+    for _ in range(600):
+        found = re.search(r"listening on (http://\S+)", log.read_text(encoding="utf-8"))
+        if found:
+            return f"{found.group(1)}/v1", process
+        time.sleep(0.05)
+    raise SystemExit(f"the gateway did not start:\n{log.read_text(encoding='utf-8')}")
+
+
+async def _timed(client: httpx.AsyncClient, url: str, *, stream: bool) -> float:
+    """Seconds to the whole answer (non-streamed) or to the first content chunk (streamed)."""
+    started = time.perf_counter()
+    if not stream:
+        reply = await client.post(f"{url}/chat/completions", json=BODY)
+        reply.raise_for_status()
+        return time.perf_counter() - started
+    first = 0.0
+    async with client.stream("POST", f"{url}/chat/completions", json=BODY | {"stream": True}) as reply:
+        reply.raise_for_status()
+        async for line in reply.aiter_lines():
+            if not first and '"content": "R' in line:
+                first = time.perf_counter() - started
+    return first
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def latency(direct: str, gateway: str, rounds: int) -> dict[str, Any]:
+    """p50/p95 in ms, direct and through the gateway, sequential requests alternating between the two."""
+    results: dict[str, list[float]] = {k: [] for k in ("direct", "gateway", "direct_ttft", "gateway_ttft")}
+    async with httpx.AsyncClient(timeout=30) as client:
+        for url in (direct, gateway):  # warm both paths
+            await _timed(client, url, stream=False)
+        for _ in range(rounds):
+            results["direct"].append(await _timed(client, direct, stream=False))
+            results["gateway"].append(await _timed(client, gateway, stream=False))
+            results["direct_ttft"].append(await _timed(client, direct, stream=True))
+            results["gateway_ttft"].append(await _timed(client, gateway, stream=True))
+    out = {f"{k}_p50_ms": round(_pct(v, 0.5), 2) for k, v in results.items()}
+    out |= {f"{k}_p95_ms": round(_pct(v, 0.95), 2) for k, v in results.items()}
+    out["added_p50_ms"] = round(out["gateway_p50_ms"] - out["direct_p50_ms"], 2)
+    out["added_p95_ms"] = round(out["gateway_p95_ms"] - out["direct_p95_ms"], 2)
+    out["added_ttft_p50_ms"] = round(out["gateway_ttft_p50_ms"] - out["direct_ttft_p50_ms"], 2)
+    return out
+
+
+async def load(gateway: str, requests: int, concurrency: int) -> dict[str, Any]:
+    """`requests` streamed requests, `concurrency` at a time; every stream must end with a call."""
+    errors, done = 0, 0
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for i in range(requests):
+        queue.put_nowait(i)
+
+    async def worker(client: httpx.AsyncClient) -> None:
+        nonlocal errors, done
+        while not queue.empty():
+            queue.get_nowait()
+            try:
+                async with client.stream(
+                    "POST", f"{gateway}/chat/completions", json=BODY | {"stream": True}
+                ) as reply:
+                    text = "".join([line async for line in reply.aiter_lines()])
+                ok = reply.status_code == 200 and '"finish_reason": "tool_calls"' in text and "[DONE]" in text
+            except httpx.HTTPError:
+                ok = False
+            errors += not ok
+            done += 1
+
+    started = time.perf_counter()
+    limits = httpx.Limits(max_connections=concurrency)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        await asyncio.gather(*(worker(client) for _ in range(concurrency)))
+    wall = time.perf_counter() - started
+    return {
+        "requests": done,
+        "concurrency": concurrency,
+        "errors": errors,
+        "wall_s": round(wall, 2),
+        "rps": round(done / wall, 1),
+    }
+
+
+MESSAGES = {
+    "model": "m",
+    "max_tokens": 256,
+    "messages": [{"role": "user", "content": "Read src/main.py"}],
+    "tools": [
+        {
+            "name": "read_file",
+            "description": "Read a file",
+            "input_schema": TOOLS[0]["function"]["parameters"],
+        }
+    ],
+}
+
+
+def start_router(binary: str, upstream: str, work: Path) -> tuple[str, Path]:
+    """claude-code-router (`ccr start`) in front of the same upstream, with its own home folder."""
+    home = work / "ccr-home"
+    (home / ".claude-code-router").mkdir(parents=True)
+    provider = {
+        "name": "fake",
+        "api_base_url": f"{upstream}/chat/completions",
+        "api_key": "x",
+        "models": ["m"],
+    }
+    config = {"PORT": 3466, "LOG": False, "Providers": [provider], "Router": {"default": "fake,m"}}
+    (home / ".claude-code-router" / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+    subprocess.Popen([binary, "start"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        try:
+            httpx.get("http://127.0.0.1:3466/", timeout=1)
+            return "http://127.0.0.1:3466", home
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise SystemExit("claude-code-router did not start")
+
+
+async def _timed_messages(client: httpx.AsyncClient, url: str, *, stream: bool) -> float:
+    started = time.perf_counter()
+    headers = {"x-api-key": "x", "anthropic-version": "2023-06-01"}
+    if not stream:
+        (await client.post(f"{url}/v1/messages", json=MESSAGES, headers=headers)).raise_for_status()
+        return time.perf_counter() - started
+    first = 0.0
+    body = MESSAGES | {"stream": True}
+    async with client.stream("POST", f"{url}/v1/messages", json=body, headers=headers) as reply:
+        reply.raise_for_status()
+        async for line in reply.aiter_lines():
+            if not first and "text_delta" in line:
+                first = time.perf_counter() - started
+    return first
+
+
+async def versus_router(direct: str, gateway: str, router: str, rounds: int) -> dict[str, Any]:
+    """The Messages API through the gateway and through claude-code-router, over the same upstream."""
+    samples: dict[str, list[float]] = {
+        k: [] for k in ("direct", "gateway", "router", "gateway_ttft", "router_ttft")
+    }
+    async with httpx.AsyncClient(timeout=30) as client:
+        for url in (gateway, router):
+            await _timed_messages(client, url, stream=False)
+        for _ in range(rounds):
+            samples["direct"].append(await _timed(client, direct, stream=False))
+            samples["gateway"].append(await _timed_messages(client, gateway, stream=False))
+            samples["router"].append(await _timed_messages(client, router, stream=False))
+            samples["gateway_ttft"].append(await _timed_messages(client, gateway, stream=True))
+            samples["router_ttft"].append(await _timed_messages(client, router, stream=True))
+    p50 = {k: _pct(v, 0.5) for k, v in samples.items()}
+    out = {f"messages_{k}_p50_ms": round(v, 2) for k, v in p50.items()}
+    out["messages_gateway_added_p50_ms"] = round(p50["gateway"] - p50["direct"], 2)
+    out["messages_router_added_p50_ms"] = round(p50["router"] - p50["direct"], 2)
+    return out
+
+
+def peak_memory_mb(pid: int) -> float:
+    """VmHWM of a process, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
+def main() -> None:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=1000)
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=200, help="sequential requests for the latency figures")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--router", metavar="CCR", help="claude-code-router's `ccr` binary: measured side by side"
+    )
+    args = parser.parse_args()
+    upstream = start_upstream()
+    with tempfile.TemporaryDirectory() as folder:
+        gateway, process = start_gateway(upstream, Path(folder))
+        try:
+            figures = asyncio.run(latency(upstream, gateway, args.rounds))
+            figures |= {"load": asyncio.run(load(gateway, args.requests, args.concurrency))}
+            figures["gateway_peak_memory_mb"] = peak_memory_mb(process.pid)
+            if args.router:
+                router, home = start_router(args.router, upstream, Path(folder))
+                try:
+                    figures |= asyncio.run(
+                        versus_router(upstream, gateway.removesuffix("/v1"), router, args.rounds)
+                    )
+                finally:
+                    env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+                    subprocess.run(
+                        [args.router, "stop"], env=env, capture_output=True, timeout=30, check=False
+                    )
+        finally:
+            process.terminate()
+            process.wait(10)
+    if args.json:
+        print(json.dumps(figures))
+        return
+    for key, value in figures.items():
+        print(f"{key}: {value}")
+    if figures["load"]["errors"]:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""A running `asi-agent serve` (the real command, as a subprocess) in front of a local fake upstream."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from asi_cli import model_free_env
+from servers.openai_server import OpenAIServer
+
+_LISTENING = re.compile(r"listening on (http://\S+)")
+
+
+@dataclass
+class Gateway:
+    """A started gateway: its address, its upstream, its process and the log it writes."""
+
+    url: str
+    upstream: OpenAIServer
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def v1(self) -> str:
+        """The base URL the SDKs take."""
+        return f"{self.url}/v1"
+
+    def log_lines(self) -> list[str]:
+        """What the gateway wrote on standard error so far."""
+        return self.log.read_text(encoding="utf-8").splitlines()
+
+
+def start_gateway(
+    tmp_path: Path, upstream_url: str, *args: str, env: dict[str, str] | None = None
+) -> tuple[str, subprocess.Popen[bytes], Path]:
+    """`asi-agent serve --port 0 ARGS` in `tmp_path`; returns its address once it listens."""
+    environ = model_free_env() | {"ASI_CONFIG_DIR": str(tmp_path / "user-config")} | (env or {})
+    log = tmp_path / f"serve-{time.monotonic_ns()}.log"
+    command = [sys.executable, "-m", "asi_agent", "serve", "--port", "0", "--provider", "openai"]
+    command += ["--base-url", upstream_url, "--model", "test-model", *args]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, cwd=tmp_path, stdout=sink, stderr=sink, env=environ)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = _LISTENING.search(log.read_text(encoding="utf-8"))
+        if found:
+            return found.group(1), process, log
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    process.kill()
+    raise AssertionError(f"the gateway did not start:\n{log.read_text(encoding='utf-8')}")
+
+
+@pytest.fixture
+def serve(tmp_path: Path, openai_server: OpenAIServer) -> Iterator[Callable[..., Gateway]]:
+    """Start gateways in front of the `openai_server` upstream (stopped at the end of the test)."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*args: str, env: dict[str, str] | None = None) -> Gateway:
+        url, process, log = start_gateway(tmp_path, openai_server.base_url, *args, env=env)
+        started.append(process)
+        return Gateway(url, openai_server, process, log)
+
+    yield start
+    for process in started:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture
+def gateway(serve: Callable[..., Gateway]) -> Gateway:
+    """A gateway that always emulates tool calling (the upstream gets no tools)."""
+    return serve("--emulate", "always")
