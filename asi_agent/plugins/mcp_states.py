@@ -34,11 +34,16 @@ class ServerState:
 async def server_states(
     root: Path, user_dir: Path, *, trusted: bool, sandbox: Sandbox | None
 ) -> list[ServerState]:
-    """Every server's state; the startable ones are started (in `sandbox`) and stopped again."""
+    """Every server's state; the startable ones are started (in `sandbox`) and stopped again, and the
+    sandbox's placeholders in the project go with them."""
     servers = declared_servers(root, user_dir, trusted=trusted)
     sources = mcp_json_servers(root, user_dir, trusted=trusted, taken=set(servers))
     servers.update(sources.servers)
-    rows = [await _started(name, entry, root, sandbox, user_dir) for name, entry in servers.items()]
+    try:
+        rows = [await _started(name, entry, root, sandbox, user_dir) for name, entry in servers.items()]
+    finally:
+        if sandbox is not None:  # the process ends without running exit handlers
+            await sandbox.release()
     if trusted:
         found, _ = read_mcp_json(root / PROJECT_MCP_FILE, PROJECT_MCP_FILE)
         for name in sources.pending:

@@ -137,6 +137,9 @@ def test_project_mcp_json_needs_trust_then_approval(dirs: tuple[Path, Path]) -> 
     result, stderr = _run(root, config, call, "--trust")
     assert result["tool_calls"][0]["ok"] is True, stderr
     assert (config / "mcp-approvals.json").stat().st_mode & 0o077 == 0
+    rows = json.loads(_asi(root, config, "mcp", "list", "--json", "--trust").stdout)
+    assert [r["state"] for r in rows] == ["ready"]
+    assert sorted(p.name for p in root.iterdir()) == [".asi", ".mcp.json"]  # no sandbox placeholder left
 
     server["args"].append("--verbose-changed")
     (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"time": server}}))
