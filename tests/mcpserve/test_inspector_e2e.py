@@ -1,10 +1,12 @@
 """`asi-agent mcp serve` driven by the MCP Inspector's command-line mode (npm's
 `@modelcontextprotocol/inspector`, installed outside the repository by `scripts/install_mcp_inspector.py`):
-list the tools, call `read_file`, call an edit, then `asi-agent undo` reverts it."""
+list the tools, call `read_file`, call an edit, then `asi-agent undo` reverts it. Slow; in CI (`CI` set) it
+runs, or fails without npm, rather than being skipped."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -17,7 +19,9 @@ from tests.asi_cli import asi, model_free_env
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("npm") is None, reason="the MCP Inspector comes from npm"),
+    pytest.mark.skipif(
+        shutil.which("npm") is None and not os.environ.get("CI"), reason="the MCP Inspector comes from npm"
+    ),
 ]
 
 
@@ -28,8 +32,9 @@ def inspector() -> Path:
         capture_output=True,
         text=True,
         timeout=900,
-        check=True,
+        check=False,
     )
+    assert done.returncode == 0, f"installing the MCP Inspector failed: {done.stderr}"
     return Path(done.stdout.strip().splitlines()[-1])
 
 
