@@ -210,16 +210,18 @@ def test_prompts_and_resource_mentions_in_the_task(
 
 def test_the_plain_chat_sends_prompts_and_mentions(dirs: tuple[Path, Path], remote: tuple[str, str]) -> None:
     """In `chat --plain`, `/demo:review parser` is the server's prompt (not an unknown command) and
-    `@demo:demo://greeting` attaches the resource."""
+    `@demo:demo://greeting` attaches the resource; a custom command `/demo:brief` comes before the server's
+    prompts, and `/nosuch:thing` (no such server) is an unknown chat command."""
     root, config = dirs
     transport, url = remote
     server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
     (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    (config / "commands" / "demo").mkdir(parents=True)
+    (config / "commands" / "demo" / "brief.md").write_text("Brief the team on the release.\n")
     model = root.parent / "script.json"
-    model.write_text(
-        json.dumps({"native": True, "replies": ["One.\nAGENT_STATUS: DONE", "Two.\nAGENT_STATUS: DONE"]})
-    )
-    stdin = "/demo:review parser\nsummarise @demo:demo://greeting\n/quit\n"
+    replies = [f"{n}.\nAGENT_STATUS: DONE" for n in ("One", "Two", "Three")]
+    model.write_text(json.dumps({"native": True, "replies": replies}))
+    stdin = "/demo:review parser\nsummarise @demo:demo://greeting\n/demo:brief\n/nosuch:thing\n/quit\n"
     done = subprocess.run(
         [
             sys.executable,
@@ -241,7 +243,8 @@ def test_the_plain_chat_sends_prompts_and_mentions(dirs: tuple[Path, Path], remo
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "unknown command" not in done.stdout
+    assert done.stdout.count("unknown command") == 1 and "/nosuch:thing" in done.stdout
     transcript = next((root / ".asi" / "sessions").glob("*.jsonl")).read_text(encoding="utf-8")
     assert "Review the parser code carefully." in transcript
     assert "Hello from the resource." in transcript
+    assert "Brief the team on the release." in transcript and "has no prompt 'brief'" not in transcript
