@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -67,12 +68,21 @@ class FileTokenStorage:
         """The stored tokens, or None."""
         from mcp.shared.auth import OAuthToken  # noqa: PLC0415
 
-        raw = self._read().get("tokens")
+        raw = dict(self._read().get("tokens") or {})
+        raw.pop("expires_at", None)
         return OAuthToken.model_validate(raw) if raw else None
 
     async def set_tokens(self, tokens: Any) -> None:
-        """Keep new (or refreshed) tokens."""
-        self._write("tokens", tokens.model_dump(mode="json", exclude_none=True))
+        """Keep new (or refreshed) tokens, with the time their access token expires."""
+        kept = tokens.model_dump(mode="json", exclude_none=True)
+        if tokens.expires_in is not None:
+            kept["expires_at"] = time.time() + tokens.expires_in
+        self._write("tokens", kept)
+
+    def expires_at(self) -> float | None:
+        """When the stored access token expires (seconds since the epoch), if the server said."""
+        value = self._read().get("tokens", {}).get("expires_at")
+        return float(value) if isinstance(value, int | float) else None
 
     async def get_client_info(self) -> Any:
         """The registered client, or None."""
@@ -114,7 +124,15 @@ def session_provider(url: str, storage: FileTokenStorage, server: str) -> Any:
     async def no_callback() -> Any:
         raise ToolError(f"{server} needs a sign-in: run `asi-agent mcp login {server}`")
 
-    return OAuthClientProvider(url, _metadata("http://127.0.0.1/callback"), storage, no_browser, no_callback)
+    class StoredSignIn(OAuthClientProvider):
+        """The SDK's provider, told when the stored access token expires: it refreshes an expired one
+        before the request instead of taking the server's 401 for a new sign-in."""
+
+        async def _initialize(self) -> None:
+            await super()._initialize()
+            self.context.token_expiry_time = storage.expires_at()
+
+    return StoredSignIn(url, _metadata("http://127.0.0.1/callback"), storage, no_browser, no_callback)
 
 
 class _Callback:

@@ -110,3 +110,39 @@ def test_login_then_use(tmp_path: Path, url: str) -> None:
     assert not list(root.rglob("*token*"))
     result = _run_whisper(root, config)
     assert result["tool_calls"] == [{"name": "demo__whisper", "ok": True, "error": None}]
+
+
+def test_an_expired_access_token_is_refreshed(tmp_path: Path, url: str) -> None:
+    """A later session whose stored access token has expired refreshes it (the refresh token) instead of
+    asking for a new sign-in; the new tokens are kept."""
+    root, config = tmp_path / "proj", tmp_path / "config"
+    root.mkdir()
+    config.mkdir()
+    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": {"type": "http", "url": url}}}))
+    login = subprocess.Popen(
+        [sys.executable, "-m", "asi_agent", "mcp", "login", "demo"],
+        cwd=root,
+        env=_env(config),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert login.stderr is not None
+    line = ""
+    while "Sign in at:" not in line:
+        line = login.stderr.readline()
+        assert line, "login ended without printing the sign-in address"
+    redirect = httpx2.get(re.search(r"Sign in at: (\S+)", line).group(1), follow_redirects=False)
+    httpx2.get(redirect.headers["location"])
+    assert login.wait(60) == 0
+
+    path = config / "mcp-tokens" / "demo.json"
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    assert stored["tokens"]["expires_at"] > time.time()
+    stored["tokens"].update(access_token="expired-not-a-token", expires_at=time.time() - 60)
+    path.write_text(json.dumps(stored), encoding="utf-8")
+
+    result = _run_whisper(root, config)
+    assert result["tool_calls"] == [{"name": "demo__whisper", "ok": True, "error": None}]
+    refreshed = json.loads(path.read_text(encoding="utf-8"))["tokens"]
+    assert refreshed["access_token"] != "expired-not-a-token" and refreshed["expires_at"] > time.time()
