@@ -17,8 +17,16 @@ def add_mcp_parser(sub: Any) -> None:
         description="The MCP servers asi-agent would start here, signing in to a remote one, and serving "
         "asi-agent's own tools to MCP clients.",
     )
-    commands = mcp.add_subparsers(dest="mcp_command", metavar="COMMAND", required=True)
-    listing = commands.add_parser("list", help="each MCP server configured here and its state")
+    commands = mcp.add_subparsers(
+        dest="mcp_command", metavar="COMMAND", required=True, help="list, login, approve or serve"
+    )
+    listing = commands.add_parser(
+        "list",
+        help="each MCP server configured here and its state",
+        description="Each MCP server asi-agent would start here, where it is declared, its transport and its "
+        "state (ready, failed, needs sign-in, awaiting approval, untrusted folder); the startable ones are "
+        "started to list their tools and stopped again.",
+    )
     listing.add_argument("--cwd", default=".", help="project root (default: .)")
     listing.add_argument("--json", action="store_true", help="the servers as JSON")
     listing.add_argument(
@@ -44,7 +52,7 @@ def add_mcp_parser(sub: Any) -> None:
     approve.add_argument("--cwd", default=".", help="project root (default: .)")
     serve = commands.add_parser(
         "serve",
-        help="serve the ASI tools of one project folder over MCP (stdio)",
+        help="serve the ASI tools of one project folder over MCP (stdio, or streamable HTTP)",
         description="An MCP server on standard input and output offering the project's tools, every call "
         "gated by the policy, journaled (asi-agent undo reverts edits) and sandboxed. Approvals go to the "
         "client's person through MCP elicitation where the client supports it; otherwise a call the "
