@@ -66,6 +66,8 @@ class ChatSession:
         self._notes: list[str] = []
         self.commands = CommandBook(root)
         """The project's and the user's custom commands (`/review …`)."""
+        self.mcp_prompts: list[tuple[str, str, str]] = []
+        """(`server:prompt`, description, argument names) of the MCP servers' prompts, once started."""
         self._retired: list[Backend] = []
         self.git: GitSession | None = None
         """Checkpoints of the session's tasks (as `run` makes them), in a git project."""
@@ -95,7 +97,10 @@ class ChatSession:
         """Attach the MCP servers of the manifests; returns the problems to show (a project folder that
         is the home folder first, then what an untrusted folder supplied in vain)."""
         found = [broad_root(self.root), trust_notice(self.root, self.config)]
-        return [*(note for note in found if note), *await attach_servers(self.agent)]
+        problems = await attach_servers(self.agent)
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)
+        self.mcp_prompts = await hub.prompts() if isinstance(hub, McpHub) else []
+        return [*(note for note in found if note), *problems]
 
     async def close(self) -> None:
         """End the session's tools and the backend."""

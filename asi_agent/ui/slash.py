@@ -145,6 +145,9 @@ def _help(keys: dict[str, str], chat: ChatSession) -> SlashReply:
     custom = chat.commands.help_lines(width)
     if custom:
         lines += ["", "Custom commands (.claude/, .agents/, .asi/, .gemini/commands/, yours):", *custom]
+    if chat.mcp_prompts:
+        prompts = [f"{'/' + name:<{width}}  {text}  {args}".rstrip() for name, text, args in chat.mcp_prompts]
+        lines += ["", "MCP prompts (sent to the agent as the server's prompt):", *prompts]
     lines += ["", *(f"{key:<{width}}  {text}" for key, text in keys.items())]
     return SlashReply("\n".join(lines))
 

@@ -6,6 +6,7 @@ after `asi-agent mcp approve`; `asi-agent mcp list` shows each server's state.""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -209,9 +210,10 @@ def test_prompts_and_resource_mentions_in_the_task(
 
 
 def test_the_plain_chat_sends_prompts_and_mentions(dirs: tuple[Path, Path], remote: tuple[str, str]) -> None:
-    """In `chat --plain`, `/demo:review parser` is the server's prompt (not an unknown command) and
-    `@demo:demo://greeting` attaches the resource; a custom command `/demo:brief` comes before the server's
-    prompts, and `/nosuch:thing` (no such server) is an unknown chat command."""
+    """In `chat --plain`, `/help` lists the server's prompts; `/demo:review parser` is the server's prompt
+    (not an unknown command) and `@demo:demo://greeting` attaches the resource; a custom command
+    `/demo:brief` comes before the server's prompts, and `/nosuch:thing` (no such server) is an unknown
+    chat command."""
     root, config = dirs
     transport, url = remote
     server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
@@ -221,7 +223,7 @@ def test_the_plain_chat_sends_prompts_and_mentions(dirs: tuple[Path, Path], remo
     model = root.parent / "script.json"
     replies = [f"{n}.\nAGENT_STATUS: DONE" for n in ("One", "Two", "Three")]
     model.write_text(json.dumps({"native": True, "replies": replies}))
-    stdin = "/demo:review parser\nsummarise @demo:demo://greeting\n/demo:brief\n/nosuch:thing\n/quit\n"
+    stdin = "/help\n/demo:review parser\nsummarise @demo:demo://greeting\n/demo:brief\n/nosuch:thing\n/quit\n"
     done = subprocess.run(
         [
             sys.executable,
@@ -244,6 +246,7 @@ def test_the_plain_chat_sends_prompts_and_mentions(dirs: tuple[Path, Path], remo
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("unknown command") == 1 and "/nosuch:thing" in done.stdout
+    assert re.search(r"MCP prompts.*\n/demo:review +A review request\. +topic\n", done.stdout), done.stdout
     transcript = next((root / ".asi" / "sessions").glob("*.jsonl")).read_text(encoding="utf-8")
     assert "Review the parser code carefully." in transcript
     assert "Hello from the resource." in transcript

@@ -233,7 +233,9 @@ class ChatApp(App[int]):
         if word.startswith("@"):
             found = [f"@{path}" for path in self.files.complete(word[1:])]
         elif word.startswith("/") and self.input.text.strip() == word:
-            found = complete_command(word, self.chat.commands.names() if self.chat is not None else ())
+            chat = self.chat
+            custom = [*chat.commands.names(), *(f"/{p[0]}" for p in chat.mcp_prompts)] if chat else []
+            found = complete_command(word, custom)
         return [f for f in found if f != word]
 
     @on(ChatInput.CompletionKey)
