@@ -35,6 +35,7 @@ from asi_agent.gate import GateConfig
 from asi_agent.modelturn import TurnPlanner
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.plugins.loader import project_supplies
+from asi_agent.plugins.mcp import MCP_KEY, McpHub
 from asi_agent.policy import Policy, Rule, load_policy
 from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
@@ -424,6 +425,9 @@ async def attach_servers(agent: Agent) -> list[str]:
     ctx = agent.runner.ctx
     trusted = ctx.state.get(TRUSTED_KEY) is True
     found = await attach_mcp_servers(agent.runner.registry, ctx, user_dir=user_config_dir(), trusted=trusted)
+    hub = ctx.state.get(MCP_KEY)
+    if isinstance(hub, McpHub) and (said := hub.instructions()):  # the servers' own word on their use
+        agent.system = f"{agent.system}\n\n{said}"
     return [str(problem) for problem in found]
 
 

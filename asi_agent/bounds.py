@@ -20,6 +20,8 @@ from asi_agent import traces
 from asi_agent.calls import strip_status
 from asi_agent.events import AgentEvent, AssistantReplied, Ending, RunFinished, TextStreamed, ToolFinished
 from asi_agent.messages import Usage
+from asi_agent.plugins.mcp import MCP_KEY, McpHub
+from asi_agent.plugins.mcp_mentions import expand_mcp_references
 from asi_agent.session import Session
 from asi_agent.toolrun import Outcome, Prepared, signature
 
@@ -136,7 +138,12 @@ class RunWatch:
             self._streaming = ""
 
     async def drive(self, task: str, handle: EventHandler, *, timeout: float | None = None) -> RunFinished:
-        """Run `task`, passing every event to `handle`; past `timeout` seconds end it with TIMEOUT."""
+        """Run `task`, passing every event to `handle`; past `timeout` seconds end it with TIMEOUT. The
+        task's `/server:prompt` and `@server:uri` references to the session's MCP servers are resolved
+        first."""
+        runner = getattr(self.agent, "runner", None)  # the real Agent's; test doubles have none
+        hub = runner.ctx.state.get(MCP_KEY) if runner is not None else None
+        task = await expand_mcp_references(hub if isinstance(hub, McpHub) else None, task)
         events = self.agent.run(task)
         spans, status = traces.RunSpans(task), "INTERRUPTED"  # OpenTelemetry, when OTEL_* asks for it
         try:

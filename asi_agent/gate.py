@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from asi_agent.config import Approval
 from asi_agent.events import AgentEvent, ApprovalRequested, DecisionMade
 from asi_agent.exceptions import ModelFixableError, UserError
-from asi_agent.policy import Policy, decide
+from asi_agent.policy import Decision, Policy, decide
 from asi_agent.sandbox.hints import wants_network
 from asi_agent.session import Session
 from asi_agent.toolrun import Outcome, Prepared, refused, rejected, signature
@@ -91,16 +91,7 @@ class Gate:
             yield self._record(item, "deny", why, "hook", "hook")
             yield refused(item.call, why)
             return
-        decision = decide(
-            item.spec.name,
-            item.spec.risk,
-            item.call.arguments,
-            policy=config.policy,
-            mode=config.approval,
-            root=self.ctx.root,
-            outside=item.args.outside_project(),
-            readable=self.ctx.readable_dirs,
-        )
+        decision = self._decide(item)
         action, reason, by = decision.action, decision.reason, "policy"
         if verdict is not None and verdict.decision is not None and action != "deny":
             action, reason, by = _heard(verdict, action, reason, by)
@@ -142,6 +133,24 @@ class Gate:
                 reason = f"the person answered {answer} ({network})"
         yield self._record(item, action, reason, by, rule)
         yield item if action == "allow" else refused(item.call, f"{reason} [{rule}]")
+
+    def _decide(self, item: Prepared) -> Decision:
+        """The policy's decision; a tool its MCP server marks destructive asks where it would be allowed
+        (in every mode but yolo), and never as a question "always" can answer."""
+        config = self.config
+        decision = decide(
+            item.spec.name,
+            item.spec.risk,
+            item.call.arguments,
+            policy=config.policy,
+            mode=config.approval,
+            root=self.ctx.root,
+            outside=item.args.outside_project(),
+            readable=self.ctx.readable_dirs,
+        )
+        if item.spec.destructive and decision.action == "allow" and config.approval != "yolo":
+            return Decision("ask", "its server marks it destructive: it asks every time", "destructive tool")
+        return decision
 
     def _record(self, item: Prepared, action: str, reason: str, by: str, rule: str) -> DecisionMade:
         """The decision, kept in the transcript."""

@@ -21,7 +21,7 @@ from asi_agent.vcs.journal_diff import journal_diff
 if TYPE_CHECKING:
     from asi_agent.acp.session import EditorSession
 
-__all__ = ["COMMANDS", "available_commands", "command_of", "run_command"]
+__all__ = ["COMMANDS", "available_commands", "command_of", "prompt_commands", "run_command"]
 
 COMMANDS: dict[str, tuple[str, str | None]] = {
     "undo": ("revert the last change asi-agent made (/undo N: the last N)", "how many changes (default 1)"),
@@ -52,6 +52,18 @@ def available_commands(custom: Mapping[str, CustomCommand] | None = None) -> lis
             input=AvailableCommandInput(root=UnstructuredCommandInput(hint=hint)) if hint else None,
         )
         for name, (text, hint) in listed.items()
+    ]
+
+
+def prompt_commands(prompts: list[tuple[str, str, str]]) -> list[AvailableCommand]:
+    """The MCP servers' prompts as commands (`/server:prompt ARGS`), resolved when the prompt runs."""
+    return [
+        AvailableCommand(
+            name=name,
+            description=f"MCP prompt: {text}",
+            input=AvailableCommandInput(root=UnstructuredCommandInput(hint=arguments)) if arguments else None,
+        )
+        for name, text, arguments in prompts
     ]
 
 

@@ -21,6 +21,7 @@ from acp.schema import (
     InitializeResponse,
     ListSessionsResponse,
     LoadSessionResponse,
+    McpCapabilities,
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
@@ -31,8 +32,10 @@ from acp.schema import (
 )
 
 from asi_agent.acp.link import refused
+from asi_agent.acp.mcp_servers import editor_servers
 from asi_agent.acp.session import EditorSession
 from asi_agent.exceptions import AsiError
+from asi_agent.plugins.mcp_sources import EDITOR_SERVERS_KEY
 from asi_agent.session import SessionStore
 
 __all__ = ["AcpServer", "serve"]
@@ -86,6 +89,7 @@ class AcpServer:
             protocol_version=min(protocol_version, PROTOCOL_VERSION),
             agent_capabilities=AgentCapabilities(
                 load_session=True,
+                mcp_capabilities=McpCapabilities(http=True, sse=True),
                 prompt_capabilities=PromptCapabilities(embedded_context=True, image=True),
                 session_capabilities=SessionCapabilities(list=SessionListCapabilities()),
             ),
@@ -97,14 +101,18 @@ class AcpServer:
         """No login: the model's server and keys come from the configuration."""
         raise refused(f"asi-agent has no authentication method {method_id!r}")
 
-    async def new_session(self, cwd: str, **_: Any) -> NewSessionResponse:
-        """A new asi-agent session in the project folder `cwd`."""
-        session = await self._open(cwd, None)
+    async def new_session(
+        self, cwd: str, mcp_servers: list[Any] | None = None, **_: Any
+    ) -> NewSessionResponse:
+        """A new asi-agent session in the project folder `cwd`, with the editor's MCP servers."""
+        session = await self._open(cwd, None, mcp_servers)
         return NewSessionResponse(session_id=session.id, modes=session.modes())
 
-    async def load_session(self, cwd: str, session_id: str, **_: Any) -> LoadSessionResponse:
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **_: Any
+    ) -> LoadSessionResponse:
         """Continue a saved session of `cwd`'s project: its conversation is replayed to the editor first."""
-        session = await self._open(cwd, session_id)
+        session = await self._open(cwd, session_id, mcp_servers)
         await session.replay()
         return LoadSessionResponse(modes=session.modes())
 
@@ -147,7 +155,7 @@ class AcpServer:
             await session.close()
         self.sessions.clear()
 
-    async def _open(self, cwd: str, session_id: str | None) -> EditorSession:
+    async def _open(self, cwd: str, session_id: str | None, mcp_servers: list[Any] | None) -> EditorSession:
         assert self.client is not None, "the connection is made before any request"
         root = _project(cwd)
         if session_id is not None and session_id in self.sessions:
@@ -156,6 +164,7 @@ class AcpServer:
             session = EditorSession.open(
                 root, self.flags, self.client, self.capabilities, session_id, trusted=self.trusted
             )
+            session.agent.runner.ctx.state[EDITOR_SERVERS_KEY] = editor_servers(mcp_servers)
             problems = await session.start()
         except AsiError as exc:
             raise refused(str(exc)) from None

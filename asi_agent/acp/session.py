@@ -15,7 +15,7 @@ from acp import Client
 from acp.helpers import update_available_commands, update_current_mode
 from acp.schema import ClientCapabilities, SessionMode, SessionModeState, StopReason
 
-from asi_agent.acp.commands import available_commands, command_of, run_command
+from asi_agent.acp.commands import available_commands, command_of, prompt_commands, run_command
 from asi_agent.acp.files import EditorFiles
 from asi_agent.acp.link import Link, refused
 from asi_agent.acp.options import MODES
@@ -30,6 +30,7 @@ from asi_agent.config import Approval, AsiConfig, user_config_dir
 from asi_agent.events import RunFinished
 from asi_agent.exceptions import UserError
 from asi_agent.handoff import RUN_PLAN, plan_task
+from asi_agent.plugins.mcp import MCP_KEY, McpHub
 from asi_agent.providers import create_backend
 from asi_agent.session import SessionStore
 from asi_agent.tools.todo import current_todos
@@ -107,7 +108,10 @@ class EditorSession:
         say once what an untrusted folder supplied that was ignored."""
         problems = await attach_servers(self.agent)
         self.commands = find_commands(self.agent.runner.ctx.root, user_config_dir())
-        self._soon(self.link.send(update_available_commands(available_commands(self.commands))))
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)
+        prompts = await hub.prompts() if isinstance(hub, McpHub) else []
+        commands = available_commands(self.commands) + prompt_commands(prompts)
+        self._soon(self.link.send(update_available_commands(commands)))
         notice = trust_notice(self.agent.runner.ctx.root, self.config)
         if notice is not None:
             self._soon(self.link.say(f"asi-agent: {notice}"))

@@ -34,6 +34,7 @@ __all__ = [
     "attach_mcp_servers",
     "build_registry",
     "check_plugins",
+    "declared_servers",
     "describe_tools",
     "load_plugin_tools",
     "plugin_spec",
@@ -97,7 +98,7 @@ def project_supplies(root: Path) -> list[str]:
     """What the project's own manifest declares, one phrase each ("moss-tools.json: tool 'x'",
     "moss-tools.json: MCP server 'y'"), read without running anything; [] without a manifest."""
     if not os.path.lexists(root / MANIFEST_NAME):
-        return []
+        return _mcp_json_supplies(root)
     from asi_agent.plugins.manifest import read_manifest  # noqa: PLC0415
 
     contents = read_manifest(root / MANIFEST_NAME, PROJECT_SOURCE, shown=MANIFEST_NAME, taken=set())
@@ -105,7 +106,17 @@ def project_supplies(root: Path) -> list[str]:
     found += [f"{MANIFEST_NAME}: MCP server {name!r}" for name in contents.servers]
     if not found and contents.problems:
         found = [f"{MANIFEST_NAME} (which has problems)"]
-    return found
+    return found + _mcp_json_supplies(root)
+
+
+def _mcp_json_supplies(root: Path) -> list[str]:
+    """The project's `.mcp.json` servers, one phrase each."""
+    from asi_agent.plugins.mcp_sources import PROJECT_MCP_FILE, read_mcp_json  # noqa: PLC0415
+
+    found, problems = read_mcp_json(root / PROJECT_MCP_FILE, PROJECT_MCP_FILE)
+    if not found and problems:
+        return [f"{PROJECT_MCP_FILE} (which has problems)"]
+    return [f"{PROJECT_MCP_FILE}: MCP server {name!r}" for name in found]
 
 
 def _load(
@@ -140,6 +151,11 @@ def _load(
                 continue
             servers[name] = McpServerEntry(name, server, shown, folder)
     return specs, servers, problems
+
+
+def declared_servers(root: Path, user_dir: Path, *, trusted: bool) -> dict[str, McpServerEntry]:
+    """The MCP servers both manifests declare (the project's only when `trusted`), by name."""
+    return _load(root, user_dir, (), trusted=trusted)[1]
 
 
 def load_plugin_tools(
@@ -182,16 +198,31 @@ async def attach_mcp_servers(
     """Start the manifests' MCP servers (the project's only when `trusted`), register their tools, and
     stop them when the session ends."""
     _, servers, _ = _load(ctx.root, user_dir, (), trusted=trusted)
+    from asi_agent.plugins.mcp_sources import EDITOR_SERVERS_KEY, editor_entries, mcp_json_servers  # noqa: PLC0415
+
+    sources = mcp_json_servers(ctx.root, user_dir, trusted=trusted, taken=set(servers))
+    servers.update(sources.servers)
+    early = [*sources.problems, *(_awaiting(name) for name in sources.pending)]
+    editor = editor_entries(ctx.state.get(EDITOR_SERVERS_KEY) or {}, ctx.root, set(servers))
+    servers.update(editor.servers)
+    early += editor.problems
     if not servers:
-        return []
+        return early
     report_progress("starting MCP servers", ", ".join(servers))
-    hub = McpHub(servers, ctx.root, ctx.sandbox)
+    hub = McpHub(servers, ctx.root, ctx.sandbox, user_dir)
     ctx.cleanups.append(hub.aclose)
     ctx.state[MCP_KEY] = hub
     specs, problems = await hub.start(set(registry.names()))
     for spec in specs:
         registry.register(spec)
-    return problems
+    hub.follow(registry)
+    return [*early, *problems]
+
+
+def _awaiting(name: str) -> PluginProblem:
+    """A project `.mcp.json` server the person has not approved for this folder yet."""
+    reason = "not started: approve it once for this folder with `asi-agent mcp approve " + name + "`"
+    return PluginProblem(".mcp.json", reason, tool=name)
 
 
 async def check_plugins(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from asi_agent.plugins.problems import MANIFEST_NAME, PluginProblem
 from asi_agent.plugins.schemas import inline_refs
@@ -123,16 +123,27 @@ class PluginToolDef(_Strict):
 
 
 class McpServerDef(_Strict):
-    """An MCP server started over stdio; every tool it lists becomes `<server>__<tool>`."""
+    """An MCP server, in Claude Code's `.mcp.json` format: started over stdio (`command`) or reached over
+    streamable HTTP or SSE (`url`); every tool it lists becomes `<server>__<tool>`. `${VAR}` and
+    `${VAR:-default}` in `command`, `args`, `env`, `url` and `headers` are replaced from the environment."""
 
-    command: str = Field(min_length=1)
-    """The program; `{python}`, `{project_root}` and `{plugin_dir}` are replaced as for command runs."""
+    type: Literal["stdio", "http", "sse"] | None = None
+    """The transport; by default stdio with a `command`, streamable HTTP with a `url`."""
+    command: str | None = Field(None, min_length=1)
+    """The program (stdio); `{python}`, `{project_root}` and `{plugin_dir}` are replaced as for command
+    runs."""
     args: list[str] = Field(default_factory=list)
     """Its arguments (placeholders replaced likewise)."""
     env: dict[str, str] = Field(default_factory=dict)
-    """Extra environment variables."""
+    """Extra environment variables (stdio)."""
+    url: str | None = Field(None, pattern=r"^https?://")
+    """The server's address (http, sse)."""
+    headers: dict[str, str] = Field(default_factory=dict)
+    """HTTP headers sent with every request (http, sse), e.g. an `Authorization` with `${TOKEN}`."""
     risk: Risk = "execute"
-    """The permission class of all of this server's tools."""
+    """The permission class of all of this server's tools; when not set, each tool's class comes from
+    its annotations (`readOnlyHint` read, `openWorldHint` network, destructive ones ask in every mode but
+    yolo)."""
     timeout: float = Field(60.0, gt=0)
     """Seconds to start the server, and for each call."""
     network: bool = False
@@ -140,6 +151,22 @@ class McpServerDef(_Strict):
     writable: list[str] = Field(default_factory=list)
     """Folders outside the project it writes (`~` allowed); the sandbox lets only these, the project, the
     temp folder and build caches be written."""
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpServerDef:
+        """stdio needs a command; http and sse need a url."""
+        if self.type is None and not self.command and not self.url:
+            raise ValueError("a server needs a `command` (stdio) or a `url` (http, sse)")
+        if self.transport == "stdio" and not self.command:
+            raise ValueError("a stdio server needs a `command` (or give a `url` for a remote one)")
+        if self.transport != "stdio" and not self.url:
+            raise ValueError(f"a {self.transport} server needs a `url`")
+        return self
+
+    @property
+    def transport(self) -> Literal["stdio", "http", "sse"]:
+        """The transport in force: `type`, else stdio with a command, else streamable HTTP."""
+        return self.type or ("stdio" if self.command else "http")
 
 
 class Manifest(_Strict):

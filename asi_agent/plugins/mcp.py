@@ -12,21 +12,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from asi_agent.events import report_progress
 from asi_agent.exceptions import ToolError
+from asi_agent.plugins.mcp_annotations import classify_mcp_tool
+from asi_agent.plugins.mcp_oauth import FileTokenStorage, session_provider, token_path, wants_oauth
+from asi_agent.plugins.mcp_resources import resource_specs
+from asi_agent.plugins.mcp_transport import expand_definition, open_transport
 from asi_agent.plugins.problems import PluginProblem
-from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, command_argv, install_hint
+from asi_agent.plugins.runners import MAX_ERROR_CHARS, MAX_OUTPUT_CHARS, install_hint
 from asi_agent.plugins.schemas import inline_refs
 from asi_agent.sandbox import Sandbox
 from asi_agent.tools.base import PluginArgs, ToolArgs, ToolContext, ToolSpec
+from asi_agent.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from mcp import ClientSession
@@ -35,6 +42,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MCP_KEY", "McpConnection", "McpHub", "McpServerEntry", "mcp_tool_name"]
 
+INSTRUCTIONS_BUDGET = 4000
+"""Characters of the MCP servers' instructions the system prompt takes at most (shared among them)."""
 MCP_KEY = "asi_agent.plugins.mcp"
 """The `ctx.state` key of the session's `McpHub`."""
 
@@ -65,6 +74,17 @@ class McpConnection:
         self._owner: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
         self._errlog: IO[str] | None = None
+        self.auth: Any = None
+        """An httpx Auth for a remote server (its OAuth sign-in), or None."""
+        self.instructions = ""
+        """What the server says about using it (its `initialize` instructions)."""
+        self.has_resources = False
+        """Whether the server offers resources."""
+        self.has_prompts = False
+        """Whether the server offers prompts."""
+        self.tools_changed: Callable[[], Coroutine[Any, Any, None]] | None = None
+        """Awaited when the server says its tool list changed."""
+        self._pending: set[asyncio.Task[None]] = set()
 
     async def start(self) -> list[Any]:
         """Start the server and list its tools (`mcp` Tool objects); raises ToolError when it cannot."""
@@ -94,11 +114,16 @@ class McpConnection:
             raise ToolError(f"MCP server {self.entry.name!r} is not running")
         timeout = self.entry.definition.timeout
         try:
-            result = await asyncio.wait_for(self._session.call_tool(tool, arguments), timeout)
+            progress = functools.partial(_progress, f"{self.entry.name}: {tool}")
+            result = await asyncio.wait_for(
+                self._session.call_tool(tool, arguments, progress_callback=progress), timeout
+            )
         except TimeoutError:
             raise ToolError(f"{tool}: the MCP server gave no result within {timeout:g} s") from None
         except Exception as exc:  # a protocol error or a dead server: the model must hear it, not crash
             raise ToolError(f"{tool}: MCP call failed: {_describe(exc)}") from exc
+        if self._pending:  # the tool list this call changed is current before the model's next step
+            await asyncio.gather(*self._pending, return_exceptions=True)
         text = _result_text(result)
         if result.is_error:
             raise ToolError(f"{tool}: {text[:MAX_ERROR_CHARS] or 'the MCP tool reported an error'}")
@@ -118,28 +143,29 @@ class McpConnection:
     async def _own(self, ready: asyncio.Future[list[Any]]) -> None:
         """The owning task: open the transport and the session, serve until asked to stop."""
         try:
-            from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: PLC0415 - heavy
+            from mcp import ClientSession  # noqa: PLC0415 - heavy
         except ImportError:  # said at once, naming the package, never as a start timeout
             ready.set_exception(ModuleNotFoundError("No module named 'mcp'"))
             return
-        definition = self.entry.definition
-        argv = command_argv(
-            [definition.command, *definition.args], root=self.cwd, plugin_dir=self.entry.plugin_dir
-        )
-        if self.sandbox is not None:  # contained like every command, with what the manifest says it needs
-            network = True if definition.network else None
-            argv = self.sandbox.wrap(
-                argv, cwd=self.cwd, network=network, writable=definition.writable, extra_env=definition.env
-            )
-        params = StdioServerParameters(
-            command=argv[0], args=argv[1:], env=definition.env or None, cwd=self.cwd
-        )
         try:
+            definition = expand_definition(self.entry.definition)
             async with (
-                stdio_client(params, errlog=self._errlog) as (read, write),  # type: ignore[arg-type]
-                ClientSession(read, write) as session,
+                open_transport(
+                    definition,
+                    cwd=self.cwd,
+                    plugin_dir=self.entry.plugin_dir,
+                    sandbox=self.sandbox,
+                    errlog=self._errlog,
+                    auth=self.auth,
+                ) as (read, write),
+                ClientSession(
+                    read, write, list_roots_callback=self._roots, message_handler=self._on_message
+                ) as session,
             ):
-                await session.initialize()
+                started = await session.initialize()
+                self.instructions = str(started.instructions or "")
+                self.has_resources = started.capabilities.resources is not None
+                self.has_prompts = started.capabilities.prompts is not None
                 listing = await session.list_tools()
                 self._session = session
                 ready.set_result(list(listing.tools))
@@ -149,6 +175,26 @@ class McpConnection:
                 ready.set_exception(exc)
             else:
                 log.warning("MCP server %s ended: %s", self.entry.name, _describe(exc))
+
+    @property
+    def session(self) -> ClientSession:
+        """The running session; ToolError when the server is not running."""
+        if self._session is None:
+            raise ToolError(f"MCP server {self.entry.name!r} is not running")
+        return self._session
+
+    async def _on_message(self, message: Any) -> None:
+        """Server notifications: a changed tool list is listed again (by the hub that follows it)."""
+        if getattr(message, "method", None) == "notifications/tools/list_changed" and self.tools_changed:
+            task = asyncio.get_running_loop().create_task(self.tools_changed())
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+
+    async def _roots(self, context: Any) -> Any:
+        """The client's roots: the project folder (the server may confine itself to it)."""
+        import mcp_types  # noqa: PLC0415 - comes with mcp
+
+        return mcp_types.ListRootsResult(roots=[mcp_types.Root(uri=self.cwd.as_uri(), name=self.cwd.name)])
 
     def _stderr_tail(self) -> str:
         if self._errlog is None or self._errlog.closed:
@@ -163,14 +209,28 @@ class McpHub:
     """The MCP servers of one session: started together, listed as ToolSpecs, stopped together."""
 
     def __init__(
-        self, entries: Mapping[str, McpServerEntry], cwd: Path, sandbox: Sandbox | None = None
+        self,
+        entries: Mapping[str, McpServerEntry],
+        cwd: Path,
+        sandbox: Sandbox | None = None,
+        user_dir: Path | None = None,
     ) -> None:
         self.entries, self.cwd, self.sandbox = dict(entries), cwd, sandbox
+        self.user_dir = user_dir
+        """Where OAuth sign-ins are kept (None: remote servers get no OAuth)."""
         self.connections: dict[str, McpConnection] = {}
+
+    def _connection(self, entry: McpServerEntry) -> McpConnection:
+        connection = McpConnection(entry, self.cwd, self.sandbox)
+        definition = entry.definition
+        if self.user_dir is not None and definition.url and wants_oauth(definition):
+            storage = FileTokenStorage(token_path(self.user_dir, entry.name), definition.url)
+            connection.auth = session_provider(definition.url, storage, entry.name)
+        return connection
 
     async def start(self, taken: set[str]) -> tuple[list[ToolSpec], list[PluginProblem]]:
         """Start every server (concurrently) and turn their tools into specs; `taken` names are refused."""
-        connections = {name: McpConnection(e, self.cwd, self.sandbox) for name, e in self.entries.items()}
+        connections = {name: self._connection(e) for name, e in self.entries.items()}
         listings = await asyncio.gather(*(c.start() for c in connections.values()), return_exceptions=True)
         specs: list[ToolSpec] = []
         problems: list[PluginProblem] = []
@@ -182,28 +242,88 @@ class McpHub:
             if isinstance(listing, BaseException):
                 raise listing
             self.connections[name] = connection
-            for tool in listing:
-                spec = _tool_spec(entry, connection, tool)
-                inlined, where, reason = inline_refs(dict(spec.parameters or {}), "inputSchema")
-                if inlined is None:
-                    problems.append(
-                        PluginProblem(entry.manifest, f"{spec.name}: {reason}", tool=name, field=where)
-                    )
-                    continue
-                spec = dataclasses.replace(spec, parameters=inlined)
-                if spec.name in taken:
-                    problems.append(
-                        PluginProblem(
-                            entry.manifest,
-                            f"MCP tool {spec.name!r} clashes with another tool; rename it",
-                            tool=name,
-                            field="mcpServers",
-                        )
-                    )
-                    continue
+            more, trouble = self._specs(name, connection, listing, taken)
+            specs += more
+            problems += trouble
+        return specs, problems
+
+    def _specs(
+        self, name: str, connection: McpConnection, listing: list[Any], taken: set[str]
+    ) -> tuple[list[ToolSpec], list[PluginProblem]]:
+        """One server's tools (and resource tools) as specs; `taken` names are refused, new ones added."""
+        entry = self.entries[name]
+        specs: list[ToolSpec] = []
+        problems: list[PluginProblem] = []
+        for tool in listing:
+            spec = _tool_spec(entry, connection, tool)
+            inlined, where, reason = inline_refs(dict(spec.parameters or {}), "inputSchema")
+            if inlined is None:
+                problems.append(
+                    PluginProblem(entry.manifest, f"{spec.name}: {reason}", tool=name, field=where)
+                )
+                continue
+            spec = dataclasses.replace(spec, parameters=inlined)
+            if spec.name in taken:
+                clash = f"MCP tool {spec.name!r} clashes with another tool; rename it"
+                problems.append(PluginProblem(entry.manifest, clash, tool=name, field="mcpServers"))
+                continue
+            taken.add(spec.name)
+            specs.append(spec)
+        for spec in resource_specs(name, connection):
+            if spec.name not in taken:
                 taken.add(spec.name)
                 specs.append(spec)
         return specs, problems
+
+    def follow(self, registry: ToolRegistry) -> None:
+        """Keep `registry` in step with the servers: `tools/list_changed` lists that server's tools again."""
+        for name, connection in self.connections.items():
+            connection.tools_changed = functools.partial(self._relist, registry, name)
+
+    async def _relist(self, registry: ToolRegistry, name: str) -> None:
+        connection = self.connections.get(name)
+        if connection is None:
+            return
+        try:
+            listing = list((await connection.session.list_tools()).tools)
+        except Exception as exc:  # a dead server: its tools stay until the session ends, failing alone
+            log.warning("MCP server %s: listing its changed tools failed: %s", name, _describe(exc))
+            return
+        source = f"mcp:{name}"
+        for spec in [spec for spec in registry.specs() if spec.source == source]:
+            registry.unregister(spec.name)
+        specs, problems = self._specs(name, connection, listing, set(registry.names()))
+        for spec in specs:
+            registry.register(spec)
+        for problem in problems:
+            log.warning("%s", problem)
+
+    async def prompts(self) -> list[tuple[str, str, str]]:
+        """(`server:prompt`, description, argument names) of every server's prompts, for command menus."""
+        found: list[tuple[str, str, str]] = []
+        for name, connection in self.connections.items():
+            if not connection.has_prompts:
+                continue
+            try:
+                listed = (await connection.session.list_prompts()).prompts
+            except Exception as exc:  # a menu without this server's prompts, said in the log
+                log.warning("MCP server %s: listing its prompts failed: %s", name, _describe(exc))
+                continue
+            for prompt in listed:
+                arguments = " ".join(argument.name for argument in prompt.arguments or [])
+                found.append((f"{name}:{prompt.name}", str(prompt.description or prompt.name), arguments))
+        return found
+
+    def instructions(self, budget: int = INSTRUCTIONS_BUDGET) -> str:
+        """The servers' instructions for the system prompt, each cut to its share of `budget` characters."""
+        said = [
+            (name, c.instructions.strip()) for name, c in self.connections.items() if c.instructions.strip()
+        ]
+        if not said:
+            return ""
+        share = max(200, budget // len(said))
+        parts = [f"### {name}\n{text[:share]}" + ("…" if len(text) > share else "") for name, text in said]
+        return "## MCP servers\n" + "\n\n".join(parts)
 
     async def aclose(self) -> None:
         """Stop every server."""
@@ -223,15 +343,25 @@ def _tool_spec(entry: McpServerEntry, connection: McpConnection, tool: Any) -> T
     schema = dict(tool.input_schema or {})
     schema.setdefault("type", "object")
     schema.pop("title", None)  # pydantic's generated title only costs the model tokens
+    definition = entry.definition
+    configured = definition.risk if "risk" in definition.model_fields_set else None
+    risk, destructive = classify_mcp_tool(getattr(tool, "annotations", None), configured)
     return ToolSpec(
         name=name,
         args=PluginArgs,
         run=run,
-        risk=entry.definition.risk,
+        risk=risk,
+        destructive=destructive,
         source=f"mcp:{entry.name}",
         description=str(tool.description or remote),
         parameters=schema,
     )
+
+
+async def _progress(activity: str, progress: float, total: float | None, message: str | None) -> None:
+    """A server's progress notification, shown by the progress display while the call runs."""
+    done = f"{progress:g}/{total:g}" if total else f"{progress:g}"
+    report_progress(activity, f"{done} {message}" if message else done)
 
 
 def _result_text(result: Any) -> str:

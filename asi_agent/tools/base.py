@@ -167,5 +167,8 @@ class ToolSpec:
     """A plugin's own description (built-ins take theirs from the locale files)."""
     parameters: Mapping[str, Any] | None = None
     """A plugin's raw JSON-Schema parameters, published and validated as given; None for built-ins."""
+    destructive: bool = False
+    """Every call asks (in every mode but yolo), even where a rule or an "always" answer would allow it: an
+    MCP tool its server marks `destructiveHint`."""
     classify: Callable[[Any], Risk] | None = None
     """The class of one call from its arguments, where it depends on them (`task`: its agent's tools)."""

@@ -109,6 +109,11 @@ class ToolRegistry:
         self._specs[spec.name] = spec
         self._snake.setdefault(snake_case(spec.name), spec.name)
 
+    def unregister(self, name: str) -> None:
+        """Remove a tool (an MCP server's whose tool list changed); no error when it is not there."""
+        self._specs.pop(name, None)
+        self._snake = {k: v for k, v in self._snake.items() if v != name}
+
     def get(self, name: str) -> ToolSpec:
         """The spec registered under exactly `name` (KeyError otherwise; see `resolve_name`)."""
         return self._specs[name]

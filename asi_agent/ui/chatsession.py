@@ -30,6 +30,8 @@ from asi_agent.exceptions import UserError
 from asi_agent.handoff import plan_task
 from asi_agent.messages import Message, ToolCall
 from asi_agent.plugins import describe_tools
+from asi_agent.plugins.mcp import MCP_KEY, McpHub
+from asi_agent.plugins.mcp_mentions import expand_mcp_references
 from asi_agent.providers import available_models, create_backend
 from asi_agent.session import Session, SessionInfo, SessionStore
 from asi_agent.toolrun import BackendModel, Outcome, Prepared
@@ -66,6 +68,8 @@ class ChatSession:
         self._notes: list[str] = []
         self.commands = CommandBook(root)
         """The project's and the user's custom commands (`/review …`)."""
+        self.mcp_prompts: list[tuple[str, str, str]] = []
+        """(`server:prompt`, description, argument names) of the MCP servers' prompts, once started."""
         self._retired: list[Backend] = []
         self.git: GitSession | None = None
         """Checkpoints of the session's tasks (as `run` makes them), in a git project."""
@@ -95,7 +99,10 @@ class ChatSession:
         """Attach the MCP servers of the manifests; returns the problems to show (a project folder that
         is the home folder first, then what an untrusted folder supplied in vain)."""
         found = [broad_root(self.root), trust_notice(self.root, self.config)]
-        return [*(note for note in found if note), *await attach_servers(self.agent)]
+        problems = await attach_servers(self.agent)
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)
+        self.mcp_prompts = await hub.prompts() if isinstance(hub, McpHub) else []
+        return [*(note for note in found if note), *problems]
 
     async def close(self) -> None:
         """End the session's tools and the backend."""
@@ -165,6 +172,8 @@ class ChatSession:
             context = self.agent.context
             budget = attach_budget(await context.window(), context.context_left)
             task = await with_images(self.agent, self.root, expand_mentions(self.root, text, budget))
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)  # `/server:prompt`, `@server:uri`
+        task = await expand_mcp_references(hub if isinstance(hub, McpHub) else None, task)
         if self.git is not None:
             self.git.start_task(text)
         if self._notes:

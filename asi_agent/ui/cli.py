@@ -149,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     from asi_agent.ui.plugin_options import add_plugins_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_plugins_parser(sub)
+    from asi_agent.mcpserve.options import add_mcp_parser  # noqa: PLC0415 - argparse only, cheap
+
+    add_mcp_parser(sub)
     from asi_agent.ui.skill_options import add_skills_parser  # noqa: PLC0415 - argparse only, cheap
 
     add_skills_parser(sub)
@@ -341,6 +344,7 @@ _FRONT_ENDS = {
     "plugins": ("asi_agent.ui.plugin_commands", "plugins_command"),
     "serve": ("asi_agent.gateway.command", "serve_command"),
     "skills": ("asi_agent.ui.skill_commands", "skills_command"),
+    "mcp": ("asi_agent.mcpserve.command", "mcp_command"),
 }
 """Subcommands whose handler module is imported only when the subcommand runs."""
 

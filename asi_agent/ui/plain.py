@@ -49,7 +49,7 @@ from asi_agent.ui.slash import (
     Confirm,
     SlashReply,
     confirmed,
-    is_skill_command,
+    is_command,
     run_slash,
     skill_entries,
 )
@@ -115,8 +115,7 @@ class PlainChat:
         if not text:
             return True
         self.history.add(text)
-        custom = is_skill_command(self.chat, text) or self.chat.commands.expansion(text) is not None
-        if text.startswith("/") and not custom:
+        if is_command(self.chat, text):
             reply = run_slash(self.chat, text, plain=True)
             if reply.confirm is not None:
                 reply = await self._confirm(reply.confirm)

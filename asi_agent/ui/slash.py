@@ -17,6 +17,7 @@ __all__ = [
     "SlashReply",
     "complete_command",
     "confirmed",
+    "is_command",
     "is_skill_command",
     "run_slash",
     "skill_entries",
@@ -83,6 +84,23 @@ class SlashReply:
     """Set when the command waits for a yes: the chat asks `confirm.question` (nobody to ask: no)."""
 
 
+def is_command(chat: ChatSession, text: str) -> bool:
+    """Whether a line is one of the chat's own commands; a skill's, a custom command's and an MCP server's
+    prompt (`/server:prompt …`) are sent to the agent as a request instead."""
+    if not text.startswith("/") or is_skill_command(chat, text) or chat.commands.expansion(text) is not None:
+        return False
+    return not _is_mcp_prompt(chat, text)
+
+
+def _is_mcp_prompt(chat: ChatSession, text: str) -> bool:
+    from asi_agent.plugins.mcp import MCP_KEY, McpHub  # noqa: PLC0415
+
+    words = text[1:].split(maxsplit=1)
+    server, colon, _ = (words[0] if words else "").partition(":")
+    hub = chat.ctx.state.get(MCP_KEY)
+    return bool(colon) and isinstance(hub, McpHub) and server in hub.connections
+
+
 def is_skill_command(chat: ChatSession, text: str) -> bool:
     """Whether `text` is `/NAME …` naming one of the session's skills (sent to the agent as a request)."""
     from asi_agent.skills.session import SKILLS_KEY  # noqa: PLC0415
@@ -102,9 +120,11 @@ def skill_entries(chat: ChatSession) -> dict[str, str]:
 
 
 def slash_names(chat: ChatSession) -> list[str]:
-    """The custom commands' and the skills' `/NAME`s, for completion beside the built-in commands."""
+    """The custom commands', the skills' and the MCP prompts' `/NAME`s, for completion beside the built-in
+    commands."""
     names = chat.commands.names()
-    return names + [name for name in skill_entries(chat) if name not in names]
+    names += [name for name in skill_entries(chat) if name not in names]
+    return names + [f"/{prompt[0]}" for prompt in chat.mcp_prompts if f"/{prompt[0]}" not in names]
 
 
 def complete_command(fragment: str, custom: Iterable[str] = ()) -> list[str]:
@@ -149,6 +169,9 @@ def _help(keys: dict[str, str], chat: ChatSession) -> SlashReply:
     if skills:
         lines += ["", "Skills (/NAME loads one into the request; `asi-agent skills` lists where from):"]
         lines += skills
+    if chat.mcp_prompts:
+        prompts = [f"{'/' + name:<{width}}  {text}  {args}".rstrip() for name, text, args in chat.mcp_prompts]
+        lines += ["", "MCP prompts (sent to the agent as the server's prompt):", *prompts]
     lines += ["", *(f"{key:<{width}}  {text}" for key, text in keys.items())]
     return SlashReply("\n".join(lines))
 

@@ -186,9 +186,10 @@ def test_bad_mcp_server_entry(dirs):
     write(root, {"mcpServers": {"ok": {"command": "x"}, "bad": {"args": []}, "bad name": {"command": "y"}}})
     _, problems = load_plugin_tools(root, user, trusted=True)
     assert [(p.tool, p.field) for p in problems] == [
-        ("bad", "mcpServers.bad.command"),
+        ("bad", "mcpServers.bad"),
         ("bad name", "mcpServers"),
     ]
+    assert "needs a `command`" in problems[0].message  # or a `url`: a remote server
 
 
 def test_published_manifest_schema_matches_the_models():

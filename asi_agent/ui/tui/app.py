@@ -37,7 +37,7 @@ from asi_agent.ui.slash import (
     SlashReply,
     complete_command,
     confirmed,
-    is_skill_command,
+    is_command,
     run_slash,
     slash_names,
 )
@@ -187,11 +187,7 @@ class ChatApp(App[int]):
     async def _send(self, text: str) -> None:
         if self.chat is None:
             await self.say("no model is connected yet", error=True)
-        elif (
-            text.startswith("/")
-            and not is_skill_command(self.chat, text)
-            and self.chat.commands.expansion(text) is None
-        ):
+        elif is_command(self.chat, text):
             await self._slash(text)
         else:
             self.turn_worker = self._turn(text)

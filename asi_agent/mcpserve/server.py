@@ -1,0 +1,214 @@
+"""`asi-agent mcp serve`: the ASI tools of one project folder, served to any MCP client.
+
+The client plays the model: each `tools/call` is prepared, gated and executed exactly as a call of the
+model would be in `asi-agent run` — the same registry, the same policy and approval mode, the same
+journal (so `asi-agent undo` reverts what a client changed) and the same sandbox. Where the policy asks,
+the question goes to the client's person through MCP elicitation when the client supports it; otherwise
+the call is refused, as a run without a terminal refuses it. The project's instruction files are
+offered as resources.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from asi_agent.agent import Agent
+from asi_agent.assembly import assemble_agent
+from asi_agent.backends.scripted import ScriptedBackend
+from asi_agent.calls import new_call_id
+from asi_agent.config import AsiConfig
+from asi_agent.events import Answer, ApprovalRequested, DecisionMade
+from asi_agent.exceptions import ModelFixableError
+from asi_agent.mcpserve.tools import annotations_for, chosen_specs
+from asi_agent.messages import ToolCall
+from asi_agent.prompts import instruction_files
+from asi_agent.toolrun import Outcome, Prepared
+from asi_agent.wire import ResultKind, tool_text
+
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
+
+__all__ = ["APPROVAL_SCHEMA", "AsiToolServer"]
+
+log = logging.getLogger("asi_agent.mcpserve")
+
+APPROVAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "answer": {
+            "type": "string",
+            "enum": ["yes", "always", "no"],
+            "description": "yes: run it once; always: run calls of this tool unasked from now on; no: refuse",
+        }
+    },
+    "required": ["answer"],
+}
+"""What an approval asks the client's person (MCP elicitation, form mode)."""
+
+
+class AsiToolServer:
+    """The served project: its agent's runner and gate, the offered tools, the MCP handlers."""
+
+    def __init__(self, root: Path, config: AsiConfig, tools: str | Collection[str]) -> None:
+        # No model takes part: the client decides. The scripted backend with no replies stands in for it.
+        self.agent: Agent = assemble_agent(
+            root, config, ScriptedBackend([]), interactive=True, warn=log.warning
+        )
+        self.root = root
+        self.specs = {spec.name: spec for spec in chosen_specs(self.agent.runner.registry, tools)}
+
+    def build(self) -> Server[Any]:
+        """The MCP server (low level: the schemas go out exactly as the registry publishes them)."""
+        from mcp.server.lowlevel import Server  # noqa: PLC0415 - heavy, only for `mcp serve`
+
+        return Server(
+            "asi-agent",
+            version=_version(),
+            instructions=(
+                f"The ASI tools of the project folder {self.root}. Every call goes through asi-agent's "
+                "permission policy, its change journal (`asi-agent undo` reverts edits) and its sandbox."
+            ),
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_list_resources=self._list_resources,
+            on_read_resource=self._read_resource,
+        )
+
+    async def aclose(self) -> None:
+        """End the session's tool resources."""
+        await self.agent.runner.ctx.aclose()
+
+    # -- handlers -----------------------------------------------------------------------------------
+
+    async def _list_tools(self, ctx: Any, params: Any) -> Any:
+        import mcp_types as types  # noqa: PLC0415
+
+        registry = self.agent.runner.registry
+        sandbox = self.agent.runner.ctx.sandbox
+        network = sandbox is None or sandbox.network
+        tools = []
+        for schema in registry.schemas():
+            function = schema["function"]
+            spec = self.specs.get(function["name"])
+            if spec is None:
+                continue
+            tools.append(
+                types.Tool(
+                    name=spec.name,
+                    description=function["description"],
+                    input_schema=function["parameters"],
+                    annotations=types.ToolAnnotations.model_validate(annotations_for(spec, network=network)),
+                )
+            )
+        return types.ListToolsResult(tools=tools)
+
+    async def _call_tool(self, ctx: Any, params: Any) -> Any:
+        import mcp_types as types  # noqa: PLC0415
+
+        kind, text = await self.call(params.name, dict(params.arguments or {}), ctx.session)
+        return types.CallToolResult(
+            content=[types.TextContent(text=tool_text(kind, text))],
+            is_error=kind != "ok",
+        )
+
+    async def call(self, name: str, arguments: dict[str, Any], session: Any) -> tuple[ResultKind, str]:
+        """Prepare, gate and run one call; (how it ended, its text)."""
+        runner, gate = self.agent.runner, self.agent.gate
+        if name not in self.specs:
+            return "error", f"unknown tool {name!r}; tools/list names the tools this server offers"
+        try:
+            prepared = runner.prepare(ToolCall(new_call_id(), name, arguments))
+        except ModelFixableError as exc:
+            return "error", str(exc)
+        asks = _can_elicit(session)
+        gate.config = _with_interactive(gate.config, asks)
+        gate.new_run()  # a client repeats calls at will: the loop's repetition check is the model's
+        async for item in gate.check(prepared):
+            if isinstance(item, ApprovalRequested):
+                item.answer.set_result(await _ask(session, item))
+            elif isinstance(item, DecisionMade):
+                log.info("%s: %s (%s)", item.call.name, item.action, item.reason)
+            elif isinstance(item, Outcome):
+                return item.result, item.output
+            elif isinstance(item, Prepared):
+                outcome = await runner.execute(item)
+                if outcome.changed_files:
+                    gate.changed_files()
+                return outcome.result, outcome.output
+        return "error", "the call was neither run nor refused"  # the gate always yields one; kept for mypy
+
+    async def _list_resources(self, ctx: Any, params: Any) -> Any:
+        import mcp_types as types  # noqa: PLC0415
+
+        resources = [
+            types.Resource(
+                uri=path.as_uri(), name=item.name, mime_type="text/markdown", description=_about(item.name)
+            )
+            for item, path in self._instructions()
+        ]
+        return types.ListResourcesResult(resources=resources)
+
+    async def _read_resource(self, ctx: Any, params: Any) -> Any:
+        import mcp_types as types  # noqa: PLC0415
+        from mcp.shared.exceptions import MCPError  # noqa: PLC0415
+
+        for item, path in self._instructions():
+            if path.as_uri() == str(params.uri):
+                contents = types.TextResourceContents(
+                    uri=str(params.uri), text=item.text, mime_type="text/markdown"
+                )
+                return types.ReadResourceResult(contents=[contents])
+        raise MCPError(code=types.INVALID_PARAMS, message=f"no such resource: {params.uri}")
+
+    def _instructions(self) -> list[tuple[Any, Path]]:
+        """The project's instruction files (AGENTS.md and the like) with their paths."""
+        found = []
+        for item in instruction_files(self.root):
+            path = (self.root / item.name).resolve()
+            if path.is_file():
+                found.append((item, path))
+        return found
+
+
+def _about(name: str) -> str:
+    return f"the project's instruction file {name}"
+
+
+def _can_elicit(session: Any) -> bool:
+    capabilities = getattr(session, "client_capabilities", None)
+    return capabilities is not None and capabilities.elicitation is not None
+
+
+def _with_interactive(config: Any, interactive: bool) -> Any:
+    from dataclasses import replace  # noqa: PLC0415
+
+    return config if config.interactive == interactive else replace(config, interactive=interactive)
+
+
+async def _ask(session: Any, request: ApprovalRequested) -> Answer:
+    """The client's person's answer to one approval: yes, always or no (declined, cancelled, failed: no)."""
+    call = request.call
+    lines = [f"asi-agent asks before running {call.name} ({request.risk}): {request.reason}"]
+    if request.preview:
+        lines.append(request.preview)
+    try:
+        result = await session.elicit_form("\n".join(lines), APPROVAL_SCHEMA)
+    except Exception as exc:  # the client could not ask after all: a refusal, never a hang
+        log.warning("elicitation failed: %s", exc)
+        return "no"
+    if result.action != "accept" or not result.content:
+        return "no"
+    answer = result.content.get("answer")
+    return "yes" if answer == "yes" else "always" if answer == "always" else "no"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    try:
+        return version("asi-agent")
+    except PackageNotFoundError:
+        return "0"

@@ -1,0 +1,148 @@
+"""OAuth 2.1 sign-in to a remote MCP server (the SDK's own server and authorization routes, approving at
+once): before sign-in `asi-agent mcp list` says it needs one and a run cannot use it; `asi-agent mcp login`
+prints the address, takes the redirect on loopback and keeps the tokens privately in the user's
+configuration folder (not the project); then a run calls the server's tool with them."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from tests.asi_cli import model_free_env
+
+pytest.importorskip("mcp")
+SERVER = Path(__file__).resolve().parents[1] / "servers" / "mcp_oauth_server.py"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def url() -> Iterator[str]:
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, str(SERVER), str(port)])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def _env(config: Path) -> dict[str, str]:
+    return {**model_free_env(), "ASI_CONFIG_DIR": str(config), "DISPLAY": ""}
+
+
+def _asi(root: Path, config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "asi_agent", *args],
+        cwd=root,
+        env=_env(config),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _run_whisper(root: Path, config: Path) -> dict:
+    replies = [{"text": "", "tool_calls": [{"name": "demo__whisper", "arguments": {"text": "HUSH"}}]}]
+    model = root.parent / "script.json"
+    model.write_text(json.dumps({"native": True, "replies": [*replies, "Done.\nAGENT_STATUS: DONE"]}))
+    done = _asi(
+        root, config, "run", "--provider", "scripted", "--model", str(model), "--output-format", "json", "go"
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_login_then_use(tmp_path: Path, url: str) -> None:
+    root, config = tmp_path / "proj", tmp_path / "config"
+    root.mkdir()
+    config.mkdir()
+    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": {"type": "http", "url": url}}}))
+
+    (row,) = json.loads(_asi(root, config, "mcp", "list", "--json").stdout)
+    assert row["state"] == "needs sign-in" and "asi-agent mcp login demo" in row["detail"]
+    assert _run_whisper(root, config)["tool_calls"][0]["ok"] is False
+
+    login = subprocess.Popen(
+        [sys.executable, "-m", "asi_agent", "mcp", "login", "demo"],
+        cwd=root,
+        env=_env(config),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert login.stderr is not None
+    line = ""
+    while "Sign in at:" not in line:
+        line = login.stderr.readline()
+        assert line, "login ended without printing the sign-in address"
+    address = re.search(r"Sign in at: (\S+)", line).group(1)
+    # The person's browser: the authorization server approves and redirects to asi-agent's loopback.
+    redirect = httpx2.get(address, follow_redirects=False)
+    assert redirect.status_code in (302, 303, 307), redirect.text
+    httpx2.get(redirect.headers["location"])
+    out, err = login.communicate(timeout=60)
+    assert login.returncode == 0, err
+    assert "signed in to demo" in out
+
+    tokens = config / "mcp-tokens" / "demo.json"
+    assert tokens.stat().st_mode & 0o077 == 0
+    assert "access_token" in tokens.read_text(encoding="utf-8")
+    assert not list(root.rglob("*token*"))
+    result = _run_whisper(root, config)
+    assert result["tool_calls"] == [{"name": "demo__whisper", "ok": True, "error": None}]
+
+
+def test_an_expired_access_token_is_refreshed(tmp_path: Path, url: str) -> None:
+    """A later session whose stored access token has expired refreshes it (the refresh token) instead of
+    asking for a new sign-in; the new tokens are kept."""
+    root, config = tmp_path / "proj", tmp_path / "config"
+    root.mkdir()
+    config.mkdir()
+    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": {"type": "http", "url": url}}}))
+    login = subprocess.Popen(
+        [sys.executable, "-m", "asi_agent", "mcp", "login", "demo"],
+        cwd=root,
+        env=_env(config),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert login.stderr is not None
+    line = ""
+    while "Sign in at:" not in line:
+        line = login.stderr.readline()
+        assert line, "login ended without printing the sign-in address"
+    redirect = httpx2.get(re.search(r"Sign in at: (\S+)", line).group(1), follow_redirects=False)
+    httpx2.get(redirect.headers["location"])
+    assert login.wait(60) == 0
+
+    path = config / "mcp-tokens" / "demo.json"
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    assert stored["tokens"]["expires_at"] > time.time()
+    stored["tokens"].update(access_token="expired-not-a-token", expires_at=time.time() - 60)
+    path.write_text(json.dumps(stored), encoding="utf-8")
+
+    result = _run_whisper(root, config)
+    assert result["tool_calls"] == [{"name": "demo__whisper", "ok": True, "error": None}]
+    refreshed = json.loads(path.read_text(encoding="utf-8"))["tokens"]
+    assert refreshed["access_token"] != "expired-not-a-token" and refreshed["expires_at"] > time.time()

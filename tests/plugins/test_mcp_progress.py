@@ -1,0 +1,102 @@
+"""A remote MCP tool's progress notifications reach the progress display while the call runs, and an
+interrupted call is cancelled at the server, through the agent loop with the scripted model."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from asi_agent.agent import Agent, AgentConfig
+from asi_agent.backends.scripted import ScriptedBackend, ScriptedCall, ScriptedReply
+from asi_agent.events import ProgressReported, ToolFinished, progress_sink
+from asi_agent.gate import GateConfig
+from asi_agent.plugins import attach_mcp_servers, build_registry
+from asi_agent.session import SessionStore
+from asi_agent.toolrun import ToolRunner
+from asi_agent.tools.base import ToolContext
+from asi_agent.tools.files.journal import Journal
+
+pytest.importorskip("mcp")
+SERVER = Path(__file__).resolve().parents[1] / "servers" / "mcp_remote.py"
+
+
+@pytest.fixture
+def url():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    process = subprocess.Popen([sys.executable, str(SERVER), str(port), "t0ken", "http"])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+async def _agent(tmp_path: Path, url: str, call: ScriptedCall) -> tuple[Agent, ToolContext]:
+    root, user = tmp_path / "proj", tmp_path / "user"
+    root.mkdir()
+    user.mkdir()
+    server = {"type": "http", "url": url, "headers": {"Authorization": "Bearer t0ken"}}
+    (user / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    registry, _ = build_registry(root, user, trusted=True, locale="en")
+    session = SessionStore(root / ".asi").create()
+    ctx = ToolContext(root, Journal(root / ".asi"), session_id=session.id)
+    assert await attach_mcp_servers(registry, ctx, user_dir=user, trusted=True) == []
+    replies = [ScriptedReply(calls=[call]), "Done.\nAGENT_STATUS: DONE"]
+    config = AgentConfig(gate=GateConfig(approval="yolo"), locale="en")
+    return Agent(ScriptedBackend(replies), ToolRunner(registry, ctx), session, "system", config), ctx
+
+
+async def test_an_interrupted_call_is_cancelled_at_the_server(tmp_path: Path, url: str) -> None:
+    marker = tmp_path / "cancelled.txt"
+    agent, ctx = await _agent(
+        tmp_path, url, ScriptedCall(name="demo__sleepy", arguments={"marker": str(marker)})
+    )
+    try:
+
+        async def drain() -> None:
+            async for _ in agent.run("task"):
+                pass
+
+        running = asyncio.create_task(drain())
+        await asyncio.sleep(2)
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        deadline = time.monotonic() + 10
+        while not marker.exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+    finally:
+        await ctx.aclose()
+    assert marker.read_text(encoding="utf-8") == "cancelled"
+
+
+async def test_progress_is_reported(tmp_path: Path, url: str) -> None:
+    seen: list[ProgressReported] = []
+    agent, ctx = await _agent(tmp_path, url, ScriptedCall(name="demo__count"))
+    try:
+        with progress_sink(seen.append):
+            events = [event async for event in agent.run("task")]
+    finally:
+        await ctx.aclose()
+    finished = [e for e in events if isinstance(e, ToolFinished)]
+    assert finished and finished[0].ok, finished
+    assert [(p.activity, p.detail) for p in seen if "count" in p.activity] == [
+        ("demo: count", "1/2 one"),
+        ("demo: count", "2/2 two"),
+    ]
