@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from asi_agent.backends.base import ToolSchema
-from asi_agent.messages import Message, ToolCall
+from asi_agent.messages import Message, RawCall, ToolCall
 
 __all__ = [
     "CUT_OFF",
@@ -65,6 +65,11 @@ class Guide(Protocol):
         """Why `answer` cannot end the task as DONE, or None when it rests on the run's results."""
         ...
 
+    def framed(self, messages: Sequence[Message], calls: Sequence[RawCall]) -> tuple[RawCall, ...]:
+        """The model's calls, with the planned text put around what a step left it to write (a
+        docstring's words); calls of other steps as they are."""
+        ...
+
 
 def run_results(messages: Sequence[Message]) -> list[tuple[Message, ToolCall | None]]:
     """The tool results since the latest task, each with the call that asked for it."""
@@ -111,9 +116,7 @@ def unfounded_answer(messages: Sequence[Message], answer: str) -> str | None:
         if not failed:
             return "no tool call of this run succeeded, so the answer would be invented"
         result, call = failed[-1]
-        error = next(
-            (line for line in result.body.splitlines() if line.strip()), ""
-        )
+        error = next((line for line in result.body.splitlines() if line.strip()), "")
         name = call.name if call is not None else "the last call"
         error = error[:300].rstrip(".")
         return f"{name} failed: {error}; no tool call succeeded, so any answer would be invented"

@@ -5,11 +5,13 @@ reply each, so the script needs no reply of its own; the runtime's own test run 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from asi_agent.backends.local import find_embedded_model
 from tests.asi_cli import asi
 
 CALC = (
@@ -119,3 +121,50 @@ def test_a_docstring_quoted_for_a_method_keeps_the_method_indentation(tmp_path: 
         '    def mean(self, xs):\n        """The mean of xs."""\n        return'
         in (root / "calc.py").read_text()
     )
+
+
+def test_a_docstring_without_text_is_the_models_sentence_framed_under_the_def(tmp_path: Path) -> None:
+    """'Add a docstring to average' states no text: the planner leaves the words to the model (here a
+    scripted one) and puts the quotes and indentation around them; it invents none itself."""
+    root = _project(tmp_path, FIXED)
+    call = {
+        "name": "insert_line",
+        "arguments": {"path": "calc.py", "line": 10, "text": "Return the mean of xs."},
+    }
+    script = {"native": True, "planner": True, "replies": [{"text": "", "tool_calls": [call]}]}
+    (root / "s.json").write_text(json.dumps(script))
+    end = _run(root, "Add a docstring to average")
+    assert (end["code"], end["status"], end["verified"]) == (0, "DONE", True), end
+    assert (
+        'def average(xs):\n    """Return the mean of xs."""\n    return sum' in (root / "calc.py").read_text()
+    )
+    (transcript,) = (root / ".asi" / "sessions").glob("*.jsonl")
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    replies = [
+        r["message"] for r in records if r["type"] == "message" and r["message"]["role"] == "assistant"
+    ]
+    framed = next(m for m in replies if m.get("tool_calls"))
+    assert framed["tool_calls"][0]["arguments"]["text"] == '    """Return the mean of xs."""'
+    assert framed["origin"] == "runtime"  # the runtime framed the model's words: never a training target
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(find_embedded_model() is None, reason="the embedded model is not installed")
+def test_the_embedded_model_writes_a_docstring_it_was_given_no_text_for(tmp_path: Path) -> None:
+    root = _project(tmp_path, FIXED)
+    done = asi(
+        "run",
+        "--provider",
+        "local",
+        "--yes",
+        "--output-format",
+        "json",
+        "Add a docstring to average",
+        cwd=root,
+    )
+    end = json.loads(done.stdout.splitlines()[-1])
+    assert end["status"] == "DONE" and end["usage"]["completion_tokens"] > 0, end  # decoded, not planned
+    lines = (root / "calc.py").read_text().splitlines()
+    docstring = lines[lines.index("def average(xs):") + 1]
+    assert re.fullmatch(r'    """[A-Z][a-z]+( [a-z_]+)+\."""', docstring), docstring
+    assert docstring != '    """Average."""'  # the name-derived text the planner once invented
