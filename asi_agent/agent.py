@@ -70,14 +70,14 @@ class Agent:
         self.gate = Gate(config.gate, runner.ctx, session)
         self.loops = LoopBreaker(config.repeat_limit)
         self.verifier: Verifier | None = None
-        self._guarded_before = 0
-        self.task = ""
+        self._guarded_before, self.task = 0, ""
         self.use(backend)
 
     def use(self, backend: Backend) -> None:
         """Talk to `backend` from the next request on: calls, planner and compaction all switch to it."""
         self.backend = backend
         planner = self.planner_for(backend) if self.planner_for is not None else None
+        self.gate.guide(planner is not None)  # a planned run makes a call once (until a change)
         self.turns = ModelTurn.over(backend, self.runner, self.session, self.config, planner)
         self.calls = self.turns.calls
 

@@ -93,13 +93,11 @@ def latest_task_index(messages: Sequence[Message]) -> int:
     return -1
 
 
-_FOLLOWUPS = frozenset({"continue", "unparsed", "checks"})
-
-
 def is_followup(message: Message) -> bool:
-    """The runtime's continue prompts, parse notes and checks' notes are not a new task (a compaction's
-    summary restates the task, so it counts as one)."""
-    return message.author == "runtime" and message.note in _FOLLOWUPS
+    """A user turn the runtime wrote with a kind — a continue prompt, a parse note, a checks' note, a
+    retry of an unusable or cut-off reply — is not a new task (a compaction's summary, which has no kind,
+    restates the task, so it counts as one): the calls made before it still count."""
+    return message.author == "runtime" and message.note is not None
 
 
 def result_ok(result: Message) -> bool:

@@ -336,10 +336,10 @@ def _calls_since_write(results: Sequence[tuple[Message, ToolCall | None]]) -> li
     """The task's calls since its latest write: none of them can be made again (a write may change what
     a read returns, so reads before it can)."""
     made: list[ToolCall] = []
-    for _, call in results:
+    for result, call in results:
         if call is None:
             continue
-        made = [] if call.name in WRITE_TOOLS else made
+        made = [] if call.name in WRITE_TOOLS and _ok(result) else made  # a failed write changed nothing
         made.append(call)
     return made
 
