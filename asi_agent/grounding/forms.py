@@ -2,6 +2,9 @@
 
 - A docstring whose text the request quotes before the name it belongs to: 'Add the docstring "Return the
   mean of xs." to average', 'put "…" as the docstring of average'.
+- What a function should return, as code ("subtract should return a - b, not a + b", "the subtract
+  function should return `a - b`"): the expression must read as Python, or the clause is left to the
+  reader's own rule.
 - The glossary of Chinese words for settings and code, and the English words the code likely uses.
 
 Each reader returns plain values; `grounding.request` turns them into its `Edit`s.
@@ -9,9 +12,10 @@ Each reader returns plain values; `grounding.request` turns them into its `Edit`
 
 from __future__ import annotations
 
+import ast
 import re
 
-__all__ = ["GLOSSARY", "quoted_docstring"]
+__all__ = ["GLOSSARY", "quoted_docstring", "stated_return"]
 
 _QUOTED = r"""(?:`(?P<q>[^`]+)`|"(?P<d>[^"]+)"|'(?P<s>[^']+)'|“(?P<c>[^”]+)”)"""
 _NAME = r"(?:the )?(?:function |method |class )?[`'\"]?(?P<target>[A-Za-z_][\w.]*)[`'\"]?(?:\(\))?"
@@ -39,6 +43,28 @@ def quoted_docstring(clause: str) -> tuple[str, str] | None:
             text = next(found[group] for group in ("q", "d", "s", "c") if found[group])
             return found["target"], text.strip()
     return None
+
+
+_RETURNS = re.compile(
+    r"^(?:the )?(?:function |method )?`?(?P<target>[A-Za-z_]\w*)`?(?:\(\))?(?: function| method)?\s+"
+    r"(?:should|must|has to|needs to|ought to) (?:return|give back)\s+(?:`(?P<code>[^`]+)`|(?P<bare>.+?))"
+    r"(?:,?\s+(?:not|instead of|rather than)\s+.+?)?\s*[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def stated_return(clause: str) -> tuple[str, str] | None:
+    """The function and the Python expression a clause says it should return ("subtract should return
+    a - b, not a + b"); None when the clause is not of that form or the expression is not Python."""
+    found = _RETURNS.search(clause.strip())
+    if found is None:
+        return None
+    expression = (found["code"] or found["bare"]).strip()
+    try:
+        ast.parse(expression, mode="eval")
+    except SyntaxError:
+        return None
+    return found["target"], expression
 
 
 GLOSSARY = {

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from asi_agent.grounding.forms import GLOSSARY, quoted_docstring
+from asi_agent.grounding.forms import GLOSSARY, quoted_docstring, stated_return
 
 __all__ = [
     "Clause",
@@ -425,9 +425,9 @@ def _toggle(clause: str) -> Edit | None:
 
 
 def _replace_or_set(clause: str) -> Edit | None:
-    for pattern in _RETURNS:
-        if found := pattern.search(clause.rstrip(" .!。")):
-            return Edit("returns", new=_value(found, "new"), target=found["target"])
+    found = next((m for pattern in _RETURNS if (m := pattern.search(clause.rstrip(" .!。")))), None)
+    if (returned := stated_return(clause) or (found and (found["target"], _value(found, "new")))) is not None:
+        return Edit("returns", new=returned[1], target=returned[0])
     for pattern in _REPLACE:
         if found := pattern.search(clause):
             old, new = (

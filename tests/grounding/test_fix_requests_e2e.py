@@ -64,6 +64,8 @@ def _check(end: dict, name: str) -> dict:
         "test_subtract fails; fix subtract",
         "subtract should return a - b",
         "subtract should return a - b.",
+        "subtract() should return a - b, not a + b",
+        "The subtract function should return `a - b`",
         "run the tests and fix whatever is failing",
     ],
 )
