@@ -170,3 +170,17 @@ def test_the_embedded_model_writes_a_docstring_it_was_given_no_text_for(tmp_path
     docstring = lines[lines.index("def average(xs):") + 1]
     assert re.fullmatch(r'    """[A-Z][a-z]+( [a-z_]+)+\."""', docstring), docstring
     assert docstring != '    """Average."""'  # the name-derived text the planner once invented
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(find_embedded_model() is None, reason="the embedded model is not installed")
+@pytest.mark.parametrize(
+    "task",
+    ["Fix the failing test in calc.py", "subtract should return a - b", "test_subtract fails; fix subtract"],
+)
+def test_the_embedded_default_fixes_the_readme_example(tmp_path: Path, task: str) -> None:
+    root = _project(tmp_path)
+    done = asi("run", "--provider", "local", "--yes", "--output-format", "json", task, cwd=root)
+    end = json.loads(done.stdout.splitlines()[-1])
+    assert (done.returncode, end["status"], end["verified"]) == (0, "DONE", True), end
+    assert (root / "calc.py").read_text() == FIXED
