@@ -70,8 +70,7 @@ class Agent:
         self.gate = Gate(config.gate, runner.ctx, session)
         self.loops = LoopBreaker(config.repeat_limit)
         self.verifier: Verifier | None = None
-        self._guarded_before = 0
-        self.task = ""
+        self._guarded_before, self.task = 0, ""
         self.images: tuple[Image, ...] = ()
         """Images the next run's request carries (an `@image.png`, an editor's image); taken by that run."""
         self.use(backend)
@@ -80,6 +79,7 @@ class Agent:
         """Talk to `backend` from the next request on: calls, planner and compaction all switch to it."""
         self.backend = backend
         planner = self.planner_for(backend) if self.planner_for is not None else None
+        self.gate.guide(planner is not None)  # a planned run makes a call once (until a change)
         self.turns = ModelTurn.over(backend, self.runner, self.session, self.config, planner)
         self.turns.context.before_compact = self._before_compact
         self.calls = self.turns.calls

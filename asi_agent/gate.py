@@ -49,6 +49,12 @@ class Gate:
         self.config, self.ctx, self.session = config, ctx, session
         self._always: set[str] = set()
         self._seen: dict[str, int] = {}
+        self._limit = config.max_identical_calls
+
+    def guide(self, planned: bool) -> None:
+        """Whether a planner guides the model's calls from now on: then a call already made since the
+        latest change is not made again (docs: the embedded model), else `max_identical_calls` times."""
+        self._limit = 1 if planned else self.config.max_identical_calls
 
     def switch_mode(self, mode: Approval, *, sandbox_off_by_choice: bool) -> None:
         """Gate the next calls with `mode`, as start-up would allow it: UserError for yolo in a session
@@ -75,12 +81,12 @@ class Gate:
         """Yield events, then the call (allowed) or its refusal (an Outcome)."""
         key = signature(item.call)
         self._seen[key] = self._seen.get(key, 0) + 1
-        if self._seen[key] > self.config.max_identical_calls:
+        if self._seen[key] > self._limit:
             yield rejected(
                 item.call,
                 ModelFixableError(
-                    f"you already made this exact call {self._seen[key] - 1} times with the same result; "
-                    "use what it returned, change the arguments, or finish"
+                    "you already made this exact call since the last change; use what it returned, change "
+                    "the arguments, or finish"
                 ),
             )
             return

@@ -265,7 +265,7 @@ class Verifier:
             )
         )
         if not change_asked and not real:
-            found.append(answer_check(self.answer, self._seen))
+            found.append(answer_check(self.answer, self._seen, self.task))
         evidence = f"{self.calls_ok} tool call(s) succeeded" if self.calls_ok else "no tool call succeeded"
         found.append(Check("tool_evidence", self.calls_ok > 0, evidence, required=False))
         return tuple(found)

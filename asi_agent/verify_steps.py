@@ -35,6 +35,9 @@ _STOP = frozenset((
     "or", "of", "to", "in", "on", "for", "with", "as", "by", "at", "from", "returns", "return", "does", "do",
     "has", "have", "there", "here", "which", "what",
 ))  # fmt: skip
+_SIGNATURE_WORDS = frozenset(
+    ("def", "function", "func", "fn", "async", "self", "takes", "parameters", "arguments")
+)
 
 
 def steps_check(task: str, *, edited: bool, tested_after_edit: bool, answered: bool) -> Check | None:
@@ -64,10 +67,45 @@ def claims(answer: str) -> list[str]:
     return list(dict.fromkeys(text.strip() for text in found if text.strip()))
 
 
-def answer_check(answer: str, seen: str) -> Check:
+def answer_check(answer: str, seen: str, task: str = "") -> Check:
     """Whether the run's successful tool results (`seen`) show what the answer states: every code name,
     number, quoted text and path it gives (a dotted name by its parts); an answer in plain words, at least
-    half of its words, or else three tokens in a row ("a - b" of "It returns a - b")."""
+    half of its words, or else three tokens in a row ("a - b" of "It returns a - b"). An answer to "what
+    does F do" must also state something F's body shows, not only its name and parameters."""
+    backed = _answer_check(answer, seen)
+    if backed.ok and (said := _only_signature(task, answer, seen)) is not None:
+        return Check("answer_backed", False, said, required=False)
+    return backed
+
+
+def _only_signature(task: str, answer: str, seen: str) -> str | None:
+    """For "what does F do": why the answer says nothing of what F does (it restates F's signature, or
+    the results never showed F's definition); None when it states something else the results show."""
+    from asi_agent.grounding.does import ASKS_WHAT_IT_DOES  # noqa: PLC0415  (only when a run ends)
+
+    asked = ASKS_WHAT_IT_DOES.search(task)
+    if asked is None:
+        return None
+    name = asked["name"] or asked["zh"]
+    define = re.compile(
+        rf"\b(?:def|function|func|fn)\s+{re.escape(name)}\s*\(|\b{re.escape(name)}\s*=\s*(?:function|\()"
+    )
+    signature = {name.lower()}
+    for line in seen.splitlines():
+        if define.search(line):
+            signature |= {token.lower() for token in _TOKEN.findall(define.split(line, 1)[1])}
+    told = re.sub(r"[\w./-]+:\d+:", " ", answer)  # a search hit's `path:line:` says where, not what
+    said = [
+        token
+        for token in _TOKEN.findall(told)
+        if token.lower() not in signature | _STOP | _SIGNATURE_WORDS and token not in "()[]{},:;.`'\""
+    ]
+    if any(token in seen for token in said):
+        return None
+    return f"the answer gives only {name}'s name and parameters, nothing its body does"
+
+
+def _answer_check(answer: str, seen: str) -> Check:
     words = {word.lower() for word in _WORD.findall(seen)}
     # A number of one or two digits (a count, a line a decorator moves) backs an answer when a result
     # shows it, and is no evidence against it when none does.

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from asi_agent.backends.base import ToolSchema
-from asi_agent.messages import Message, ToolCall
+from asi_agent.messages import Message, RawCall, ToolCall
 
 __all__ = [
     "CUT_OFF",
@@ -65,6 +65,11 @@ class Guide(Protocol):
         """Why `answer` cannot end the task as DONE, or None when it rests on the run's results."""
         ...
 
+    def framed(self, messages: Sequence[Message], calls: Sequence[RawCall]) -> tuple[RawCall, ...]:
+        """The model's calls, with the planned text put around what a step left it to write (a
+        docstring's words); calls of other steps as they are."""
+        ...
+
 
 def run_results(messages: Sequence[Message]) -> list[tuple[Message, ToolCall | None]]:
     """The tool results since the latest task, each with the call that asked for it."""
@@ -88,13 +93,11 @@ def latest_task_index(messages: Sequence[Message]) -> int:
     return -1
 
 
-_FOLLOWUPS = frozenset({"continue", "unparsed", "checks"})
-
-
 def is_followup(message: Message) -> bool:
-    """The runtime's continue prompts, parse notes and checks' notes are not a new task (a compaction's
-    summary restates the task, so it counts as one)."""
-    return message.author == "runtime" and message.note in _FOLLOWUPS
+    """A user turn the runtime wrote with a kind — a continue prompt, a parse note, a checks' note, a
+    retry of an unusable or cut-off reply — is not a new task (a compaction's summary, which has no kind,
+    restates the task, so it counts as one): the calls made before it still count."""
+    return message.author == "runtime" and message.note is not None
 
 
 def result_ok(result: Message) -> bool:
@@ -111,9 +114,7 @@ def unfounded_answer(messages: Sequence[Message], answer: str) -> str | None:
         if not failed:
             return "no tool call of this run succeeded, so the answer would be invented"
         result, call = failed[-1]
-        error = next(
-            (line for line in result.body.splitlines() if line.strip()), ""
-        )
+        error = next((line for line in result.body.splitlines() if line.strip()), "")
         name = call.name if call is not None else "the last call"
         error = error[:300].rstrip(".")
         return f"{name} failed: {error}; no tool call succeeded, so any answer would be invented"

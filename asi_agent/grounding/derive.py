@@ -21,7 +21,15 @@ from typing import Any
 
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.request import Edit, name_words
-from asi_agent.grounding.rewrite import CODE, DATA, TRANSFORMS, hint_words, key_line, set_setting
+from asi_agent.grounding.rewrite import (
+    CODE,
+    DATA,
+    MODEL_TEXT,
+    TRANSFORMS,
+    hint_words,
+    key_line,
+    set_setting,
+)
 
 __all__ = ["PlannedCall", "plan_calls"]
 
@@ -52,6 +60,9 @@ class PlannedCall:
     arguments: dict[str, Any]
     after: str | None = None
     """The text of the file once the step is made (a step whose file already reads so is done)."""
+    open: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Arguments the model writes one sentence of (a docstring's words), each with the planned text
+    before and after that sentence (`grounding.steps.framed`)."""
 
 
 @dataclass
@@ -94,8 +105,19 @@ def plan_calls(edits: Sequence[Edit], view: ProjectView, task: str) -> list[Plan
     for rel in touched:
         before, after = files.original.get(rel), files.texts[rel]
         if after is not None and before != after:
-            calls.extend(_calls_for(rel, before, after))
+            calls.extend(_opened(call) for call in _calls_for(rel, before, after))
     return calls
+
+
+def _opened(call: PlannedCall) -> PlannedCall:
+    """The call, with the text the request does not state (`MODEL_TEXT`) left to the model: the argument
+    that holds it is the planned text around one sentence the model writes."""
+    for key, value in call.arguments.items():
+        if isinstance(value, str) and MODEL_TEXT in value:
+            before, _, after = value.partition(MODEL_TEXT)
+            fixed = {name: v for name, v in call.arguments.items() if name != key}
+            return PlannedCall(call.name, fixed, None, {key: (before, after)})
+    return call
 
 
 def _value_change(before: str | None, after: str) -> tuple[str, str] | None:

@@ -20,10 +20,10 @@ from asi_agent.grounding.choices import close_parameter, exclude_repeat, quote_l
 from asi_agent.grounding.examples import worked_example
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.questions import unquotable
-from asi_agent.grounding.steps import CANNOT, REFUSED, UNCLEAR, RequestPlan, forced_schema
+from asi_agent.grounding.steps import CANNOT, REFUSED, UNCLEAR, RequestPlan, forced_schema, framed
 from asi_agent.grounding.strict import strict_schema
 from asi_agent.grounding.task import Intent, classify, language, quoted, words
-from asi_agent.messages import Message, ToolCall
+from asi_agent.messages import Message, RawCall, ToolCall
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.registry import ToolRegistry
 
@@ -158,6 +158,12 @@ class Grounder:
         if intent in ("edit", "create") and not _goal_met(intent, results):
             return "the task asks for a change and no change was made"
         return unfounded_answer(messages, answer)
+
+    def framed(self, messages: Sequence[Message], calls: Sequence[RawCall]) -> tuple[RawCall, ...]:
+        """The model's calls, the step it was left a sentence of framed by the step's planned text."""
+        plan = self._requests.get((latest_task(messages), latest_task_index(messages)))
+        step = plan.next_step(run_results(messages)) if plan is not None else None
+        return tuple(calls) if step is None else tuple(framed(step, call) for call in calls)
 
     # -- the tools of a turn --------------------------------------------------------------------
 
@@ -330,10 +336,10 @@ def _calls_since_write(results: Sequence[tuple[Message, ToolCall | None]]) -> li
     """The task's calls since its latest write: none of them can be made again (a write may change what
     a read returns, so reads before it can)."""
     made: list[ToolCall] = []
-    for _, call in results:
+    for result, call in results:
         if call is None:
             continue
-        made = [] if call.name in WRITE_TOOLS else made
+        made = [] if call.name in WRITE_TOOLS and _ok(result) else made  # a failed write changed nothing
         made.append(call)
     return made
 

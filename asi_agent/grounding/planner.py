@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from asi_agent.backends.base import ToolSchema
 from asi_agent.backends.guide import CUT_OFF, Guide, TurnPlan, cut_off_text, is_value, only_value
@@ -53,7 +54,13 @@ class Planner:
 
     def judge(self, messages: Sequence[Message], reply: Completion) -> Completion:
         """The reply, or, for an answer that does not rest on the run's results, an honest STOP."""
-        if reply.native_calls or reply.finish_reason == CUT_OFF:
+        if reply.native_calls:
+            calls = self.guide.framed(messages, reply.native_calls)
+            # The model wrote a sentence of the call, the runtime the rest: not a call the model decoded.
+            return (
+                reply if calls == reply.native_calls else replace(reply, native_calls=calls, origin="runtime")
+            )
+        if reply.finish_reason == CUT_OFF:
             return reply
         reason = self.guide.judge(messages, reply.text)
         if reason is None:

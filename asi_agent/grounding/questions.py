@@ -6,6 +6,7 @@ returns. The answer is worked out from the files and rests on one read of the fi
 - "what's the break length?", "端口是多少", "what is the default timeout": the one setting line whose key
   holds the question's words, `path:line: text`;
 - "what does format_clock return": the `return` lines of that function's body.
+- "what does subtract do": what its body returns and calls (`grounding.does`).
 
 A question none of these fits (or that fits nothing in the project) goes to the ordinary grounding.
 """
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from asi_agent.grounding.derive import PlannedCall
+from asi_agent.grounding.does import describe
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.request import key_words, name_words
 from asi_agent.grounding.rewrite import DECLARED, block_end
@@ -97,7 +99,7 @@ def unquotable(task: str) -> str | None:
 def answer_question(task: str, view: ProjectView) -> Answered | None:
     """The answer the files hold, when the question is one of this module's kinds; else None."""
     text = task.strip()
-    for finder in (_count, _returns, _where, _value):
+    for finder in (_count, _returns, _does, _where, _value):
         found = finder(text, view)
         if found is not None:
             return found
@@ -206,6 +208,12 @@ def _returns(task: str, view: ProjectView) -> Answered | None:
         if returns:
             return Answered(_read(rel, opener + 1, end + 1), "\n".join(dict.fromkeys(returns)))
     return None
+
+
+def _does(task: str, view: ProjectView) -> Answered | None:
+    """ "what does subtract do": what its body returns and calls (`grounding.does`)."""
+    found = describe(task, view)
+    return Answered(*found) if found is not None else None
 
 
 # -- where something is defined ----------------------------------------------------------------

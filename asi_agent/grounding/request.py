@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from asi_agent.grounding.forms import GLOSSARY, quoted_docstring, stated_return
+
 __all__ = [
     "Clause",
     "Edit",
@@ -108,49 +110,6 @@ class Edit:
     """The clause that states it: its other words tell which of several places is meant."""
 
 
-_GLOSSARY = {
-    "端口": "port",
-    "版本": "version",
-    "超时": "timeout",
-    "重试": "retries",
-    "音量": "volume",
-    "休息": "break",
-    "工作": "work",
-    "时长": "minutes",
-    "分钟": "minutes",
-    "日志": "log",
-    "级别": "level",
-    "语言": "locale",
-    "调试": "debug",
-    "默认": "default",
-    "份数": "servings",
-    "单位": "units",
-    "名字": "name",
-    "名称": "name",
-    "数据库": "db",
-    "地址": "url",
-    "用户代理": "user_agent",
-    "主机": "host",
-    "主题": "theme",
-    "快捷键": "key",
-    "延迟": "delay",
-    "路径": "path",
-    "密钥": "key",
-    "颜色": "color",
-    "宽度": "width",
-    "高度": "height",
-    "大小": "size",
-    "数量": "count",
-    "间隔": "interval",
-    "描述": "description",
-    "标题": "title",
-    "测试": "test",
-    "函数": "function",
-    "类": "class",
-}
-"""Words of settings and code as Chinese requests name them, and the English word the code likely uses."""
-
-
 def name_words(text: str) -> list[str]:
     """The words of identifiers and phrases, lowercased: `BREAK_MINUTES`, `breakMinutes` → break, minutes."""
     return [word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", text)]
@@ -159,7 +118,7 @@ def name_words(text: str) -> list[str]:
 def key_words(phrase: str) -> list[str]:
     """The words a phrase naming a setting holds (identifiers split, Chinese terms in English)."""
     found: list[str] = []
-    for chinese, english in _GLOSSARY.items():
+    for chinese, english in GLOSSARY.items():
         if chinese in phrase:
             found.append(english)
     for word in name_words(phrase):
@@ -400,11 +359,8 @@ def read_edit(clause: str) -> Edit | None:
             return Edit("rename", found["old"], found["new"])
     if (version := _version(clause)) is not None:
         return version
-    if found := next((m for pattern in _DOCSTRING if (m := pattern.search(clause))), None):
-        owner = found.groupdict().get("owner")
-        said = _DOC_TEXT.search(clause)
-        text = (_value(said, "text") or (said["bare"] or "")).strip() if said else ""
-        return Edit("docstring", new=text, target=f"{owner}.{found['target']}" if owner else found["target"])
+    if (docstring := _docstring(clause)) is not None:
+        return docstring
     if found := _FUNCTION.search(clause):
         body = (found["body"] or "").strip().rstrip(".")
         return Edit("function", new=body, target=found["target"] + (found["params"] or "()"))
@@ -414,6 +370,18 @@ def read_edit(clause: str) -> Edit | None:
         if target and target.lower() not in ("a", "an", "the", "it", "them", "this", "that", "those", "in"):
             return Edit("import", target=target)
     return _replace_or_set(clause)
+
+
+def _docstring(clause: str) -> Edit | None:
+    """A docstring asked for: its text quoted before the name (`grounding.forms`) or after it, or none."""
+    if (stated := quoted_docstring(clause)) is not None:
+        return Edit("docstring", new=stated[1], target=stated[0])
+    if found := next((m for pattern in _DOCSTRING if (m := pattern.search(clause))), None):
+        owner = found.groupdict().get("owner")
+        said = _DOC_TEXT.search(clause)
+        text = (_value(said, "text") or (said["bare"] or "")).strip() if said else ""
+        return Edit("docstring", new=text, target=f"{owner}.{found['target']}" if owner else found["target"])
+    return None
 
 
 def _version(clause: str) -> Edit | None:
@@ -457,9 +425,9 @@ def _toggle(clause: str) -> Edit | None:
 
 
 def _replace_or_set(clause: str) -> Edit | None:
-    for pattern in _RETURNS:
-        if found := pattern.search(clause.rstrip(" .!。")):
-            return Edit("returns", new=_value(found, "new"), target=found["target"])
+    found = next((m for pattern in _RETURNS if (m := pattern.search(clause.rstrip(" .!。")))), None)
+    if (returned := stated_return(clause) or (found and (found["target"], _value(found, "new")))) is not None:
+        return Edit("returns", new=returned[1], target=returned[0])
     for pattern in _REPLACE:
         if found := pattern.search(clause):
             old, new = (

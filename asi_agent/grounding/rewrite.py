@@ -12,7 +12,20 @@ from collections.abc import Callable
 
 from asi_agent.grounding.request import Edit, key_words, name_words
 
-__all__ = ["CODE", "DATA", "DECLARED", "TRANSFORMS", "block_end", "hint_words", "key_line", "set_setting"]
+__all__ = [
+    "CODE",
+    "DATA",
+    "DECLARED",
+    "MODEL_TEXT",
+    "TRANSFORMS",
+    "block_end",
+    "hint_words",
+    "key_line",
+    "set_setting",
+]
+
+MODEL_TEXT = "\x00"
+"""Where a planned text holds words the request does not state: the model writes them (`grounding.derive`)."""
 
 CODE = (".py", ".js", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".rb", ".php", ".c", ".h", ".cpp")
 """Source files: what a rename reaches, where a described text is looked for."""
@@ -344,8 +357,8 @@ def _docstring(edit: Edit, rel: str, text: str) -> str | None:
             if body.startswith(('"""', "'''", 'r"""')):
                 return None  # it has one
             indent = line[: len(line) - len(line.lstrip())] + "    "
-            words = edit.new.strip().strip('"').strip("'") or " ".join(name_words(name)).capitalize()
-            words = words if words.endswith((".", "!", "?")) else words + "."
+            words = edit.new.strip().strip('"').strip("'") or MODEL_TEXT  # the model writes what is not given
+            words = words if words.endswith((".", "!", "?", MODEL_TEXT)) else words + "."
             lines[end + 1 : end + 1] = [f'{indent}"""{words}"""']
             return "\n".join(lines)
     return None

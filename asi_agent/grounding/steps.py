@@ -11,6 +11,7 @@ name the project holds) is unclear: the run ends STOP with a suggestion of how t
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,12 +22,13 @@ from asi_agent.backends.guide import result_ok
 from asi_agent.grounding.derive import PlannedCall, plan_calls
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.questions import answer_question
-from asi_agent.grounding.request import asks_for_change, clauses, edits
+from asi_agent.grounding.repair import repairs
+from asi_agent.grounding.request import Edit, asks_for_change, clauses, edits
 from asi_agent.grounding.task import language, quoted, words
-from asi_agent.messages import Message, ToolCall
+from asi_agent.messages import Message, RawCall, ToolCall
 from asi_agent.refusals import refusal_report
 
-__all__ = ["CANNOT", "REFUSED", "UNCLEAR", "RequestPlan", "forced_schema"]
+__all__ = ["CANNOT", "REFUSED", "SENTENCE", "UNCLEAR", "RequestPlan", "forced_schema", "framed"]
 
 UNCLEAR = {
     "en": (
@@ -38,6 +40,10 @@ UNCLEAR = {
         "请说明改哪里、改成什么，例如：把 app.py 里的 `Hi` 改成 `Welcome`。"
     ),
 }
+SENTENCE = r"^[A-Z][a-z]+( [a-z_]{1,20}){1,11}[.]$"
+"""What the model may write where a step leaves it a sentence (a docstring's words): one sentence of
+words, 2 to 12 of them, ending at its one full stop (no quote: a quote in a pattern breaks llama.cpp's
+grammar of the JSON string; no digits: a tiny model would run on with numbers)."""
 CANNOT = "Could not work out the exact change"
 REFUSED = "Not done: "
 """How the answer begins when a step of the plan was refused (the run then ends STOP)."""
@@ -72,6 +78,11 @@ class RequestPlan:
             return cls(view.root, (answered.step,), False, None, answered.answer)
         stated = edits(task)
         steps.extend(plan_calls(stated, view, task))
+        if not stated:  # "fix the failing test": the change the tests' assertions settle, if any
+            for fix in repairs(task, view):
+                edit = Edit("returns", new=fix.expression, target=fix.function, context=task)
+                stated.append(edit)
+                steps.extend(plan_calls([edit], view, fix.path))
         renames = any(edit.kind == "rename" for edit in stated)
         changes = [c for c in parts if c.change and not (renames and _COVERED.search(c.text))]
         open_ended = bool(changes) and len(stated) < len(changes)
@@ -148,7 +159,11 @@ class RequestPlan:
 
 def forced_schema(step: PlannedCall) -> dict[str, Any]:
     """A tool schema that admits exactly the step's call."""
-    properties = {name: {"enum": [value]} for name, value in step.arguments.items()}
+    properties: dict[str, dict[str, Any]] = {
+        name: {"enum": [value]} for name, value in step.arguments.items()
+    }
+    # What the model writes (a docstring's words): one sentence; `framed` puts the planned text around it.
+    properties.update({key: {"type": "string", "pattern": SENTENCE} for key in step.open})
     return {
         "type": "function",
         "function": {
@@ -164,8 +179,34 @@ def forced_schema(step: PlannedCall) -> dict[str, Any]:
     }
 
 
+def framed(step: PlannedCall, call: RawCall) -> RawCall:
+    """The model's call of a step it writes a sentence of, with the step's planned text around the
+    sentence; any other call as it is."""
+    arguments = call.arguments
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except json.JSONDecodeError:
+            return call
+    if not step.open or call.name != step.name or not isinstance(arguments, dict):
+        return call
+    given = dict(arguments)
+    for name, (before, after) in step.open.items():
+        if isinstance(given.get(name), str):
+            given[name] = f"{before}{given[name]}{after}"
+    return RawCall(call.id, call.name, given)
+
+
 def _same(step: PlannedCall, call: ToolCall) -> bool:
-    return call.name == step.name and dict(call.arguments) == step.arguments
+    if not step.open:
+        return call.name == step.name and dict(call.arguments) == step.arguments
+    given = dict(call.arguments)
+    written = [(given.pop(name, None), around) for name, around in step.open.items()]
+    framed_ok = all(
+        isinstance(text, str) and text.startswith(before) and text.endswith(after)
+        for text, (before, after) in written
+    )
+    return call.name == step.name and given == step.arguments and framed_ok
 
 
 def _unclear(task: str, view: ProjectView) -> str | None:
