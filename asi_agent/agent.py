@@ -35,7 +35,7 @@ from asi_agent.session import Session
 from asi_agent.session.repair import closing_messages
 from asi_agent.skills.session import SKILLS_KEY
 from asi_agent.toolrun import Outcome, Prepared, ToolRunner, prepare_reply
-from asi_agent.tools.files.syntax import checked_language, syntax_error
+from asi_agent.tools.files.syntax import file_syntax_error
 from asi_agent.verify import Verifier
 from asi_agent.wire import CONTINUE_PROMPT, unparsed_text
 
@@ -175,7 +175,8 @@ class Agent:
         self.gate.new_run()
         ctx = self.runner.ctx
         owner = ctx.session_id or self.session.id  # a child agent's changes are journaled as its parent's
-        self.verifier = Verifier.start(task, ctx.root, ctx.journal, owner, _parses, self.config.verify)
+        parses, verify = file_syntax_error, self.config.verify
+        self.verifier = Verifier.start(task, ctx.root, ctx.journal, owner, parses, verify)
         self.verifier.planning = self.gate.config.approval == "plan"
         self._guarded_before = ctx.guarded_edits
         return SessionStarted(self.session.id, self.backend.model_name, mode, resumed)
@@ -240,22 +241,9 @@ class Agent:
             checks = self.verifier.checks() if self.verifier is not None else ()
         verified = status == "DONE" and bool(checks) and all(check.ok for check in checks)
         guarded = self.runner.ctx.guarded_edits - self._guarded_before
-        self.session.append(
-            "finished",
-            status=status,
-            result=result,
-            turns=turns,
-            error=error,
-            verified=verified,
-            checks=[check.to_dict() for check in checks],
-            guarded_edits=guarded,
-            sandbox=self.sandbox_kind,
-        )
+        kept = {"checks": [check.to_dict() for check in checks], "guarded_edits": guarded}
+        ending = {"status": status, "result": result, "turns": turns, "error": error, "verified": verified}
+        self.session.append("finished", **ending, **kept, sandbox=self.sandbox_kind)
         return RunFinished(
             status, result, turns, self.usage, error, verified, checks, guarded, self.sandbox_kind
         )
-
-
-def _parses(path: str, text: str) -> str | None:
-    """Why a changed file's text does not parse, or None (the edit guard's parsers)."""
-    return syntax_error(text, checked_language(path))

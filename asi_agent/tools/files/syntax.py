@@ -22,7 +22,7 @@ from asi_agent.tools.code.index.symbols import language_of
 if TYPE_CHECKING:
     import tree_sitter
 
-__all__ = ["ParseProblem", "checked_language", "parse_problem", "syntax_error"]
+__all__ = ["ParseProblem", "checked_language", "file_syntax_error", "parse_problem", "syntax_error"]
 
 _GRAMMARS = {
     "python": ("tree_sitter_python", "language"),
@@ -78,6 +78,11 @@ def syntax_error(text: str, language: str) -> str | None:
     """`parse_problem` as one line ("line 3: expected ':'"); None when `text` parses."""
     problem = parse_problem(text, language)
     return None if problem is None else str(problem)
+
+
+def file_syntax_error(path: str, text: str) -> str | None:
+    """Why `text`, the new content of `path`, does not parse in the file's language, or None."""
+    return syntax_error(text, checked_language(path))
 
 
 def _python_problem(text: str) -> ParseProblem | None:
