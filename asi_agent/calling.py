@@ -1,16 +1,17 @@
 """Running a reply's calls: each gated, the allowed ones run (consecutive reads together), each result
-kept in the transcript at once and fed back to the model as a typed tool message."""
+kept in the transcript at once and fed back to the model as a typed tool message. While they run, what
+they report (a child agent's events, their progress) is passed on as it happens."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 
-from asi_agent.events import AgentEvent, CallRejected, ToolStarted
+from asi_agent.events import AgentEvent, CallRejected, ToolProgress, ToolStarted, tool_progress_sink
 from asi_agent.gate import Gate
 from asi_agent.messages import Message
 from asi_agent.session import Session
-from asi_agent.toolrun import Outcome, Prepared, ToolRunner, batches
+from asi_agent.toolrun import Outcome, Prepared, Relay, ToolRunner, batches
 from asi_agent.verify import Verifier
 
 __all__ = ["run_calls"]
@@ -64,7 +65,12 @@ async def run_calls(
 async def _execute(item: Prepared | Outcome, gate: Gate, runner: ToolRunner) -> Outcome:
     if isinstance(item, Outcome):
         return item
-    outcome = await runner.execute(item)
+    progress = _CallProgress(runner.relay, item.call.id)
+    try:
+        with tool_progress_sink(progress):
+            outcome = await runner.execute(item)
+    finally:
+        progress.closed = True
     if outcome.changed_files:
         gate.changed_files()
     return outcome
@@ -73,3 +79,16 @@ async def _execute(item: Prepared | Outcome, gate: Gate, runner: ToolRunner) -> 
 def _runs_commands(item: Prepared | Outcome) -> bool:
     """Whether a call about to run may change files other than through the edit tools' journal."""
     return isinstance(item, Prepared) and item.spec.risk == "execute"
+
+
+class _CallProgress:
+    """One call's progress sink: `ToolProgress` events through the relay, in order with the run's other
+    events, until the call ends (a report arriving after its result is dropped, not shown as current)."""
+
+    def __init__(self, relay: Relay, call_id: str) -> None:
+        self.relay, self.call_id = relay, call_id
+        self.closed = False
+
+    def __call__(self, progress: float, total: float | None, message: str) -> None:
+        if not self.closed:
+            self.relay.put(ToolProgress(self.call_id, progress, total, message))

@@ -36,9 +36,13 @@ __all__ = [
     "SubagentEvent",
     "TextStreamed",
     "ToolFinished",
+    "ToolProgress",
+    "ToolProgressSink",
     "ToolStarted",
+    "call_progress",
     "progress_sink",
     "report_progress",
+    "tool_progress_sink",
 ]
 
 
@@ -135,6 +139,23 @@ class ToolStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolProgress:
+    """A running call's progress, as its tool reports it (an MCP server's progress notifications)."""
+
+    call_id: str
+    progress: float
+    total: float | None = None
+    """None: the tool does not know how much there is."""
+    message: str = ""
+
+    @property
+    def detail(self) -> str:
+        """The progress as every front end shows it: `40/100 · indexing`, `3`, `indexing`."""
+        done = f"{self.progress:g}/{self.total:g}" if self.total else f"{self.progress:g}"
+        return f"{done} · {self.message}" if self.message else done
+
+
+@dataclass(frozen=True, slots=True)
 class ToolFinished:
     call: ToolCall
     ok: bool
@@ -221,6 +242,7 @@ AgentEvent = (
     | ApprovalRequested
     | DecisionMade
     | ToolStarted
+    | ToolProgress
     | ToolFinished
     | RetryRequested
     | StatusDecided
@@ -260,3 +282,26 @@ def progress_sink(sink: ProgressSink | None) -> Iterator[None]:
         yield
     finally:
         _SINK.reset(token)
+
+
+ToolProgressSink = Callable[[float, float | None, str], None]
+"""Receives the running call's progress (done, total or None, message); the runner turns it into a
+`ToolProgress` event of that call."""
+
+_CALL: ContextVar[ToolProgressSink | None] = ContextVar("asi_agent_call_progress", default=None)
+
+
+def call_progress() -> ToolProgressSink | None:
+    """Where the call running in this context reports its progress; None outside a call. A tool whose
+    progress arrives in another task (an MCP client's) takes it when the call starts."""
+    return _CALL.get()
+
+
+@contextmanager
+def tool_progress_sink(sink: ToolProgressSink) -> Iterator[None]:
+    """Send the progress of the call run in this context to `sink`."""
+    token = _CALL.set(sink)
+    try:
+        yield
+    finally:
+        _CALL.reset(token)

@@ -39,6 +39,7 @@ from asi_agent.events import (
     SubagentEvent,
     TextStreamed,
     ToolFinished,
+    ToolProgress,
     ToolStarted,
 )
 from asi_agent.exceptions import ModelFixableError
@@ -95,6 +96,9 @@ class TurnReporter:
         elif isinstance(event, ToolStarted):
             self._seq[event.call.id] = self.agent.runner.ctx.journal.last_seq()
             await self.link.send(update_tool_call(event.call.id, status="in_progress"))
+        elif isinstance(event, ToolProgress):  # shown as the call's content until its result replaces it
+            content = [_text(event.detail)]
+            await self.link.send(update_tool_call(event.call_id, status="in_progress", content=content))
         elif isinstance(event, ToolFinished):
             await self._finished(event)
         elif isinstance(event, CallRejected):

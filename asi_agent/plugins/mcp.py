@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from asi_agent.events import report_progress
+from asi_agent.events import ToolProgressSink, call_progress
 from asi_agent.exceptions import ToolError
 from asi_agent.plugins.mcp_annotations import classify_mcp_tool
 from asi_agent.plugins.mcp_oauth import FileTokenStorage, session_provider, token_path, wants_oauth
@@ -114,7 +114,9 @@ class McpConnection:
             raise ToolError(f"MCP server {self.entry.name!r} is not running")
         timeout = self.entry.definition.timeout
         try:
-            progress = functools.partial(_progress, f"{self.entry.name}: {tool}")
+            # the notifications arrive in the session's own task: the call's sink is taken here
+            sink = call_progress()
+            progress = None if sink is None else functools.partial(_progress, sink)
             result = await asyncio.wait_for(
                 self._session.call_tool(tool, arguments, progress_callback=progress), timeout
             )
@@ -358,10 +360,11 @@ def _tool_spec(entry: McpServerEntry, connection: McpConnection, tool: Any) -> T
     )
 
 
-async def _progress(activity: str, progress: float, total: float | None, message: str | None) -> None:
-    """A server's progress notification, shown by the progress display while the call runs."""
-    done = f"{progress:g}/{total:g}" if total else f"{progress:g}"
-    report_progress(activity, f"{done} {message}" if message else done)
+async def _progress(
+    sink: ToolProgressSink, progress: float, total: float | None, message: str | None
+) -> None:
+    """A server's progress notification: a `ToolProgress` of the running call, shown on its card."""
+    sink(progress, total, message or "")
 
 
 def _result_text(result: Any) -> str:

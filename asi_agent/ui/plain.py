@@ -31,6 +31,7 @@ from asi_agent.events import (
     SubagentEvent,
     TextStreamed,
     ToolFinished,
+    ToolProgress,
     ToolStarted,
 )
 from asi_agent.exceptions import AsiError
@@ -242,6 +243,8 @@ class _Printer:
         """Some of the reply was shown: its line still needs ending."""
         self.status = StatusFilter()
         self.started: dict[str, float] = {}
+        self.names: dict[str, str] = {}
+        """The running calls' tool names, for their progress lines."""
         self.rejected: set[str] = set()
         """Calls already shown as rejected: their result events add nothing."""
         self.said = ""
@@ -264,9 +267,8 @@ class _Printer:
             self.partial, self.wrote = "", False
         elif isinstance(event, ToolStarted | ToolFinished) and event.call.id in self.rejected:
             return
-        elif isinstance(event, ToolStarted):
-            self.started[event.call.id] = time.monotonic()
-            _print(f"· {event.call.name} {_key_argument(event.call.arguments)} …")
+        elif isinstance(event, ToolStarted | ToolProgress):
+            self._running(event)
         elif isinstance(event, ToolFinished):
             self._finished(event)
         elif isinstance(event, CallRejected):
@@ -279,6 +281,15 @@ class _Printer:
             detail = ending_detail(event, self.said)
             used = f" · {tokens:,} tokens" if tokens else ""  # none: grounding answered without the model
             _print(f"── {event.status}{detail} · {event.turns} turns{used}")
+
+    def _running(self, event: ToolStarted | ToolProgress) -> None:
+        """A call starts (one line), or reports how far it got (a line under it)."""
+        if isinstance(event, ToolProgress):
+            _print(f"  … {self.names.get(event.call_id, 'tool')} {event.detail}")
+            return
+        self.started[event.call.id] = time.monotonic()
+        self.names[event.call.id] = event.call.name
+        _print(f"· {event.call.name} {_key_argument(event.call.arguments)} …")
 
     def _write(self, text: str) -> None:
         """Streamed reply text (the status line already taken out)."""
@@ -297,6 +308,7 @@ class _Printer:
             _print(f"  ↳ {event.agent} {'✓' if inner.ok else '✗'} {inner.call.name} {first[:200]}")
 
     def _finished(self, event: ToolFinished) -> None:
+        self.names.pop(event.call.id, None)
         seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())
         took = "<1s" if seconds < 1 else f"{seconds:.1f}s"
         first, _, rest = event.output.partition("\n")

@@ -1,10 +1,11 @@
 """The progress line: on a terminal, stderr shows what is happening (loading the model, indexing, waiting
 for the model, retrying, running a tool) and for how long, on one line redrawn in place.
 
-It consumes two kinds of typed events: the agent's events (which say when a tool runs and when the model
-is asked) and the `ProgressReported` events that backends and indexers send with `report_progress`. It
-draws from its own thread, so the line keeps moving while the event loop waits on a slow call; every
-other write to the terminal happens inside `cleared()`, so the line never mixes with output.
+It consumes two kinds of typed events: the agent's events (which say when a tool runs, how far it got,
+and when the model is asked) and the `ProgressReported` events that backends and indexers send with
+`report_progress`. It draws from its own thread, so the line keeps moving while the event loop waits on
+a slow call; every other write to the terminal happens inside `cleared()`, so the line never mixes with
+output.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from asi_agent.events import (
     StatusDecided,
     TextStreamed,
     ToolFinished,
+    ToolProgress,
     ToolStarted,
 )
 
@@ -95,6 +97,8 @@ class ProgressLine:
             self.set(None)
         elif isinstance(event, ToolStarted):
             self.set(f"running {event.call.name}")
+        elif isinstance(event, ToolProgress):  # the call's own report: its clock keeps running
+            self.set(self.activity or "running", event.detail)
         elif isinstance(event, SessionStarted):
             self.set(WAITING, event.model)
         elif isinstance(event, ToolFinished | RetryRequested) or (

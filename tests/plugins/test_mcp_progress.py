@@ -1,5 +1,6 @@
-"""A remote MCP tool's progress notifications reach the progress display while the call runs, and an
-interrupted call is cancelled at the server, through the agent loop with the scripted model."""
+"""A remote MCP tool's progress notifications become `ToolProgress` events of the running call, between
+its start and its result, and an interrupted call is cancelled at the server, through the agent loop with
+the scripted model."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 
 from asi_agent.agent import Agent, AgentConfig
 from asi_agent.backends.scripted import ScriptedBackend, ScriptedCall, ScriptedReply
-from asi_agent.events import ProgressReported, ToolFinished, progress_sink
+from asi_agent.events import ProgressReported, ToolFinished, ToolProgress, ToolStarted, progress_sink
 from asi_agent.gate import GateConfig
 from asi_agent.plugins import attach_mcp_servers, build_registry
 from asi_agent.session import SessionStore
@@ -86,7 +87,7 @@ async def test_an_interrupted_call_is_cancelled_at_the_server(tmp_path: Path, ur
     assert marker.read_text(encoding="utf-8") == "cancelled"
 
 
-async def test_progress_is_reported(tmp_path: Path, url: str) -> None:
+async def test_progress_is_reported_on_the_running_call(tmp_path: Path, url: str) -> None:
     seen: list[ProgressReported] = []
     agent, ctx = await _agent(tmp_path, url, ScriptedCall(name="demo__count"))
     try:
@@ -94,9 +95,15 @@ async def test_progress_is_reported(tmp_path: Path, url: str) -> None:
             events = [event async for event in agent.run("task")]
     finally:
         await ctx.aclose()
-    finished = [e for e in events if isinstance(e, ToolFinished)]
-    assert finished and finished[0].ok, finished
-    assert [(p.activity, p.detail) for p in seen if "count" in p.activity] == [
-        ("demo: count", "1/2 one"),
-        ("demo: count", "2/2 two"),
+    calls = [e for e in events if isinstance(e, ToolStarted | ToolProgress | ToolFinished)]
+    kinds = [type(e).__name__ for e in calls]
+    assert kinds == ["ToolStarted", "ToolProgress", "ToolProgress", "ToolFinished"]
+    started, first, second, finished = calls
+    assert isinstance(finished, ToolFinished) and finished.ok and finished.output == "counted"
+    assert isinstance(first, ToolProgress) and isinstance(second, ToolProgress)
+    assert {first.call_id, second.call_id} == {started.call.id}  # type: ignore[union-attr]
+    assert [(p.progress, p.total, p.message, p.detail) for p in (first, second)] == [
+        (1, 2, "one", "1/2 · one"),
+        (2, 2, "two", "2/2 · two"),
     ]
+    assert not [p for p in seen if "count" in p.activity]  # one path: the call's events, not the side channel

@@ -19,6 +19,7 @@ from asi_agent.events import (
     SubagentEvent,
     TextStreamed,
     ToolFinished,
+    ToolProgress,
     ToolStarted,
 )
 from asi_agent.messages import Message, ToolCall
@@ -59,6 +60,8 @@ class TurnView:
             await self._started(event.call)
         elif isinstance(event, ToolFinished):
             await self._finished(event)
+        elif isinstance(event, ToolProgress) and event.call_id in self.cards:
+            self.cards[event.call_id].progressed(event.detail)
         elif isinstance(event, CallRejected):
             card = ToolCard(ToolCall(event.call_id, event.name or "?", {}))
             await self.conversation.mount(card)

@@ -195,6 +195,10 @@ class ToolCard(Collapsible):
         if diff or not ok or self.open_output or (ok and self.call.name == "create_file"):
             self.collapsed = False
 
+    def progressed(self, detail: str) -> None:
+        """The running call's progress (`40/100 · indexing`), until its result replaces it."""
+        self.title = self._heading("…", f"running · {detail}")
+
     def interrupted(self) -> None:
         """The turn was interrupted while the call ran."""
         self.title = self._heading("✗", "interrupted")
