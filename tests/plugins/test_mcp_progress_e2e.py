@@ -1,0 +1,78 @@
+"""An MCP tool's progress notifications through the real `asi-agent run` with the scripted model: a stdio
+server made with the `mcp` SDK (`tests/servers/mcp_progress.py`) reports `40/100 · indexing`, and the
+progress line on the terminal shows it beside the running call; with no terminal nothing is drawn."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.asi_cli import model_free_env
+
+pytest.importorskip("mcp")
+SERVER = Path(__file__).resolve().parents[1] / "servers" / "mcp_progress.py"
+
+
+def _setup(tmp_path: Path) -> tuple[list[str], dict[str, str], Path]:
+    """The command, environment and project of a run whose model calls `progress__index` once."""
+    project, config = tmp_path / "proj", tmp_path / "config"
+    project.mkdir()
+    config.mkdir()
+    server = {"command": sys.executable, "args": [str(SERVER)]}
+    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"progress": server}}))
+    call = {"id": "c1", "name": "progress__index", "arguments": {"pause": 1.5}}
+    replies = [{"text": "", "tool_calls": [call]}, "Indexed.\nAGENT_STATUS: DONE"]
+    model = tmp_path / "script.json"
+    model.write_text(json.dumps({"native": True, "replies": replies}))
+    env = {**model_free_env(), "ASI_CONFIG_DIR": str(config), "TERM": "xterm"}
+    command = [sys.executable, "-m", "asi_agent", "run", "--provider", "scripted", "--model", str(model)]
+    return [*command, "index the project"], env, project
+
+
+def test_progress_shows_on_the_progress_line_beside_the_running_call(tmp_path: Path) -> None:
+    command, env, project = _setup(tmp_path)
+    main, secondary = pty.openpty()
+    proc = subprocess.Popen(
+        command, cwd=project, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=secondary
+    )
+    os.close(secondary)
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(main, 4096)
+            except OSError:  # the terminal's other end closed
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    out, _ = proc.communicate(timeout=120)
+    reader.join(timeout=10)
+    os.close(main)
+    err = b"".join(chunks).decode(errors="replace")
+    assert proc.returncode == 0, err
+    assert out.decode() == "Indexed.\n"
+    assert "running progress__index (40/100 · indexing) · " in err
+    assert "✓ progress__index: indexed" in err
+    assert err.index("(40/100 · indexing)") < err.index("✓ progress__index")
+
+
+def test_no_progress_is_drawn_without_a_terminal(tmp_path: Path) -> None:
+    command, env, project = _setup(tmp_path)
+    done = subprocess.run(
+        command, cwd=project, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "✓ progress__index: indexed" in done.stderr
+    assert "40/100" not in done.stderr and "\x1b[K" not in done.stderr

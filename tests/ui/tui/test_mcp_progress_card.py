@@ -1,0 +1,32 @@
+"""An MCP tool's progress on its card in the Textual chat: a stdio server made with the `mcp` SDK reports
+`40/100 · indexing` and the running call's card says so; when the call ends its result replaces it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from chat_helpers import call, make_app, reply, send, until
+
+from asi_agent.ui.tui.widgets import ToolCard
+
+pytest.importorskip("mcp")
+SERVER = Path(__file__).resolve().parents[2] / "servers" / "mcp_progress.py"
+
+
+async def test_the_card_shows_the_progress_then_the_result(project: Path, user_config: Path) -> None:
+    server = {"command": sys.executable, "args": [str(SERVER)]}
+    (user_config / "mcp.json").write_text(json.dumps({"mcpServers": {"progress": server}}))
+    replies = [reply("", call("progress__index", pause=3)), reply("Indexed.\nAGENT_STATUS: DONE")]
+    app = make_app(project, replies)
+    async with app.run_test() as pilot:
+        await send(pilot, "index the project")
+        await until(pilot, lambda: any("40/100" in card.heading for card in app.query(ToolCard)))
+        card = app.query_one(ToolCard)
+        assert card.heading.startswith("… progress__index")
+        assert card.heading.endswith("· running · 40/100 · indexing")
+        await until(pilot, lambda: app.turn_worker is not None and not app.turn_worker.is_running)
+        assert card.heading.startswith("✓ progress__index")
+        assert "indexing" not in card.heading and card.output == "indexed"
