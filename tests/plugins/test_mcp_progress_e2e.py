@@ -1,6 +1,7 @@
-"""An MCP tool's progress notifications through the real `asi-agent run` with the scripted model: a stdio
-server made with the `mcp` SDK (`tests/servers/mcp_progress.py`) reports `40/100 · indexing`, and the
-progress line on the terminal shows it beside the running call; with no terminal nothing is drawn."""
+"""An MCP tool's progress notifications through the real `asi-agent run` and `chat --plain` with the
+scripted model: a stdio server made with the `mcp` SDK (`tests/servers/mcp_progress.py`) reports
+`40/100 · indexing`; `run`'s progress line on a terminal shows it beside the running call (with no
+terminal nothing is drawn), and the plain chat prints it under the call's line."""
 
 from __future__ import annotations
 
@@ -76,3 +77,26 @@ def test_no_progress_is_drawn_without_a_terminal(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "✓ progress__index: indexed" in done.stderr
     assert "40/100" not in done.stderr and "\x1b[K" not in done.stderr
+
+
+def test_the_plain_chat_prints_the_progress_under_the_running_call(tmp_path: Path) -> None:
+    command, env, project = _setup(tmp_path)
+    chat = [*command[:3], "chat", "--plain", *command[4:-1]]  # the same model, no task: it is typed
+    done = subprocess.run(
+        chat,
+        cwd=project,
+        env=env,
+        input="index the project\n/quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [line.strip() for line in done.stdout.splitlines()]
+    started = next(i for i, line in enumerate(lines) if line.startswith("· progress__index"))
+    assert lines[started + 1 : started + 3] == [
+        "… progress__index 40/100 · indexing",
+        "… progress__index 100/100 · done",
+    ]
+    assert lines[started + 3].startswith("✓ progress__index") and lines[started + 3].endswith("indexed")
