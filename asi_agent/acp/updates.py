@@ -96,9 +96,8 @@ class TurnReporter:
         elif isinstance(event, ToolStarted):
             self._seq[event.call.id] = self.agent.runner.ctx.journal.last_seq()
             await self.link.send(update_tool_call(event.call.id, status="in_progress"))
-        elif isinstance(event, ToolProgress):  # shown as the call's content until its result replaces it
-            content = [_text(event.detail)]
-            await self.link.send(update_tool_call(event.call_id, status="in_progress", content=content))
+        elif isinstance(event, ToolProgress):
+            await self._progressed(event.call_id, event)
         elif isinstance(event, ToolFinished):
             await self._finished(event)
         elif isinstance(event, CallRejected):
@@ -119,7 +118,9 @@ class TurnReporter:
         if isinstance(inner, SubagentEvent):  # a grandchild's: under its own parent
             await self._child(SubagentEvent(f"{event.call_id}/{inner.call_id}", inner.agent, inner.event))
             return
-        if isinstance(inner, ToolStarted):
+        if isinstance(inner, ToolProgress):
+            await self._progressed(f"{event.call_id}/{inner.call_id}", inner)
+        elif isinstance(inner, ToolStarted):
             call = inner.call
             title = f"{event.agent} › {call_title(call)}"
             await self.link.send(
@@ -138,6 +139,10 @@ class TurnReporter:
             await self.link.send(
                 update_tool_call(f"{event.call_id}/{inner.call.id}", status=status, content=content)
             )
+
+    async def _progressed(self, call_id: str, event: ToolProgress) -> None:
+        """A running call's progress, as its content until the result replaces it."""
+        await self.link.send(update_tool_call(call_id, status="in_progress", content=[_text(event.detail)]))
 
     async def cancelled(self) -> None:
         """The prompt was cancelled: a question still open is answered no, and the calls that did not

@@ -243,8 +243,7 @@ class _Printer:
         """Some of the reply was shown: its line still needs ending."""
         self.status = StatusFilter()
         self.started: dict[str, float] = {}
-        self.names: dict[str, str] = {}
-        """The running calls' tool names, for their progress lines."""
+        self.names: dict[str, str] = {}  # the calls' tool names, for their progress lines
         self.rejected: set[str] = set()
         """Calls already shown as rejected: their result events add nothing."""
         self.said = ""
@@ -302,7 +301,11 @@ class _Printer:
         """A child agent's calls, indented under its `task` call."""
         inner = event.event
         if isinstance(inner, ToolStarted):
+            self.names[f"{event.call_id}/{inner.call.id}"] = inner.call.name
             _print(f"  ↳ {event.agent} · {inner.call.name} {_key_argument(inner.call.arguments)} …")
+        elif isinstance(inner, ToolProgress):
+            name = self.names.get(f"{event.call_id}/{inner.call_id}", "tool")
+            _print(f"  ↳ {event.agent} … {name} {inner.detail}")
         elif isinstance(inner, ToolFinished):
             first = inner.output.partition("\n")[0] if inner.ok else inner.output
             _print(f"  ↳ {event.agent} {'✓' if inner.ok else '✗'} {inner.call.name} {first[:200]}")

@@ -100,3 +100,31 @@ def test_the_plain_chat_prints_the_progress_under_the_running_call(tmp_path: Pat
         "… progress__index 100/100 · done",
     ]
     assert lines[started + 3].startswith("✓ progress__index") and lines[started + 3].endswith("indexed")
+
+
+def test_the_plain_chat_prints_a_child_agents_progress_under_its_call(tmp_path: Path) -> None:
+    command, env, project = _setup(tmp_path)
+    task = {"name": "task", "arguments": {"description": "i", "prompt": "Index", "subagent_type": "general"}}
+    child = {"name": "progress__index", "arguments": {"pause": 0.5}}
+    replies = [{"text": "", "tool_calls": [task]}, {"text": "", "tool_calls": [child]}]
+    replies += ["Indexed.\nAGENT_STATUS: DONE", "Done.\nAGENT_STATUS: DONE"]
+    (tmp_path / "script.json").write_text(json.dumps({"native": True, "replies": replies}))
+    chat = [*command[:3], "chat", "--plain", *command[4:-1], "--approval", "yolo"]
+    done = subprocess.run(
+        chat,
+        cwd=project,
+        env=env,
+        input="index\n/quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [line.strip() for line in done.stdout.splitlines()]
+    started = next(i for i, line in enumerate(lines) if line.startswith("↳ general · progress__index"))
+    assert lines[started + 1 : started + 3] == [
+        "↳ general … progress__index 40/100 · indexing",
+        "↳ general … progress__index 100/100 · done",
+    ]
+    assert lines[started + 3] == "↳ general ✓ progress__index indexed"

@@ -146,6 +146,9 @@ class TurnView:
         inner = event.event
         while isinstance(inner, SubagentEvent):  # a grandchild's
             event, inner = inner, inner.event
+        if isinstance(inner, ToolProgress) and f"{event.call_id}/{inner.call_id}" in self.cards:
+            self.cards[f"{event.call_id}/{inner.call_id}"].progressed(inner.detail)
+            return
         if not isinstance(inner, ToolStarted | ToolFinished):
             return
         call = inner.call
