@@ -285,8 +285,8 @@ def progress_sink(sink: ProgressSink | None) -> Iterator[None]:
 
 
 ToolProgressSink = Callable[[float, float | None, str], None]
-"""Receives the running call's progress (done, total or None, message); the runner turns it into a
-`ToolProgress` event of that call."""
+"""Receives the running call's progress (done, total or None, message) and turns it into a `ToolProgress`
+event of that call; it is called on the event loop (not from worker threads)."""
 
 _CALL: ContextVar[ToolProgressSink | None] = ContextVar("asi_agent_call_progress", default=None)
 
