@@ -18,7 +18,7 @@ from asi_agent.tools.args import SaveMemoryArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.files.ops import ChangePlanned, commit_change
-from asi_agent.tools.files.textio import write_atomic
+from asi_agent.tools.files.textio import read_if_present, write_atomic
 
 __all__ = ["GLOBAL_FILE", "PROJECT_FILE", "SECTION", "save_memory", "with_memory"]
 
@@ -46,7 +46,7 @@ async def save_memory(args: SaveMemoryArgs, ctx: ToolContext) -> str:
     else:
         path = user_config_dir() / GLOBAL_FILE
         where = f"the global {GLOBAL_FILE}"
-    before = _read(path)
+    before = read_if_present(path)
     after = with_memory(before, fact)
     if after is None:
         return f"already remembered in {where}: {fact}"
@@ -89,11 +89,3 @@ def _write_global(ctx: ToolContext, path: Path, before: bytes | None, after: byt
         GLOBAL_FILE, before, after, tool="save_memory", session_id=ctx.session_id
     )
 
-
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise ToolError(f"cannot read {path.name}: {exc.strerror or exc}") from exc

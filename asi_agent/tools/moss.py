@@ -24,7 +24,7 @@ from asi_agent.tools.base import ToolContext
 from asi_agent.tools.catalog import builtin_specs
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.files.ops import ChangePlanned, commit_change
-from asi_agent.tools.files.textio import write_atomic
+from asi_agent.tools.files.textio import read_if_present, write_atomic
 from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
 
 __all__ = ["USER_PROMPT_NAME", "moss_register_plugin_tool", "moss_update_asi_user_prompt"]
@@ -38,7 +38,7 @@ async def moss_register_plugin_tool(args: MossRegisterPluginToolArgs, ctx: ToolC
     registry = ctx.state.get(REGISTRY_KEY)
     live = registry if isinstance(registry, ToolRegistry) else None
     path = ctx.root / MANIFEST_NAME
-    before = _read_bytes(path)
+    before = read_if_present(path)
     data = _manifest_data(before)
     taken = set(live.names()) if live else {spec.name for spec in builtin_specs()}
     taken |= {str(tool.get("name")) for tool in data["tools"] if isinstance(tool, dict)}
@@ -72,14 +72,14 @@ async def moss_update_asi_user_prompt(args: MossUpdateAsiUserPromptArgs, ctx: To
     if args.scope == "project":
         # A fixed path, not one the model chose: resolve_in_project's `.asi/` refusal does not apply.
         path = ctx.root.resolve() / ".asi" / USER_PROMPT_NAME
-        before = _read_bytes(path)
+        before = read_if_present(path)
         after = _updated(before, text, args.mode)
         commit_change(ctx, path, before, after, tool="moss_update_asi_user_prompt")
         where = f".asi/{USER_PROMPT_NAME}"
     else:
         user_dir = user_config_dir()
         path = user_dir / USER_PROMPT_NAME
-        before = _read_bytes(path)
+        before = read_if_present(path)
         after = _updated(before, text, args.mode)
         _write_global(ctx, user_dir, before, after)
         where = f"the global {USER_PROMPT_NAME}"
@@ -112,14 +112,6 @@ def _updated(before: bytes | None, text: str, mode: str) -> bytes:
     new = f"{old}\n\n{text}" if mode == "append" and old else text
     return (new + "\n").encode("utf-8") if new else b""
 
-
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise ToolError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
 
 
 def _manifest_data(before: bytes | None) -> dict[str, Any]:

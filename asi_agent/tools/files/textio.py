@@ -29,6 +29,7 @@ __all__ = [
     "encode",
     "is_binary",
     "is_write_temp",
+    "read_if_present",
     "read_text",
     "split_lines",
     "unified_diff",
@@ -192,6 +193,17 @@ TEMP_GLOB = ".*." + "[0-9a-f]" * 8 + ".tmp"
 def is_write_temp(name: str) -> bool:
     """Whether a file name is one of `write_atomic`'s temporary files (`.<name>.<8 hex>.tmp`)."""
     return _TEMP_NAME.fullmatch(name) is not None
+
+
+def read_if_present(path: Path) -> bytes | None:
+    """A file outside the project's tools' reach (the user's own files): its bytes, or None when it does
+    not exist yet; any other failure is a ToolError naming the file."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ToolError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
 
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
