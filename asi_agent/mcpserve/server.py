@@ -22,6 +22,7 @@ from asi_agent.calls import new_call_id
 from asi_agent.config import AsiConfig
 from asi_agent.events import Answer, ApprovalRequested, DecisionMade
 from asi_agent.exceptions import ModelFixableError
+from asi_agent.mcpserve.progress import forwarded_progress
 from asi_agent.mcpserve.tools import annotations_for, chosen_specs
 from asi_agent.messages import ToolCall
 from asi_agent.prompts import instruction_files
@@ -108,7 +109,8 @@ class AsiToolServer:
     async def _call_tool(self, ctx: Any, params: Any) -> Any:
         import mcp_types as types  # noqa: PLC0415
 
-        kind, text = await self.call(params.name, dict(params.arguments or {}), ctx.session)
+        async with forwarded_progress(ctx.session, ctx.meta):
+            kind, text = await self.call(params.name, dict(params.arguments or {}), ctx.session)
         return types.CallToolResult(
             content=[types.TextContent(text=tool_text(kind, text))],
             is_error=kind != "ok",

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from asi_agent.events import ToolProgressSink, call_progress
 from asi_agent.exceptions import ToolError
 from asi_agent.sandbox import Limits, Sandbox
 from asi_agent.state import ensure_state_dir
@@ -37,6 +38,8 @@ _POLL = 0.25
 """Seconds between two looks at a running command's log size."""
 _WATCH = 1.0
 """Seconds between two looks at a background process (its age and its log)."""
+_REPORT = 1.0
+"""Seconds between two progress reports of a running command (when its call has a progress sink)."""
 
 
 def command_env() -> dict[str, str]:
@@ -123,7 +126,8 @@ async def run_command(
             except OSError as exc:
                 raise ToolError(f"cannot start {argv[0]}: {exc.strerror or exc}") from exc
             try:
-                ended = await _wait(proc, log, start + timeout, limits_of(sandbox).output_bytes)
+                reporter = _Reporter.of_call(log, start)
+                ended = await _wait(proc, log, start + timeout, limits_of(sandbox).output_bytes, reporter)
             except asyncio.CancelledError:
                 # Interrupted by the person: nothing of the command may outlive the call.
                 _signal_group(proc.pid, signal.SIGKILL)
@@ -138,7 +142,9 @@ async def run_command(
     return CommandResult(_shell_code(code), ended == "timeout", duration, log, leftovers, ended == "output")
 
 
-async def _wait(proc: asyncio.subprocess.Process, log: Path, deadline: float, cap: int) -> str | None:
+async def _wait(
+    proc: asyncio.subprocess.Process, log: Path, deadline: float, cap: int, reporter: _Reporter | None = None
+) -> str | None:
     """Wait for the command; stop it at the deadline ("timeout") or past the output cap ("output")."""
     while True:
         try:
@@ -147,11 +153,44 @@ async def _wait(proc: asyncio.subprocess.Process, log: Path, deadline: float, ca
         except TimeoutError:
             pass
         over = _cut_log(log, cap)
+        if reporter is not None:
+            reporter.tick()
         if over or time.monotonic() >= deadline:
             await _stop_group(proc.pid, lambda: proc.returncode is not None)
             await proc.wait()
             _cut_log(log, cap)
             return "output" if over else "timeout"
+
+
+class _Reporter:
+    """A running command's progress for its call's sink: seconds elapsed and lines of output so far, at
+    most once per `_REPORT` seconds; the log is read on from where the last count stopped."""
+
+    def __init__(self, sink: ToolProgressSink, log: Path, start: float) -> None:
+        self.sink, self.log, self.start = sink, log, start
+        self.next = start + _REPORT
+        self.offset = self.lines = 0
+
+    @classmethod
+    def of_call(cls, log: Path, start: float) -> _Reporter | None:
+        """A reporter when the running call listens for progress; None (nothing reported) otherwise."""
+        sink = call_progress()
+        return None if sink is None else cls(sink, log, start)
+
+    def tick(self) -> None:
+        """Report if a report is due."""
+        now = time.monotonic()
+        if now < self.next:
+            return
+        self.next = now + _REPORT
+        with contextlib.suppress(OSError), self.log.open("rb") as f:
+            f.seek(self.offset)
+            while chunk := f.read(1 << 20):
+                self.lines += chunk.count(b"\n")
+                self.offset += len(chunk)
+        elapsed = now - self.start
+        lines = f"{self.lines} line{'' if self.lines == 1 else 's'} of output"
+        self.sink(round(elapsed, 1), None, f"running for {elapsed:.0f} s, {lines}")
 
 
 def _cut_log(log: Path, cap: int) -> bool:
