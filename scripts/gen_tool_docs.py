@@ -109,7 +109,9 @@ NOTES: dict[str, str] = {
     "user configuration folder (scope `global`: outside the project, so it asks in every mode). Both files "
     "are read into the system prompt at every start.",
     "web_fetch": "An HTTP(S) GET with `[web]`'s timeout and byte cap; GitHub and GitLab file pages are "
-    "fetched raw; HTML becomes Markdown (markdownify), a PDF its text. Loopback, private, link-local (cloud "
+    "fetched raw; HTML becomes Markdown (markdownify) whose links and images are absolute against the URL "
+    "the page finally came from (after redirects, or its `<base href>`), a PDF its text. Loopback, private, "
+    "link-local (cloud "
     "metadata), shared and reserved addresses are refused after DNS resolution and after every redirect "
     "unless `web.allow_private_hosts = true` or the `host:port` is in `web.allowed_hosts`. A page longer "
     "than `web.max_chars` is read by the model with `prompt`, and the answer keeps the source URL. It is a "

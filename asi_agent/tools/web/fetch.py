@@ -54,7 +54,7 @@ async def web_fetch(args: WebFetchArgs, ctx: ToolContext) -> str:
         raise ToolError(f"{url!r} is not a full URL; give it with http:// or https://")
     wanted = raw_url(url)
     fetched = await fetch_text(wanted, settings)
-    title, text = page_text(fetched.text, fetched.content_type)
+    title, text = page_text(fetched.text, fetched.content_type, fetched.url)
     source = f"Source: {fetched.url}" + (f" (the raw file of {url})" if wanted != url else "")
     source += f"\nTitle: {title}" if title else ""
     cut = f"\n(The response was cut at {settings.max_bytes} bytes.)" if fetched.cut else ""

@@ -1,5 +1,6 @@
 """A fetched page as text for the model: HTML turned to Markdown (`markdownify` over BeautifulSoup), the
-page's chrome (scripts, styles, navigation, footers) left out; other text as it is.
+page's chrome (scripts, styles, navigation, footers) left out, its links and images made absolute against
+the address the page came from (after redirects; a `<base href>` of the page counts); other text as it is.
 
 `markdownify` (MIT) was chosen over `html2text` (GPL-3.0, a little faster): on the rustdoc pages, the Rust
 book's README and a release-notes page it kept headings, lists, links and code blocks alike, in ~0.2 s for
@@ -9,6 +10,8 @@ a 50 kB page. The main-content extractors (trafilatura, readability) pull lxml f
 from __future__ import annotations
 
 import re
+from typing import Any
+from urllib.parse import urljoin
 
 __all__ = ["GITHUB_RAW", "page_text", "raw_url"]
 
@@ -17,6 +20,7 @@ _CHROME = ("head", "title", "script", "style", "noscript", "template", "svg", "i
 _BLANKS = re.compile(r"\n{3,}")
 _GITHUB_BLOB = re.compile(r"^/(?P<owner>[^/]+)/(?P<repo>[^/]+)/blob/(?P<rest>.+)$")
 _FORGE_BLOB = re.compile(r"^(?P<head>/.+?/-)/blob/(?P<rest>.+)$")
+_LINKS = (("a", "href"), ("img", "src"))
 
 
 def raw_url(url: str) -> str:
@@ -34,8 +38,9 @@ def raw_url(url: str) -> str:
     return url
 
 
-def page_text(body: str, content_type: str) -> tuple[str, str]:
-    """The page's title and its text: Markdown for HTML, the body itself for anything else."""
+def page_text(body: str, content_type: str, base: str | None = None) -> tuple[str, str]:
+    """The page's title and its text: Markdown for HTML (links and images absolute against `base`, the
+    page's final URL, when it is given), the body itself for anything else."""
     looks_html = body.lstrip()[:200].lower().startswith(("<!doctype", "<html"))
     if "html" not in content_type.lower() and not looks_html:
         return "", body.strip()
@@ -44,9 +49,24 @@ def page_text(body: str, content_type: str) -> tuple[str, str]:
 
     soup = BeautifulSoup(body, "html.parser")
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
+    if base is not None:
+        _absolute_links(soup, base)
     for tag in soup(_CHROME):
         tag.decompose()
     node = soup.find("main") or soup.find("article") or soup.body or soup
     text = markdownify(str(node), heading_style="ATX", bullets="-")
     lines = "\n".join(line.rstrip() for line in text.splitlines())
     return title, _BLANKS.sub("\n\n", lines).strip()
+
+
+def _absolute_links(soup: Any, base: str) -> None:
+    """Make the page's links and images absolute: against its `<base href>` (itself taken against `base`)
+    when it has one, else against `base`; absolute ones (`https:`, `mailto:`) stay as they are."""
+    declared = soup.find("base", href=True)
+    if declared is not None:
+        base = urljoin(base, str(declared["href"]).strip())
+    for name, attribute in _LINKS:
+        for tag in soup.find_all(name, attrs={attribute: True}):
+            value = str(tag[attribute]).strip()
+            if value:
+                tag[attribute] = urljoin(base, value)

@@ -18,6 +18,11 @@ ARTICLE = """<!doctype html><html><head><title>Release notes</title><style>body{
 <main><h1>Version 2</h1><p>The <code>run</code> command gained <b>--json</b>.</p>
 <ul><li>first change</li><li>second change</li></ul><pre><code>asi-agent run --json</code></pre>
 <a href="/docs">docs</a></main><footer>FOOTER-MARKER</footer></body></html>"""
+LINKS = """<html><body><main><p><a href="next.html">next</a> <a href="../up/">up</a>
+<a href="/top?q=1">top</a> <a href="#usage">usage</a> <a href="https://example.org/x">elsewhere</a>
+<a href="mailto:team@example.org">mail</a> <img src="img/logo.png" alt="logo"></p></main></body></html>"""
+BASED = """<html><head><base href="/assets/v2/"></head><body><p><a href="guide.html">guide</a>
+<img src="shot.png" alt="shot"></p></body></html>"""
 LONG = (
     "<html><body><main>" + "<p>filler words here</p>" * 400 + "<p>The answer is 42.</p></main></body></html>"
 )
@@ -28,6 +33,9 @@ def site() -> Iterator[WebSite]:
     routes = {
         "/article": Page(ARTICLE),
         "/long": Page(LONG),
+        "/docs/v1/intro": Page(LINKS),
+        "/moved": Page(status=301, headers={"Location": "/docs/v1/intro"}),
+        "/based": Page(BASED),
         "/big": Page("x" * 10_000, headers={"Content-Type": "text/plain"}),
         "/slow": Page("late", delay=3),
         "/image": Page(b"\x89PNG", headers={"Content-Type": "image/png"}),
@@ -73,8 +81,26 @@ def test_an_html_page_is_read_as_markdown_with_its_source(project: Path, site: W
     assert seen.startswith(f"Source: {site.url}/article\nTitle: Release notes\n")
     assert "# Version 2" in seen and "`run` command gained **--json**" in seen
     assert "- first change\n- second change" in seen and "asi-agent run --json" in seen
-    assert "[docs](/docs)" in seen
+    assert f"[docs]({site.url}/docs)" in seen
     assert not any(marker in seen for marker in ("SCRIPT-MARKER", "NAV-MARKER", "FOOTER-MARKER", "color:red"))
+
+
+def test_links_and_images_are_absolute_against_the_final_url(project: Path, site: WebSite) -> None:
+    """Relative links and images resolve against the page the redirect led to, or its `<base href>`;
+    absolute ones stay."""
+    _configure(project, f'allowed_hosts = ["{site.host}"]')
+    result = json_run(project, [_fetch(f"{site.url}/moved"), _fetch(f"{site.url}/based")], "--yes")
+    moved, based = results(project, result["session_id"])
+
+    assert [call["ok"] for call in result["tool_calls"]] == [True, True], moved
+    assert moved.startswith(f"Source: {site.url}/docs/v1/intro\n")
+    here = f"{site.url}/docs/v1"
+    for link in (f"[next]({here}/next.html)", f"[up]({site.url}/docs/up/)", f"[top]({site.url}/top?q=1)",
+                 f"[usage]({here}/intro#usage)", "[elsewhere](https://example.org/x)",
+                 "[mail](mailto:team@example.org)", f"![logo]({here}/img/logo.png)"):  # fmt: skip
+        assert link in moved, moved
+    assert f"[guide]({site.url}/assets/v2/guide.html)" in based, based
+    assert f"![shot]({site.url}/assets/v2/shot.png)" in based
 
 
 @pytest.mark.parametrize(
