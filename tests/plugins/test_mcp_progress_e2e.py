@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.asi_cli import model_free_env
+from tests.mcp_helpers import write_mcp_json
 
 pytest.importorskip("mcp")
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "mcp_progress.py"
@@ -27,7 +28,7 @@ def _setup(tmp_path: Path) -> tuple[list[str], dict[str, str], Path]:
     project.mkdir()
     config.mkdir()
     server = {"command": sys.executable, "args": [str(SERVER)]}
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"progress": server}}))
+    write_mcp_json(config, "progress", server)
     call = {"id": "c1", "name": "progress__index", "arguments": {"pause": 1.5}}
     replies = [{"text": "", "tool_calls": [call]}, "Indexed.\nAGENT_STATUS: DONE"]
     model = tmp_path / "script.json"
