@@ -13,6 +13,13 @@ from asi_cli import model_free_env
 DONE = "Done.\nAGENT_STATUS: DONE"
 
 
+def write_user_config(root: Path, toml: str) -> None:
+    """Write the user's `config.toml` that `scripted_run` in `root` reads (in the sibling `user-config`)."""
+    user = root.parent / "user-config"
+    user.mkdir(exist_ok=True)
+    (user / "config.toml").write_text(toml)
+
+
 def scripted_run(
     root: Path, calls: list[dict[str, Any]], *flags: str, replies_after: list[Any] | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -12,31 +12,13 @@ import asyncio
 import contextlib
 import signal
 import sys
-import time
-from collections.abc import AsyncGenerator, Iterable, Sequence
+from collections.abc import AsyncGenerator, Iterable
 from typing import Any
 
 from asi_agent.assembly import config_flags, trusted_flag
-from asi_agent.calls import strip_status
 from asi_agent.config import load_config
-from asi_agent.events import (
-    AgentEvent,
-    Answer,
-    ApprovalRequested,
-    AssistantReplied,
-    CallRejected,
-    ReasoningStreamed,
-    RetryRequested,
-    RunFinished,
-    SubagentEvent,
-    TextStreamed,
-    ToolFinished,
-    ToolProgress,
-    ToolStarted,
-)
+from asi_agent.events import AgentEvent, Answer, ApprovalRequested, SubagentEvent
 from asi_agent.exceptions import AsiError
-from asi_agent.messages import Message
-from asi_agent.statusline import StatusFilter
 from asi_agent.threads import abandon_threads_at_exit, leave
 from asi_agent.ui.chatsession import ChatSession, trust_question
 from asi_agent.ui.cli import project_root
@@ -45,6 +27,7 @@ from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.idle import IdleNotice
 from asi_agent.ui.mentions import MENTION, FileIndex
+from asi_agent.ui.plain_lines import LinePrinter, ending_detail, replay_lines, say
 from asi_agent.ui.slash import (
     COMMANDS,
     Confirm,
@@ -94,14 +77,14 @@ class PlainChat:
         abandon_threads_at_exit()
         try:
             for problem in await self.chat.start():
-                _print(f"warning: {problem}")
-            _print(
+                say(f"warning: {problem}")
+            say(
                 f"asi-agent in {self.chat.root} · {self.chat.provider}/{self.chat.model} · mode "
                 f"{self.chat.mode}. /help lists commands; Ctrl-C interrupts a turn; Ctrl-D quits."
             )
-            _print(self.chat.sandbox_note)
+            say(self.chat.sandbox_note)
             if self.chat.agent.messages:  # --resume ID
-                _print("\n".join(replay_lines(self.chat.agent.messages)))
+                say("\n".join(replay_lines(self.chat.agent.messages)))
             while (line := await self._read()) is not None:
                 self.idle.disarm()
                 if not await self._handle(line.strip()):
@@ -121,10 +104,10 @@ class PlainChat:
             if reply.confirm is not None:
                 reply = await self._confirm(reply.confirm)
             if reply.effect == "resumed":
-                _print("\n".join(replay_lines(self.chat.agent.messages)))
-            _print(reply.text)
+                say("\n".join(replay_lines(self.chat.agent.messages)))
+            say(reply.text)
             if reply.effect == "compact":
-                _print(await self.chat.compact())
+                say(await self.chat.compact())
             return reply.effect != "quit"
         if text.startswith("!"):
             await self._turn(self.chat.shell(text[1:].strip()))
@@ -135,7 +118,7 @@ class PlainChat:
 
     async def _confirm(self, confirm: Confirm) -> SlashReply:
         """Ask a command's yes/no question; without a terminal nobody can say yes, so it is a no."""
-        _print(confirm.question)
+        say(confirm.question)
         if not self.interactive:
             return SlashReply("not done: this needs a yes, and nobody can answer without a terminal")
         from prompt_toolkit import PromptSession  # noqa: PLC0415
@@ -163,7 +146,7 @@ class PlainChat:
 
     async def _turn(self, events: AsyncGenerator[AgentEvent, None]) -> None:
         """Run one turn; Ctrl-C interrupts it and keeps what was done."""
-        printer = _Printer()
+        printer = LinePrinter()
         loop = asyncio.get_running_loop()
         task = asyncio.ensure_future(self._consume(events, printer))
         with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals off the main thread
@@ -174,16 +157,16 @@ class PlainChat:
         except (asyncio.CancelledError, _Interrupted):
             interrupted = True
         except AsiError as exc:
-            _print(f"error: {exc}")
+            say(f"error: {exc}")
         finally:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGINT)
             await events.aclose()
         if interrupted:
             self.chat.interrupted(printer.partial)
-            _print("\ninterrupted: what was done is kept; send a message to go on")
+            say("\ninterrupted: what was done is kept; send a message to go on")
 
-    async def _consume(self, events: AsyncGenerator[AgentEvent, None], printer: _Printer) -> None:
+    async def _consume(self, events: AsyncGenerator[AgentEvent, None], printer: LinePrinter) -> None:
         async for event in events:
             if isinstance(event, ApprovalRequested):
                 answer, note = await self._ask(event)
@@ -231,146 +214,6 @@ def _one_key(letters: str) -> Any:
 
 class _Interrupted(Exception):
     """Ctrl-C or Ctrl-D at an approval question: refuse the call and stop the turn."""
-
-
-class _Printer:
-    """Events as lines: streamed text, one line per tool call, diffs of changes."""
-
-    def __init__(self) -> None:
-        self.partial = ""
-        """The reply's text so far, as the model wrote it (kept when the turn is interrupted)."""
-        self.wrote = False
-        """Some of the reply was shown: its line still needs ending."""
-        self.status = StatusFilter()
-        self.started: dict[str, float] = {}
-        self.names: dict[str, str] = {}  # the calls' tool names, for their progress lines
-        self.rejected: set[str] = set()
-        """Calls already shown as rejected: their result events add nothing."""
-        self.said = ""
-        """The model's latest text: an ending whose result is something else says it."""
-
-    def show(self, event: AgentEvent) -> None:
-        if isinstance(event, TextStreamed):
-            self.partial += event.delta
-            self._write(self.status.feed(event.delta))
-        elif isinstance(event, ReasoningStreamed):
-            sys.stdout.write(f"\x1b[2m{event.delta}\x1b[0m" if sys.stdout.isatty() else event.delta)
-            sys.stdout.flush()
-        elif isinstance(event, AssistantReplied):
-            self.said = strip_status(event.message.content) or self.said
-            self._write(self.status.finish())
-            if self.wrote:
-                sys.stdout.write("\n")
-            elif not self.partial and strip_status(event.message.content).strip():
-                _print(strip_status(event.message.content))
-            self.partial, self.wrote = "", False
-        elif isinstance(event, ToolStarted | ToolFinished) and event.call.id in self.rejected:
-            return
-        elif isinstance(event, ToolStarted | ToolProgress):
-            self._running(event)
-        elif isinstance(event, ToolFinished):
-            self._finished(event)
-        elif isinstance(event, CallRejected):
-            self.rejected.add(event.call_id)
-            _print(f"✗ {event.name}: {event.error}")
-        elif isinstance(event, RetryRequested):
-            _print(f"(asked the model again: {event.reason})")
-        elif isinstance(event, RunFinished):
-            tokens = event.usage.prompt_tokens + event.usage.completion_tokens
-            detail = ending_detail(event, self.said)
-            used = f" · {tokens:,} tokens" if tokens else ""  # none: grounding answered without the model
-            _print(f"── {event.status}{detail} · {event.turns} turns{used}")
-
-    def _running(self, event: ToolStarted | ToolProgress) -> None:
-        """A call starts (one line), or reports how far it got (a line under it)."""
-        if isinstance(event, ToolProgress):
-            _print(f"  … {self.names.get(event.call_id, 'tool')} {event.detail}")
-            return
-        self.started[event.call.id] = time.monotonic()
-        self.names[event.call.id] = event.call.name
-        _print(f"· {event.call.name} {_key_argument(event.call.arguments)} …")
-
-    def _write(self, text: str) -> None:
-        """Streamed reply text (the status line already taken out)."""
-        if text:
-            self.wrote = True
-            sys.stdout.write(text)
-            sys.stdout.flush()
-
-    def child(self, event: SubagentEvent) -> None:
-        """A child agent's calls, indented under its `task` call."""
-        inner = event.event
-        if isinstance(inner, ToolStarted):
-            self.names[f"{event.call_id}/{inner.call.id}"] = inner.call.name
-            _print(f"  ↳ {event.agent} · {inner.call.name} {_key_argument(inner.call.arguments)} …")
-        elif isinstance(inner, ToolProgress):
-            name = self.names.get(f"{event.call_id}/{inner.call_id}", "tool")
-            _print(f"  ↳ {event.agent} … {name} {inner.detail}")
-        elif isinstance(inner, ToolFinished):
-            first = inner.output.partition("\n")[0] if inner.ok else inner.output
-            _print(f"  ↳ {event.agent} {'✓' if inner.ok else '✗'} {inner.call.name} {first[:200]}")
-
-    def _finished(self, event: ToolFinished) -> None:
-        self.names.pop(event.call.id, None)
-        seconds = time.monotonic() - self.started.pop(event.call.id, time.monotonic())
-        took = "<1s" if seconds < 1 else f"{seconds:.1f}s"
-        first, _, rest = event.output.partition("\n")
-        if event.ok and event.call.name == "todo_write":
-            _print(f"✓ {event.call.name} ({took}) {event.output.strip()}")  # the whole list: it is the plan
-        elif event.ok:
-            _print(f"✓ {event.call.name} ({took}) {first[:200]}")
-        else:
-            _print(f"✗ {event.call.name} ({took}) {event.output[:500]}")
-        if event.ok and event.changed_files and "@@" in rest:
-            _print_diff(rest.splitlines())
-
-
-def ending_detail(event: RunFinished, said: str) -> str:
-    """What to add to the closing line: the error, or a result the model did not write (why the runtime
-    stopped the run: a loop, a failed check)."""
-    if event.error:
-        return f": {event.error}"
-    if event.status != "DONE" and event.result and event.result != said:
-        return f": {event.result}"
-    return ""
-
-
-def replay_lines(messages: Sequence[Message]) -> list[str]:
-    """A resumed conversation as lines: what was asked, the replies, each call and how it ended."""
-    lines: list[str] = []
-    for message in messages:
-        if message.role == "user":
-            typed = message.content.split('\n\n<file path="')[0]  # what was typed, not the attachments
-            lines.append(f"› {typed if len(typed) < 600 else typed[:600] + ' …'}")
-        elif message.role == "assistant":
-            if strip_status(message.content).strip():
-                lines.append(strip_status(message.content))
-            lines += [f"· {call.name} {_key_argument(call.arguments)}" for call in message.tool_calls]
-        elif message.role == "tool":
-            mark = "✓" if message.ok else "✗"
-            first = message.body.partition("\n")[0]
-            lines.append(f"{mark} {message.name or 'result'}: {first[:200]}")
-    return lines
-
-
-def _key_argument(arguments: dict[str, Any]) -> str:
-    for key in ("path", "command", "query", "pattern"):
-        if isinstance(arguments.get(key), str):
-            return str(arguments[key]).splitlines()[0][:80] if arguments[key] else ""
-    return ""
-
-
-def _print(text: str) -> None:
-    print(text, flush=True)
-
-
-def _print_diff(lines: Iterable[str]) -> None:
-    from prompt_toolkit import print_formatted_text  # noqa: PLC0415
-    from prompt_toolkit.formatted_text import FormattedText  # noqa: PLC0415
-
-    from asi_agent.ui.confirm import diff_line_style  # noqa: PLC0415
-
-    print_formatted_text(FormattedText([(diff_line_style(line), line + "\n") for line in lines]))
 
 
 def _prompt_session(plain: PlainChat) -> Any:

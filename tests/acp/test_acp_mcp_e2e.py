@@ -4,10 +4,7 @@ prompts listed as commands (a remote server over streamable HTTP)."""
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,8 +12,9 @@ from acp import text_block
 from acp.schema import EnvVariable, HttpHeader, HttpMcpServer, McpServerStdio
 from editor import Editor, agent_process, call, script
 
+from tests.mcp_helpers import serving
+
 pytest.importorskip("mcp_server_time")
-REMOTE = Path(__file__).resolve().parents[1] / "servers" / "mcp_remote.py"
 
 
 async def test_an_editor_sent_server_serves_its_tools(tmp_path: Path) -> None:
@@ -48,10 +46,7 @@ async def test_an_editor_sent_server_serves_its_tools(tmp_path: Path) -> None:
 async def test_an_editor_sent_remote_server_offers_its_prompts(tmp_path: Path) -> None:
     """An http server from the editor: its prompt is listed among the commands, and `/demo:review parser`
     runs as that prompt."""
-    port = _free_port()
-    process = subprocess.Popen([sys.executable, str(REMOTE), str(port), "t0ken", "http"])
-    try:
-        _wait_for(port)
+    with serving("mcp_remote.py", "t0ken", "http") as port:
         project = tmp_path / "proj"
         project.mkdir()
         model = script(tmp_path / "model.json", ["Reviewed.\nAGENT_STATUS: DONE"])
@@ -66,25 +61,7 @@ async def test_an_editor_sent_remote_server_offers_its_prompts(tmp_path: Path) -
             new = await conn.new_session(cwd=str(project), mcp_servers=[server])
             await editor.settled()
             assert await editor.prompt(new.session_id, text_block("/demo:review parser")) == "end_turn"
-    finally:
-        process.terminate()
-        process.wait(10)
     listed = [c.name for u in editor.of_kind("available_commands_update") for c in u.available_commands]
     assert "demo:review" in listed
     transcript = next((project / ".asi" / "sessions").glob("*.jsonl")).read_text(encoding="utf-8")
     assert "Review the parser code carefully." in transcript
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_for(port: int) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)

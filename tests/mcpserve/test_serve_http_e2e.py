@@ -4,10 +4,7 @@ official MCP Python client: refused without the token, a read and an edit with i
 from __future__ import annotations
 
 import asyncio
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +12,7 @@ import httpx2
 import pytest
 
 from tests.asi_cli import asi, model_free_env
+from tests.mcp_helpers import free_port, listening
 
 mcp = pytest.importorskip("mcp")
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402 - after the skip
@@ -23,32 +21,16 @@ from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 TOKEN = "serve-test-token"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     root = tmp_path / "proj"
     root.mkdir()
     (root / "notes.txt").write_text("alpha\nbeta\n", encoding="utf-8")
-    port = _free_port()
+    port = free_port()
     env = {**model_free_env(), "ASI_CONFIG_DIR": str(tmp_path / "config"), "ASI_MCP_TOKEN": TOKEN}
     argv = [sys.executable, "-m", "asi_agent", "mcp", "serve", "--http", str(port), "--cwd", str(root)]
-    process = subprocess.Popen([*argv, "--approval", "auto-edit"], env=env)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.2)
+    with listening([*argv, "--approval", "auto-edit"], port, env=env, seconds=60):
         yield root, f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(20)
 
 
 def test_without_the_token_is_refused(served: tuple[Path, str]) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -18,32 +17,15 @@ import httpx2
 import pytest
 
 from tests.asi_cli import model_free_env
+from tests.mcp_helpers import serving, write_mcp_json
 
 pytest.importorskip("mcp")
-SERVER = Path(__file__).resolve().parents[1] / "servers" / "mcp_oauth_server.py"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture
 def url() -> Iterator[str]:
-    port = _free_port()
-    process = subprocess.Popen([sys.executable, str(SERVER), str(port)])
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+    with serving("mcp_oauth_server.py") as port:
         yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def _env(config: Path) -> dict[str, str]:
@@ -72,16 +54,8 @@ def _run_whisper(root: Path, config: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_login_then_use(tmp_path: Path, url: str) -> None:
-    root, config = tmp_path / "proj", tmp_path / "config"
-    root.mkdir()
-    config.mkdir()
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": {"type": "http", "url": url}}}))
-
-    (row,) = json.loads(_asi(root, config, "mcp", "list", "--json").stdout)
-    assert row["state"] == "needs sign-in" and "asi-agent mcp login demo" in row["detail"]
-    assert _run_whisper(root, config)["tool_calls"][0]["ok"] is False
-
+def _start_login(root: Path, config: Path) -> tuple[subprocess.Popen[str], str]:
+    """`asi-agent mcp login demo` running, and the sign-in address it printed."""
     login = subprocess.Popen(
         [sys.executable, "-m", "asi_agent", "mcp", "login", "demo"],
         cwd=root,
@@ -95,7 +69,22 @@ def test_login_then_use(tmp_path: Path, url: str) -> None:
     while "Sign in at:" not in line:
         line = login.stderr.readline()
         assert line, "login ended without printing the sign-in address"
-    address = re.search(r"Sign in at: (\S+)", line).group(1)
+    found = re.search(r"Sign in at: (\S+)", line)
+    assert found, line
+    return login, found.group(1)
+
+
+def test_login_then_use(tmp_path: Path, url: str) -> None:
+    root, config = tmp_path / "proj", tmp_path / "config"
+    root.mkdir()
+    config.mkdir()
+    write_mcp_json(config, "demo", {"type": "http", "url": url})
+
+    (row,) = json.loads(_asi(root, config, "mcp", "list", "--json").stdout)
+    assert row["state"] == "needs sign-in" and "asi-agent mcp login demo" in row["detail"]
+    assert _run_whisper(root, config)["tool_calls"][0]["ok"] is False
+
+    login, address = _start_login(root, config)
     # The person's browser: the authorization server approves and redirects to asi-agent's loopback.
     redirect = httpx2.get(address, follow_redirects=False)
     assert redirect.status_code in (302, 303, 307), redirect.text
@@ -118,21 +107,9 @@ def test_an_expired_access_token_is_refreshed(tmp_path: Path, url: str) -> None:
     root, config = tmp_path / "proj", tmp_path / "config"
     root.mkdir()
     config.mkdir()
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": {"type": "http", "url": url}}}))
-    login = subprocess.Popen(
-        [sys.executable, "-m", "asi_agent", "mcp", "login", "demo"],
-        cwd=root,
-        env=_env(config),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert login.stderr is not None
-    line = ""
-    while "Sign in at:" not in line:
-        line = login.stderr.readline()
-        assert line, "login ended without printing the sign-in address"
-    redirect = httpx2.get(re.search(r"Sign in at: (\S+)", line).group(1), follow_redirects=False)
+    write_mcp_json(config, "demo", {"type": "http", "url": url})
+    login, address = _start_login(root, config)
+    redirect = httpx2.get(address, follow_redirects=False)
     httpx2.get(redirect.headers["location"])
     assert login.wait(60) == 0
 

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import socket
-import subprocess
-import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,36 +21,22 @@ from asi_agent.session import SessionStore
 from asi_agent.toolrun import ToolRunner
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.files.journal import Journal
+from tests.mcp_helpers import remote_server, serving, write_mcp_json
 
 pytest.importorskip("mcp")
-SERVER = Path(__file__).resolve().parents[1] / "servers" / "mcp_remote.py"
 
 
 @pytest.fixture
-def url():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    process = subprocess.Popen([sys.executable, str(SERVER), str(port), "t0ken", "http"])
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+def url() -> Iterator[str]:
+    with serving("mcp_remote.py", "t0ken", "http") as port:
         yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 async def _agent(tmp_path: Path, url: str, call: ScriptedCall) -> tuple[Agent, ToolContext]:
     root, user = tmp_path / "proj", tmp_path / "user"
     root.mkdir()
     user.mkdir()
-    server = {"type": "http", "url": url, "headers": {"Authorization": "Bearer t0ken"}}
-    (user / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    write_mcp_json(user, "demo", remote_server(url, "t0ken"))
     registry, _ = build_registry(root, user, trusted=True, locale="en")
     session = SessionStore(root / ".asi").create()
     ctx = ToolContext(root, Journal(root / ".asi"), session_id=session.id)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.asi_cli import model_free_env
+from tests.mcp_helpers import write_mcp_json
 
 pytest.importorskip("mcp")
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "mcp_progress.py"
@@ -27,7 +28,7 @@ def _setup(tmp_path: Path) -> tuple[list[str], dict[str, str], Path]:
     project.mkdir()
     config.mkdir()
     server = {"command": sys.executable, "args": [str(SERVER)]}
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"progress": server}}))
+    write_mcp_json(config, "progress", server)
     call = {"id": "c1", "name": "progress__index", "arguments": {"pause": 1.5}}
     replies = [{"text": "", "tool_calls": [call]}, "Indexed.\nAGENT_STATUS: DONE"]
     model = tmp_path / "script.json"
@@ -79,21 +80,28 @@ def test_no_progress_is_drawn_without_a_terminal(tmp_path: Path) -> None:
     assert "40/100" not in done.stderr and "\x1b[K" not in done.stderr
 
 
-def test_the_plain_chat_prints_the_progress_under_the_running_call(tmp_path: Path) -> None:
-    command, env, project = _setup(tmp_path)
-    chat = [*command[:3], "chat", "--plain", *command[4:-1]]  # the same model, no task: it is typed
+def _plain_chat(
+    command: list[str], env: dict[str, str], project: Path, message: str, *flags: str
+) -> list[str]:
+    """`chat --plain` on the run's model (no task: `message` is typed, then /quit); its output lines."""
+    chat = [*command[:3], "chat", "--plain", *command[4:-1], *flags]
     done = subprocess.run(
         chat,
         cwd=project,
         env=env,
-        input="index the project\n/quit\n",
+        input=f"{message}\n/quit\n",
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    lines = [line.strip() for line in done.stdout.splitlines()]
+    return [line.strip() for line in done.stdout.splitlines()]
+
+
+def test_the_plain_chat_prints_the_progress_under_the_running_call(tmp_path: Path) -> None:
+    command, env, project = _setup(tmp_path)
+    lines = _plain_chat(command, env, project, "index the project")
     started = next(i for i, line in enumerate(lines) if line.startswith("· progress__index"))
     assert lines[started + 1 : started + 3] == [
         "… progress__index 40/100 · indexing",
@@ -109,19 +117,7 @@ def test_the_plain_chat_prints_a_child_agents_progress_under_its_call(tmp_path: 
     replies = [{"text": "", "tool_calls": [task]}, {"text": "", "tool_calls": [child]}]
     replies += ["Indexed.\nAGENT_STATUS: DONE", "Done.\nAGENT_STATUS: DONE"]
     (tmp_path / "script.json").write_text(json.dumps({"native": True, "replies": replies}))
-    chat = [*command[:3], "chat", "--plain", *command[4:-1], "--approval", "yolo"]
-    done = subprocess.run(
-        chat,
-        cwd=project,
-        env=env,
-        input="index\n/quit\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    lines = [line.strip() for line in done.stdout.splitlines()]
+    lines = _plain_chat(command, env, project, "index", "--approval", "yolo")
     started = next(i for i, line in enumerate(lines) if line.startswith("↳ general · progress__index"))
     assert lines[started + 1 : started + 3] == [
         "↳ general … progress__index 40/100 · indexing",

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,36 +16,19 @@ from typing import Any
 import pytest
 
 from tests.asi_cli import model_free_env, tool_results
+from tests.mcp_helpers import remote_server, serving, write_mcp_json
 
 pytest.importorskip("mcp")
 pytest.importorskip("mcp_server_time")
-SERVER = Path(__file__).resolve().parents[1] / "servers" / "mcp_remote.py"
 TOKEN = "test-token-not-a-secret"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(params=["http", "sse"])
 def remote(request: pytest.FixtureRequest) -> Iterator[tuple[str, str]]:
     """(transport, url) of a running remote server."""
-    port = _free_port()
-    process = subprocess.Popen([sys.executable, str(SERVER), str(port), TOKEN, request.param])
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+    with serving("mcp_remote.py", TOKEN, request.param) as port:
         path = "/sse" if request.param == "sse" else "/mcp"
         yield request.param, f"http://127.0.0.1:{port}{path}"
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def _asi(
@@ -93,8 +74,7 @@ def test_remote_server_in_the_users_mcp_json(dirs: tuple[Path, Path], remote: tu
     """The remote tool runs in ask mode (readOnlyHint); the token comes from the environment."""
     root, config = dirs
     transport, url = remote
-    server = {"type": transport, "url": url, "headers": {"Authorization": "Bearer ${DEMO_TOKEN}"}}
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    write_mcp_json(config, "demo", remote_server(url, "${DEMO_TOKEN}", transport))
     result, stderr = _run(
         root, config, [{"name": "demo__shout", "arguments": {"text": "hi"}}], env={"DEMO_TOKEN": TOKEN}
     )
@@ -112,7 +92,7 @@ def test_a_missing_variable_is_named(dirs: tuple[Path, Path]) -> None:
         "url": "http://127.0.0.1:9/mcp",
         "headers": {"Authorization": "Bearer ${NO_SUCH_VAR}"},
     }
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    write_mcp_json(config, "demo", server)
     listing = _asi(root, config, "mcp", "list", "--json")
     (row,) = json.loads(listing.stdout)
     assert row["state"] == "failed" and "NO_SUCH_VAR" in row["detail"]
@@ -123,7 +103,7 @@ def test_project_mcp_json_needs_trust_then_approval(dirs: tuple[Path, Path]) -> 
     trusted, started once approved; a changed definition waits for approval again."""
     root, config = dirs
     server = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
-    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"time": server}}))
+    write_mcp_json(root, "time", server, ".mcp.json")
     call = [{"name": "time__get_current_time", "arguments": {"timezone": "UTC"}}]
 
     untrusted = json.loads(_asi(root, config, "mcp", "list", "--json").stdout)
@@ -143,7 +123,7 @@ def test_project_mcp_json_needs_trust_then_approval(dirs: tuple[Path, Path]) -> 
     assert sorted(p.name for p in root.iterdir()) == [".asi", ".mcp.json"]  # no sandbox placeholder left
 
     server["args"].append("--verbose-changed")
-    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"time": server}}))
+    write_mcp_json(root, "time", server, ".mcp.json")
     rows = json.loads(_asi(root, config, "mcp", "list", "--json", "--trust").stdout)
     assert [r["state"] for r in rows] == ["awaiting approval"]
 
@@ -153,8 +133,7 @@ def test_resources_roots_and_instructions(dirs: tuple[Path, Path], remote: tuple
     project folder as the client's root, and its instructions reach the system prompt."""
     root, config = dirs
     transport, url = remote
-    server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    write_mcp_json(config, "demo", remote_server(url, TOKEN, transport))
     calls = [
         {"name": "demo__list_resources", "arguments": {}},
         {"name": "demo__read_resource", "arguments": {"uri": "demo://greeting"}},
@@ -174,8 +153,7 @@ def test_tools_list_changed_is_honoured(dirs: tuple[Path, Path], remote: tuple[s
     """After the server adds a tool and says so, the model can call it in the same run."""
     root, config = dirs
     transport, url = remote
-    server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    write_mcp_json(config, "demo", remote_server(url, TOKEN, transport))
     calls = [{"name": "demo__grow", "arguments": {}}, {"name": "demo__late", "arguments": {}}]
     result, stderr = _run(root, config, calls)
     assert [c["ok"] for c in result["tool_calls"]] == [True, True], (result, stderr)
@@ -197,8 +175,7 @@ def test_prompts_and_resource_mentions_in_the_task(
     """`/server:prompt` as a run's task becomes the server's prompt; `@server:uri` attaches the resource."""
     root, config = dirs
     transport, url = remote
-    server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    write_mcp_json(config, "demo", remote_server(url, TOKEN, transport))
     result, stderr = _run(root, config, [], task=task)
     transcript = (root / ".asi" / "sessions" / f"{result['session_id']}.jsonl").read_text(encoding="utf-8")
     users = [
@@ -216,8 +193,7 @@ def test_the_plain_chat_sends_prompts_and_mentions(dirs: tuple[Path, Path], remo
     chat command."""
     root, config = dirs
     transport, url = remote
-    server = {"type": transport, "url": url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
-    (config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    write_mcp_json(config, "demo", remote_server(url, TOKEN, transport))
     (config / "commands" / "demo").mkdir(parents=True)
     (config / "commands" / "demo" / "brief.md").write_text("Brief the team on the release.\n")
     model = root.parent / "script.json"

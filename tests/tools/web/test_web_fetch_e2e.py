@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ext_run import DONE, json_run, results
+from ext_run import DONE, json_run, results, write_user_config
 from pdf_fixture import make_pdf
 from servers.web_site import Page, WebSite
 
@@ -50,17 +50,8 @@ def site() -> Iterator[WebSite]:
         yield served
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
 def _configure(project: Path, web: str) -> None:
-    user = project.parent / "user-config"
-    user.mkdir(exist_ok=True)
-    (user / "config.toml").write_text(f"[web]\n{web}\n")
+    write_user_config(project, f"[web]\n{web}\n")
 
 
 def _fetch(url: str, prompt: str = "What changed?") -> dict[str, Any]:

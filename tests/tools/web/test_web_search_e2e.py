@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ext_run import json_run, results
+from ext_run import json_run, results, write_user_config
 from servers.web_site import Page, Request, WebSite
 
 JSON = {"Content-Type": "application/json"}
@@ -49,17 +49,8 @@ def site() -> Iterator[WebSite]:
         yield served
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
 def _search(project: Path, web: str, query: str = "python httpx") -> tuple[dict[str, Any], str]:
-    user = project.parent / "user-config"
-    user.mkdir(exist_ok=True)
-    (user / "config.toml").write_text(f"[web]\n{web}\n")
+    write_user_config(project, f"[web]\n{web}\n")
     result = json_run(project, [{"name": "web_search", "arguments": {"query": query}}], "--yes")
     return result, results(project, result["session_id"])[0]
 

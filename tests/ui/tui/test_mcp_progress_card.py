@@ -4,7 +4,6 @@ when the call ends its result replaces it."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from chat_helpers import call, make_app, reply, send, until
 
 from asi_agent.ui.tui.widgets import ToolCard
+from tests.mcp_helpers import write_mcp_json
 
 pytest.importorskip("mcp")
 SERVER = Path(__file__).resolve().parents[2] / "servers" / "mcp_progress.py"
@@ -20,7 +20,7 @@ SERVER = Path(__file__).resolve().parents[2] / "servers" / "mcp_progress.py"
 @pytest.fixture
 def server(user_config: Path) -> None:
     server = {"command": sys.executable, "args": [str(SERVER)]}
-    (user_config / "mcp.json").write_text(json.dumps({"mcpServers": {"progress": server}}))
+    write_mcp_json(user_config, "progress", server)
 
 
 async def test_the_card_shows_the_progress_then_the_result(project: Path, server: None) -> None:

@@ -3,44 +3,25 @@ as the server's prompt (the `mcp` SDK's own server over streamable HTTP, on loop
 
 from __future__ import annotations
 
-import json
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from chat_helpers import make_app, reply, until
 
+from tests.mcp_helpers import remote_server, serving, write_mcp_json
+
 pytest.importorskip("mcp")
-SERVER = Path(__file__).resolve().parents[2] / "servers" / "mcp_remote.py"
 TOKEN = "test-token-not-a-secret"
 
 
 @pytest.fixture
 def remote() -> Iterator[str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    process = subprocess.Popen([sys.executable, str(SERVER), str(port), TOKEN, "http"])
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+    with serving("mcp_remote.py", TOKEN, "http") as port:
         yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 async def test_a_prompt_completes_and_is_sent_as_the_servers_prompt(project, user_config, remote):
-    server = {"type": "http", "url": remote, "headers": {"Authorization": f"Bearer {TOKEN}"}}
-    (user_config / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": server}}))
+    write_mcp_json(user_config, "demo", remote_server(remote, TOKEN))
     app = make_app(project, [reply("Reviewed.\nAGENT_STATUS: DONE")])
     async with app.run_test() as pilot:
         await until(pilot, lambda: app.chat is not None and bool(app.chat.mcp_prompts))
