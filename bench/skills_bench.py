@@ -111,11 +111,13 @@ def _ratio(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def timing(router: SkillRouter, queries: list[dict[str, Any]]) -> dict[str, float]:
-    """Routing time per query in ms (vectors already computed, as in a running session)."""
+def timing(router: SkillRouter, queries: list[dict[str, Any]], gap: float = 0.0) -> dict[str, float]:
+    """Routing time per query in ms (vectors already computed, as in a running session); `gap`: seconds
+    idle before each query, as a person's turns come, so caches are not kept warm by the query before."""
     router.route("warm up")
     times, cpu = [], []
     for item in queries:
+        time.sleep(gap)
         started, started_cpu = time.perf_counter(), time.process_time()
         router.route(item["query"])
         times.append((time.perf_counter() - started) * 1000)
@@ -148,6 +150,7 @@ def main() -> int:
     parser.add_argument("--label", default="dev")
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--timing-only", action="store_true", help="time the router; score nothing")
+    parser.add_argument("--gap", type=float, default=0.0, help="seconds idle before each timed query")
     args = parser.parse_args()
     skills = load_skills(args.skills)
     queries = [
@@ -160,14 +163,14 @@ def main() -> int:
     if not args.timing_only:
         result.update(score(router, queries))
     big = SkillRouter(padded(skills, 200), embedder=embedder, cache=cache, config=RouterConfig())
-    result["timing_200_skills"] = timing(big, queries)
+    result["timing_200_skills"] = {**timing(big, queries, args.gap), "gap_s": args.gap}
     result["tokens"] = tokens(padded(skills, 200))
     result["machine"] = {"cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2),
                          "python": platform.python_version()}  # fmt: skip
     summary = {k: v for k, v in result.items() if k != "misses"}
     print(json.dumps(summary, indent=2, ensure_ascii=False))
     if not args.no_write:
-        suffix = "-timing" if args.timing_only else ""
+        suffix = ("-timing" if args.timing_only else "") + (f"-gap{args.gap:g}s" if args.gap else "")
         out = ROOT / "bench" / "results" / f"skills-{args.label}{suffix}.json"
         out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
