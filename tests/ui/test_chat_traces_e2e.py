@@ -6,17 +6,14 @@ standard `OTEL_*` variables: `asi-agent run`, the plain chat (`chat --plain`) an
 from __future__ import annotations
 
 import json
-import os
-import pty
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from asi_cli import model_free_env
+from pty_chat import PtyChat
 from servers.otlp_collector import OtlpCollector
 
 SCRIPT = {
@@ -77,42 +74,15 @@ def _plain(project: Path, model: list[str], env: dict[str, str]) -> None:
 
 
 def _tui(project: Path, model: list[str], env: dict[str, str], collector: OtlpCollector) -> None:
-    env = env | {"TERM": "xterm-256color", "COLUMNS": "100", "LINES": "30"}
-    main, child = pty.openpty()
-    command = [sys.executable, "-m", "asi_agent", "chat", *model]
-    proc = subprocess.Popen(
-        command, cwd=project, env=env, stdin=child, stdout=child, stderr=child, close_fds=True
-    )
-    os.close(child)
-    screen = bytearray()
-
-    def drain() -> None:  # the app blocks when nobody reads its terminal
-        while True:
-            try:
-                data = os.read(main, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            screen.extend(data)
-
-    threading.Thread(target=drain, daemon=True).start()
+    chat = PtyChat(model, project, env)
     try:
-        deadline = time.monotonic() + 60
-        while b"ask away" not in screen:
-            assert time.monotonic() < deadline and proc.poll() is None, screen[-2000:]
-            time.sleep(0.1)
-        os.write(main, f"{TASK}\r".encode())
-        while not collector.named("agent.run"):  # exported when the run's span ends
-            assert time.monotonic() < deadline and proc.poll() is None, screen[-2000:]
-            time.sleep(0.1)
-        os.write(main, b"\x11")  # Ctrl+Q
-        assert proc.wait(timeout=60) == 0
+        deadline = chat.ready()
+        chat.type(f"{TASK}\r".encode())
+        chat.wait_until(lambda: bool(collector.named("agent.run")), deadline)  # exported when the run ends
+        chat.type(b"\x11")  # Ctrl+Q
+        assert chat.proc.wait(timeout=60) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(main)
+        chat.close()
 
 
 @pytest.mark.parametrize("front_end", ["run", "plain", "tui"])
