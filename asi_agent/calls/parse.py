@@ -39,6 +39,14 @@ _MAX_SPANS = 64
 _MAX_LEAKS = 4
 _EMPTY_FENCE_RE = re.compile(r"^[ \t]*```[^`\n]*\n(?:[ \t]*\n)*[ \t]*```[ \t]*$", re.M)
 _EMPTY_CODE_RE = re.compile(r"(?<!`)``(?!`)")
+# Control tokens framing a call (`<|function_call|>`, `<|message_sep|>function call<|role_sep|>`): a
+# role or channel header right before the call belongs to it, not to the prose.
+_HEADER_RE = re.compile(r"(?:<\|[A-Za-z_][\w-]*\|>\s*(?:[A-Za-z][A-Za-z ]{0,24}(?=<\|))?)+\s*\Z")
+_HEADER_WINDOW = 160
+# End-of-sequence tokens a server left at the end of the reply: the model's stop, not its words.
+_EOS_RE = re.compile(
+    r"(?:\s*(?:</s>|<eos>|<end_of_turn>|<\|(?:im_end|eot_id|eom_id|end|endoftext|end_of_text|return)\|>))+\s*\Z"
+)
 _MARKERS = tuple(
     sorted(
         {marker for dialect in DIALECTS for marker in dialect.markers}
@@ -124,6 +132,13 @@ def _present(shape: CallShape, text: str) -> bool:
     """Whether the text holds the shape's call opener (or, for a reply that starts inside a call, its
     name closer): a cheap test before reading."""
     return any(piece.strip() and piece.strip() in text for piece in (shape.call_open, shape.name_close))
+
+
+def _header_start(text: str, start: int) -> int:
+    """Where a call's header of control tokens begins (the call's own start when it has none)."""
+    window = max(0, start - _HEADER_WINDOW)
+    header = _HEADER_RE.search(text, window, start)
+    return header.start() if header is not None else start
 
 
 def _overlaps(span: Span, others: list[Span]) -> bool:
@@ -224,7 +239,8 @@ def parse_reply(
     # written inside reasoning are dropped: reasoning is not action.
     regions = reasoning_regions(text, [(span.start, span.end) for span in found if span.calls])
     spans = [span for span in found if not any(r.start <= span.start < r.end for r in regions)]
-    cuts = sorted([(span.start, span.end) for span in spans] + [(r.start, r.end) for r in regions])
+    framed = [(_header_start(text, span.start) if span.calls else span.start, span.end) for span in spans]
+    cuts = sorted(framed + [(r.start, r.end) for r in regions])
     pieces: list[str] = []
     position = 0
     for start, end in cuts:
@@ -236,6 +252,7 @@ def parse_reply(
         prose = _seam(prose, piece)
     # Removing a call can leave the fence or inline code that held it empty.
     rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
+    rest = _EOS_RE.sub("", rest)
     calls = tuple(call for span in spans for call in span.calls)
     problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx, shape)
     if not calls and not problems:

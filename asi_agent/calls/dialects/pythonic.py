@@ -1,6 +1,7 @@
 """Pythonic calls: `[get_weather(city="SF"), search(q="x")]` (Llama 3.2/4, LFM2, Granite pythonic),
 also inside `<|python_start|>…<|python_end|>`, `<|tool_call_start|>…<|tool_call_end|>` or a
-```tool_code fence (Gemma).
+```tool_code fence (Gemma), and one call per line inside `<function_calls>…</function_calls>` (OLMo 3).
+JSON's `null`, `true` and `false` are read as Python's `None`, `True` and `False`.
 """
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ import ast
 import math
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
-from asi_agent.calls.dialects.base import Dialect, ReadContext, Span, problem
+from asi_agent.calls.dialects.base import Dialect, ReadContext, Span, cut_span, problem
 from asi_agent.calls.jsonish import new_call_id
 from asi_agent.exceptions import CallFormatError
 from asi_agent.messages import ToolCall
@@ -24,7 +25,20 @@ _WRAPPERS = (
     ("<|tool_call_start|>", "<|tool_call_end|>"),
 )
 _TOOL_CODE_RE = re.compile(r"^[ \t]*```tool_code[ \t]*\n(?P<body>.*?)\n[ \t]*```[ \t]*$", re.M | re.S)
+_BLOCK_OPEN, _BLOCK_CLOSE = "<function_calls>", "</function_calls>"
+# A block of Python calls starts with a call (or a list of them); other formats' blocks are theirs to read.
+_BLOCK_CALL_RE = re.compile(r"\s*\[?\s*[A-Za-z_][\w.]*\s*\(")
 _LIMIT = 65_536
+_JSON_NAMES = {"null": None, "true": True, "false": False}
+
+
+class _JsonNames(ast.NodeTransformer):
+    """JSON's literals written in a Python call, read as the Python constants they mean."""
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id in _JSON_NAMES:
+            return ast.copy_location(ast.Constant(_JSON_NAMES[node.id]), node)
+        return node
 
 
 def _bracket_end(text: str, start: int) -> int | None:
@@ -51,7 +65,7 @@ def _bracket_end(text: str, start: int) -> int | None:
 
 
 def _literal(node: ast.expr) -> Any:
-    value = ast.literal_eval(node)
+    value = ast.literal_eval(_JsonNames().visit(node))
     if isinstance(value, bytes | complex | set | frozenset):
         raise ValueError("not a JSON value")
     if isinstance(value, float) and not math.isfinite(value):
@@ -109,6 +123,12 @@ def _nodes(source: str, ctx: ReadContext) -> tuple[list[ast.expr], list[str]]:
 
 def _read(source: str, ctx: ReadContext) -> tuple[list[ToolCall], list[str]]:
     nodes, problems = _nodes(source.strip(), ctx)
+    return _convert(source, nodes, problems, ctx)
+
+
+def _convert(
+    source: str, nodes: list[ast.expr], problems: list[str], ctx: ReadContext
+) -> tuple[list[ToolCall], list[str]]:
     calls = []
     for node in nodes:
         printed = isinstance(node, ast.Call) and ast.unparse(node.func) == "print" and len(node.args) == 1
@@ -131,7 +151,52 @@ def _widen(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def _block_nodes(body: str, ctx: ReadContext) -> tuple[list[ast.expr], list[str], bool]:
+    """The calls of a block, one statement each (a list counts as its calls); when the block does not
+    read as a whole, line by line so that one broken call spares the others. The flag: it read whole."""
+    try:
+        statements = ast.parse(body.strip(), mode="exec").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        statements = []
+    else:
+        if all(isinstance(statement, ast.Expr) for statement in statements):
+            values = [cast(ast.Expr, statement).value for statement in statements]
+            return [n for v in values for n in (v.elts if isinstance(v, ast.List) else [v])], [], True
+    nodes: list[ast.expr] = []
+    problems: list[str] = []
+    for line in body.splitlines():
+        if line.strip():
+            found, broken = _nodes(line.strip(), ctx)
+            nodes.extend(found)
+            problems.extend(broken)
+    return nodes, problems, False
+
+
+def _blocks(text: str, ctx: ReadContext) -> Iterator[Span]:
+    """`<function_calls>` blocks of Python calls; one the reply stopped inside runs nothing."""
+    position = 0
+    while (start := text.find(_BLOCK_OPEN, position)) >= 0:
+        body_start = start + len(_BLOCK_OPEN)
+        position = body_start
+        if not _BLOCK_CALL_RE.match(text, body_start):
+            continue
+        close = text.find(_BLOCK_CLOSE, body_start)
+        end = len(text) if close < 0 else close + len(_BLOCK_CLOSE)
+        body = text[body_start : len(text) if close < 0 else close]
+        position = end
+        nodes, problems, whole = _block_nodes(body, ctx)
+        if close < 0 and not whole:
+            yield cut_span(start, end, text[start:end], "pythonic", ctx)
+            return
+        calls, problems = _convert(body, nodes, problems, ctx)
+        if not calls and not problems:
+            problems = [problem(text[start:end], "no call in the block", ctx)]
+        yield Span(start, end, tuple(calls), tuple(problems), "pythonic")
+
+
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
+    if _BLOCK_OPEN in text:
+        yield from _blocks(text, ctx)
     position = 0
     for match in _START_RE.finditer(text):
         if match.start() < position:
@@ -175,6 +240,6 @@ PYTHONIC = Dialect(
         "To call tools, write a Python list of calls with keyword arguments and literal values:",
         '[tool_name(param="value"), other_tool(count=2)]',
     ),
-    models=("llama-4", "llama4", "lfm2", "lfm-2", "granite-3.1", "gemma-3", "gemma3"),
+    models=("llama-4", "llama4", "lfm2", "lfm-2", "granite-3.1", "gemma-3", "gemma3", "olmo-3", "olmo3"),
     needs=("(",),
 )

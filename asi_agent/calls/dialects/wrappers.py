@@ -2,6 +2,10 @@
 `<|tool_call|>[…]<|/tool_call|>` (Granite 3, Phi-4-mini), `<TOOLCALL>[…]</TOOLCALL>` (Nemotron),
 `functools[…]` (FireFunction), `<|action_start|><|plugin|>{…}<|action_end|>` (InternLM),
 `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>` (Apertus) and `{"tool_calls": […]}` objects.
+
+These formats always write a call's arguments object (`{}` when there are none): a call object inside a
+wrapper with a name and no arguments is an unfinished call, reported. So is JSON after the first token
+of a two-token opener whose second token never came (`<|action_start|>{…}` without `<|plugin|>`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,11 @@ _PAIRS = (
     ("<|tools_prefix|>", "<|tools_suffix|>"),
 )
 _OBJECT_RE = re.compile(r"\{\s*\"tool_calls\"\s*:\s*\[")
+_ARGUMENT_KEYS = ("arguments", "parameters")
+# The first token of an opener made of two control tokens, and the whole opener.
+_HALF_OPENERS = tuple(
+    (opener[: opener.index("|>") + 2], opener) for opener, _ in _PAIRS if opener.count("<|") > 1
+)
 
 
 def _name_as_key(value: Any) -> Any:
@@ -61,16 +70,47 @@ def _body(text: str, start: int, closer: str) -> tuple[str, int]:
     return text[body_start:end], end
 
 
+def _without_arguments(value: Any) -> bool:
+    """Whether a call object of the value names a tool but carries no arguments object."""
+    items = value if isinstance(value, list) else [value]
+    return any(
+        isinstance(item, dict)
+        and isinstance(item.get("name"), str)
+        and not isinstance(item.get("function"), dict)
+        and not any(key in item for key in _ARGUMENT_KEYS)
+        for item in items
+    )
+
+
 def _read(start: int, end: int, text: str, body: str, ctx: ReadContext) -> Span:
     try:
         value: Any = _name_as_key(json_values(body))
     except ValueError:
         value = None
+    if _without_arguments(value):
+        reason = "a call names its tool but has no arguments object (write {} when there are none)"
+        return Span(start, end, problems=(problem(text[start:end], reason, ctx),), dialect="wrappers")
     span = calls_span(start, end, text[start:end], value, strict=True, dialect="wrappers", ctx=ctx)
     return span or Span(start, end, problems=(problem(text[start:end], "no call inside", ctx),))
 
 
+def _half_opened(text: str, ctx: ReadContext) -> Iterator[Span]:
+    """JSON after the first token of a two-token opener whose second token never came."""
+    for first, whole in _HALF_OPENERS:
+        position = 0
+        while (start := text.find(first, position)) >= 0:
+            position = start + len(first)
+            body_start = next_non_space(text, position)
+            if text.startswith(whole, start) or not text.startswith(("{", "["), body_start):
+                continue
+            end = balanced_end(text, body_start) or len(text)
+            reason = f"`{first}` must be followed by `{whole[len(first) :]}` before the call"
+            yield Span(start, end, problems=(problem(text[start:end], reason, ctx),), dialect="wrappers")
+            position = end
+
+
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
+    yield from _half_opened(text, ctx)
     for opener, closer in _PAIRS:
         position = 0
         while (start := text.find(opener, position)) >= 0:
