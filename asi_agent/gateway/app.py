@@ -124,6 +124,7 @@ class _Gateway:
 
     async def _answer(self, api: Api, request: Request, entry: dict[str, Any], started: float) -> Response:
         chat = _READERS[api](await self._body(request))
+        await self.upstream.check(chat)
         entry["stream"] = chat.stream
         if chat.stream:
             return StreamingResponse(
