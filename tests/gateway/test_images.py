@@ -273,3 +273,14 @@ def test_responses_input_images_reach_the_upstream(gateway: Gateway, stream: boo
     body = gateway.upstream.chat_bodies[-1]
     assert sent_images(body) == [SHOT_URL, REMOTE]
     assert any("b.png is an image" in str(m["content"]) for m in body["messages"])
+
+
+def test_count_tokens_counts_an_image_by_anthropics_rule(gateway: Gateway) -> None:
+    square = base64.b64encode(png(1024, 1024)).decode()
+    block = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": square}}
+    ask = [{"role": "user", "content": [{"type": "text", "text": "What is this?"}]}]
+    shown = [{"role": "user", "content": [*ask[0]["content"], block]}]
+    client = claude_client(gateway.url)
+    plain = client.messages.count_tokens(model="m", messages=ask).input_tokens  # type: ignore[arg-type]
+    with_image = client.messages.count_tokens(model="m", messages=shown).input_tokens  # type: ignore[arg-type]
+    assert with_image - plain == 1399  # 1024 × 1024 / 750
