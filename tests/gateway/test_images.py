@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,23 @@ def test_openai_image_parts_reach_an_emulated_upstream(gateway: Gateway, stream:
     assert "tools" not in body  # emulated: the contract is text, the images are still image parts
     assert sent_images(body) == [SHOT_URL, REMOTE]
     assert any("What is on these pictures?" in str(m["content"]) for m in body["messages"])
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_openai_image_parts_pass_through_natively(serve: Callable[..., Gateway], stream: bool) -> None:
+    gateway = serve("--emulate", "never")
+    gateway.upstream.reply("A red square and a cat.")
+    created = openai_client(gateway).chat.completions.create(
+        model="m",
+        messages=LOOK,  # type: ignore[arg-type]
+        tools=[READ],  # type: ignore[list-item]
+        stream=stream,
+    )
+    chunks = list(created) if stream else [created]  # a stream drained: the upstream has answered
+    assert chunks
+    body = gateway.upstream.chat_bodies[-1]
+    assert [t["function"]["name"] for t in body["tools"]] == ["read_file"]
+    assert sent_images(body) == [SHOT_URL, REMOTE]
 
 
 def test_a_tool_results_image_follows_the_framed_result(gateway: Gateway) -> None:
