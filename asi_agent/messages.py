@@ -76,14 +76,18 @@ class Image:
     """The image's bytes, base64-encoded."""
     name: str = ""
     """Where it came from, as the person or the model named it."""
+    url: str = ""
+    """An http(s) address the model's server fetches the image from, instead of `data` (a gateway
+    client's image URL, passed through only to servers that take URLs); empty for an image at hand."""
 
     def data_url(self) -> str:
-        """The image as a `data:` URL (OpenAI's `image_url`)."""
-        return f"data:{self.media_type};base64,{self.data}"
+        """The image as a `data:` URL (OpenAI's `image_url`), or its http(s) address when it has one."""
+        return self.url or f"data:{self.media_type};base64,{self.data}"
 
     def to_dict(self) -> dict[str, str]:
         """JSON-ready form for transcripts."""
-        return {"media_type": self.media_type, "data": self.data, "name": self.name}
+        data = {"media_type": self.media_type, "data": self.data, "name": self.name}
+        return data | ({"url": self.url} if self.url else {})
 
 
 class WithImages(str):

@@ -91,7 +91,9 @@ NOTES: dict[str, str] = {
     "read_file": "A PDF is read as text, its `startLine`/`endLine` selecting pages (20 at most at once). An "
     "image (PNG, JPEG, GIF, WebP up to 5 MiB) is returned to a model that reads images: OpenAI `image_url` "
     "parts (in a user turn after the results), Ollama `images`, Anthropic image blocks; a model that does "
-    "not (the embedded one) gets its description and a note that it cannot see it. A long file is read in "
+    "not (the embedded one) gets its description and a note that it cannot see it. An image counts in the "
+    "context window at its API's per-image cost, and older ones are left out first when the window fills up "
+    "(see [Long sessions](headless.md#images-in-the-window)). A long file is read in "
     "ranges: the result ends with the `startLine` to read on from.",
     "replace_text": "When `oldText` is not found exactly, a unique match differing only in indentation, "
     "trailing whitespace or line ends is applied; then one with its backslash escapes read as text; then "

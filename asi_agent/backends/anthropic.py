@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from asi_agent.backends.base import NO_OPTIONS, BackendBase, DeltaCallback, RequestOptions, ToolSchema
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.exceptions import BackendError, ContextOverflowError
-from asi_agent.messages import Completion, Message, RawCall, Usage
+from asi_agent.messages import Completion, Image, Message, RawCall, Usage
 
 __all__ = ["AnthropicBackend", "AnthropicBackendConfig", "to_anthropic"]
 
@@ -59,11 +59,15 @@ def _tool(schema: ToolSchema) -> dict[str, Any]:
     }
 
 
+def _source(image: Image) -> dict[str, str]:
+    """An image block's source: its bytes, or the http(s) address the API fetches it from."""
+    if image.url:
+        return {"type": "url", "url": image.url}
+    return {"type": "base64", "media_type": image.media_type, "data": image.data}
+
+
 def _blocks(message: Message) -> list[dict[str, Any]]:
-    images = [
-        {"type": "image", "source": {"type": "base64", "media_type": image.media_type, "data": image.data}}
-        for image in message.images
-    ]
+    images = [{"type": "image", "source": _source(image)} for image in message.images]
     if message.role == "tool":
         content: str | list[dict[str, Any]] = message.content
         if images:  # a result may hold images beside its text

@@ -95,7 +95,10 @@ class ScriptedBackend(BackendBase):
         native: bool = True,
         model_name: str = "scripted",
         planner: bool = False,
+        images: bool = False,
     ) -> None:
+        """`images`: the model reads images (so `read_file` of one sends it, as to a vision model)."""
+        self._images = images
         self._replies = [ScriptedReply(text=r) if isinstance(r, str) else r for r in replies]
         self._native = native
         self._planner = planner
@@ -143,6 +146,10 @@ class ScriptedBackend(BackendBase):
     async def supports_native_tools(self) -> bool:
         """The `native` flag of the script."""
         return self._native
+
+    async def accepts_images(self) -> bool:
+        """The `images` flag (off by default: images are then described to the model in words)."""
+        return self._images
 
     async def complete(
         self,

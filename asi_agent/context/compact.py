@@ -152,15 +152,16 @@ def _clip(text: str, limit: int) -> str:
 
 
 def _render(message: Message) -> str:
-    """One turn as a line of the transcript the summariser reads."""
+    """One turn as a line of the transcript the summariser reads (an image named, never sent)."""
+    seen = "".join(f" [image{' ' + image.name if image.name else ''}]" for image in message.images)
     if message.role == "tool":
-        return f"TOOL RESULT ({message.name or 'tool'}): {_clip(message.content, _RESULT_CHARS)}"
+        return f"TOOL RESULT ({message.name or 'tool'}): {_clip(message.content, _RESULT_CHARS)}{seen}"
     calls = "; ".join(
         f"{c.name}({_clip(json.dumps(c.arguments, ensure_ascii=False), _ARGS_CHARS)})"
         for c in message.tool_calls
     )
     text = _clip(message.content, _RESULT_CHARS * 2)
-    line = f"{message.role.upper()}: {text}"
+    line = f"{message.role.upper()}: {text}{seen}"
     return f"{line} [calls: {calls}]" if calls else line
 
 

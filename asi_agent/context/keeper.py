@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from asi_agent.backends.base import Backend, ToolSchema
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.context.compact import SKILL_TOOL, SUMMARY_SYSTEM, Compaction, compact, partition
-from asi_agent.context.shrink import is_shrunk, shrink_result
+from asi_agent.context.images import image_rule
+from asi_agent.context.shrink import drop_images, shrink_result
 from asi_agent.context.tokens import MESSAGE_OVERHEAD, TokenCounter
 from asi_agent.events import ContextCompacted
 from asi_agent.memo import LastValue
@@ -80,8 +81,9 @@ async def model_context_window(backend: Backend) -> int | None:
 
 
 def model_tokenizer(backend: Backend) -> TokenCounter:
-    """A counter using the backend's `count_tokens(text)` (estimating once the backend cannot count)."""
-    return TokenCounter(backend.count_tokens)
+    """A counter using the backend's `count_tokens(text)` (estimating once the backend cannot count), and
+    counting images by the rule of its API."""
+    return TokenCounter(backend.count_tokens, images=image_rule(backend))
 
 
 class ContextKeeper:
@@ -263,9 +265,10 @@ class ContextKeeper:
             if total <= limit:
                 break
             message = history[index]
-            if is_shrunk(message) or len(message.content) <= keep:
+            smaller = shrink_result(drop_images(message), keep, self.state_dir)
+            if smaller is message:  # short, already shrunk, no image: nothing to gain
                 continue
-            history[index] = shrink_result(message, keep, self.state_dir)
+            history[index] = smaller
             total += await self.counter.message(history[index]) - sizes[index]
             count += 1
         return history, count

@@ -1,4 +1,5 @@
-"""Large tool results cut to their head and tail, the full text saved under `.asi/outputs/`."""
+"""Large tool results cut to their head and tail, the full text saved under `.asi/outputs/`; the images of
+an older result left out (the file can be read again)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from pathlib import Path
 from asi_agent.messages import Message
 from asi_agent.state import ensure_state_dir
 
-__all__ = ["SHRUNK_MARK", "is_shrunk", "shrink_result"]
+__all__ = ["IMAGES_MARK", "SHRUNK_MARK", "drop_images", "is_shrunk", "shrink_result"]
 
 SHRUNK_MARK = "[… {omitted} characters cut to fit the context window; full text: {where} …]"
 """The line that replaces the middle of a shrunk result."""
+IMAGES_MARK = "[{names} left out to fit the context window: read it again to see it]"
+"""The line that takes the place of a result's images."""
 
 _MARK_RE = re.compile(r"^\[… \d+ characters cut to fit the context window; full text: ", re.MULTILINE)
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -40,6 +43,14 @@ def shrink_result(message: Message, keep_chars: int, state_dir: Path | None) -> 
     omitted = len(text) - len(head) - len(tail)
     mark = SHRUNK_MARK.format(omitted=omitted, where=where)
     return replace(message, content=f"{head}\n{mark}\n{tail}")
+
+
+def drop_images(message: Message) -> Message:
+    """The message without its images (the files are still there), a line naming them in their place."""
+    if not message.images:
+        return message
+    names = ", ".join(f"the image {image.name}" if image.name else "an image" for image in message.images)
+    return replace(message, content=f"{message.content}\n{IMAGES_MARK.format(names=names)}", images=())
 
 
 def _cut_at_line(piece: str, *, from_end: bool) -> str:

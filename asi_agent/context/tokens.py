@@ -2,6 +2,7 @@
 
 The estimate (about 4 ASCII characters per token, one token per other character) is multiplied by a
 ratio learned from the prompt sizes the server reports, so it converges on the model's real tokenizer.
+The images a message carries count by the rule of the model's API (`asi_agent.context.images`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import json
 import math
 from collections.abc import Awaitable, Callable, Sequence
 
-from asi_agent.messages import Message
+from asi_agent.context.images import ImageRule, image_tokens
+from asi_agent.messages import Image, Message
 
 __all__ = ["MESSAGE_OVERHEAD", "TokenCounter", "Tokenizer", "estimate_tokens"]
 
@@ -39,9 +41,12 @@ def message_text(message: Message) -> str:
 class TokenCounter:
     """Counts tokens of messages; caches per message, so each is tokenized once."""
 
-    def __init__(self, tokenizer: Tokenizer | None = None) -> None:
+    def __init__(self, tokenizer: Tokenizer | None = None, *, images: ImageRule = "openai") -> None:
         self._tokenizer = tokenizer
         self._cache: dict[str, int] = {}
+        self.image_rule: ImageRule = images
+        """How an image is counted: by the rule of the model's API."""
+        self._image_cache: dict[int, int] = {}
         self.ratio = 1.0
         """Real tokens per estimated token, learned from the server's reported usage."""
         self.exact = tokenizer is not None
@@ -64,8 +69,17 @@ class TokenCounter:
         return math.ceil(self._cache[key] * self.ratio)
 
     async def message(self, message: Message) -> int:
-        """Tokens of one message, template overhead included."""
-        return await self.text(message_text(message)) + MESSAGE_OVERHEAD
+        """Tokens of one message, template overhead and images included."""
+        pictures = sum(self.image(image) for image in message.images)
+        return await self.text(message_text(message)) + MESSAGE_OVERHEAD + pictures
+
+    def image(self, image: Image) -> int:
+        """Tokens of one image (by its size, cached by its data: the header is read once)."""
+        key = hash(image.data or image.url)  # a str caches its hash: no rehashing of megabytes
+        cached = self._image_cache.get(key)
+        if cached is None:
+            cached = self._image_cache[key] = image_tokens(image, self.image_rule)
+        return cached
 
     async def messages(self, messages: Sequence[Message]) -> int:
         """Tokens of a whole history."""

@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from asi_agent import traces
+from asi_agent.context.images import image_tokens
 from asi_agent.exceptions import BackendError
 from asi_agent.gateway import anthropic_api, openai_api, responses_api
 from asi_agent.gateway.emulate import Outcome, Upstream
@@ -124,6 +125,7 @@ class _Gateway:
 
     async def _answer(self, api: Api, request: Request, entry: dict[str, Any], started: float) -> Response:
         chat = _READERS[api](await self._body(request))
+        await self.upstream.check(chat)
         entry["stream"] = chat.stream
         if chat.stream:
             return StreamingResponse(
@@ -215,7 +217,8 @@ class _Gateway:
             return JSONResponse(anthropic_api.error_body(str(exc)), status_code=status)
         text = "\n".join(m.content for m in chat.messages) + json.dumps(chat.tools)
         counted = await self.upstream.backend.count_tokens(text)
-        return JSONResponse({"input_tokens": counted if counted is not None else len(text) // 4})
+        images = sum(image_tokens(i, "anthropic") for m in chat.messages for i in m.images)
+        return JSONResponse({"input_tokens": (counted if counted is not None else len(text) // 4) + images})
 
 
 def _stream_error(api: Api, message: str) -> str:

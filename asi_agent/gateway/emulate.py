@@ -24,8 +24,10 @@ from asi_agent.calls.template import CallShape
 from asi_agent.calls.template.source import shape_for
 from asi_agent.cutoff import CUT_REASONS
 from asi_agent.exceptions import CallFormatError
+from asi_agent.gateway.images import check_images
 from asi_agent.gateway.normalize import ChatRequest
 from asi_agent.messages import Completion, ToolCall, Usage
+from asi_agent.providers import provider_of
 
 __all__ = ["Emulate", "Outcome", "Upstream"]
 
@@ -36,6 +38,8 @@ _CALL_STARTS = "`<[{"
 reply has ended and been parsed."""
 _STATUS = "AGENT_STATUS"
 _STATUS_LINE = re.compile(r"^[ \t]*AGENT_STATUS:[ \t]*[A-Z]+[ \t]*$\n?", re.MULTILINE)
+_URL_IMAGES = frozenset({"openai", "anthropic"})
+"""Providers whose API takes an image by its http(s) address (the server fetches it, not the gateway)."""
 
 
 @dataclass(slots=True)
@@ -130,6 +134,8 @@ class Upstream:
         self._template, self.max_retries = chat_template, max_retries
         self.native: bool | None = None if emulate == "auto" else emulate == "never"
         self.shape: CallShape | None = None
+        self.image_urls = provider_of(backend) in _URL_IMAGES
+        """Whether image URLs pass through to the upstream (else a request carrying one is refused)."""
 
     async def start(self) -> None:
         """Ask the upstream once whether it takes tools, and learn its call shape from its template."""
@@ -137,6 +143,11 @@ class Upstream:
             self.native = await self.backend.supports_native_tools()
         if not self.native:
             self.shape = await shape_for(self.backend, self._template)
+
+    async def check(self, request: ChatRequest) -> None:
+        """Refuse (`BadRequest`), before any answer starts, what the upstream cannot be given: images to a
+        model that does not read them, image URLs to an API that takes only inline images."""
+        await check_images(request.messages, self.backend, takes_urls=self.image_urls)
 
     def _adapter(self, request: ChatRequest, inner: Backend) -> _RequestAdapter:
         adapter = _RequestAdapter(

@@ -7,6 +7,7 @@ tool-result framing of the call adapter serve all of them alike.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -14,13 +15,11 @@ from typing import Any
 
 from asi_agent.backends.base import ToolSchema
 from asi_agent.calls.jsonish import lenient_json
+from asi_agent.gateway.errors import BadRequest
+from asi_agent.gateway.images import anthropic_images, openai_images, responses_images
 from asi_agent.messages import Message, ToolCall
 
 __all__ = ["BadRequest", "ChatRequest", "from_anthropic", "from_openai", "from_responses"]
-
-
-class BadRequest(ValueError):
-    """A request the gateway cannot read; its message says which field and why (HTTP 400)."""
 
 
 @dataclass(slots=True)
@@ -143,7 +142,7 @@ def _openai_message(raw: Any, index: int, names: dict[str, str]) -> Message:
     if role in ("system", "developer"):
         return Message("system", content)
     if role == "user":
-        return Message("user", content)
+        return Message("user", content, images=openai_images(raw.get("content"), where))
     if role == "assistant":
         calls = []
         for number, call in enumerate(raw.get("tool_calls") or ()):
@@ -155,7 +154,9 @@ def _openai_message(raw: Any, index: int, names: dict[str, str]) -> Message:
         return Message("assistant", content, tool_calls=tuple(calls))
     if role == "tool":
         call_id = str(raw.get("tool_call_id") or "")
-        return Message("tool", content, tool_call_id=call_id, name=raw.get("name") or names.get(call_id))
+        images = openai_images(raw.get("content"), where)
+        named = raw.get("name") or names.get(call_id)
+        return Message("tool", content, tool_call_id=call_id, name=named, images=images)
     raise BadRequest(f"{where}: unknown role {role!r}")
 
 
@@ -212,8 +213,15 @@ def _anthropic_choice(raw: Any) -> str:
     raise BadRequest("tool_choice must be {type: auto|any|none} or {type: tool, name}")
 
 
-def _result_text(block: Mapping[str, Any]) -> str:
-    return _text(block.get("content"), "tool_result")
+def _result(block: Mapping[str, Any], where: str) -> Message:
+    """A `tool_result` block: its text and its images."""
+    return Message(
+        "tool",
+        _text(block.get("content"), where),
+        tool_call_id=str(block.get("tool_use_id") or ""),
+        outcome="error" if block.get("is_error") else "ok",
+        images=anthropic_images(block.get("content"), where),
+    )
 
 
 def _anthropic_turn(raw: Any, index: int) -> list[Message]:
@@ -238,17 +246,12 @@ def _anthropic_turn(raw: Any, index: int) -> list[Message]:
         )
         return [Message("assistant", "\n".join(texts), tool_calls=calls)]
     results = [
-        Message(
-            "tool",
-            _result_text(b),
-            tool_call_id=str(b.get("tool_use_id") or ""),
-            outcome="error" if b.get("is_error") else "ok",
-        )
-        for b in blocks
+        _result(b, f"{where}.content[{n}]")
+        for n, b in enumerate(blocks)
         if isinstance(b, Mapping) and b.get("type") == "tool_result"
     ]
-    text = "\n".join(t for t in texts if t)
-    return [*results, Message("user", text)] if text or not results else results
+    text, images = "\n".join(t for t in texts if t), anthropic_images(blocks, where)
+    return [*results, Message("user", text, images=images)] if text or images or not results else results
 
 
 def _anthropic_system(raw: Any) -> list[Message]:
@@ -263,11 +266,9 @@ def from_anthropic(body: Mapping[str, Any]) -> ChatRequest:
         messages += _anthropic_turn(raw, index)
     names = {c.id: c.name for m in messages for c in m.tool_calls}
     messages = [
-        Message(m.role, m.content, tool_call_id=m.tool_call_id, name=names.get(m.tool_call_id or ""),
-                outcome=m.outcome)
-        if m.role == "tool" else m
+        dataclasses.replace(m, name=names.get(m.tool_call_id or "")) if m.role == "tool" else m
         for m in messages
-    ]  # fmt: skip
+    ]
     return ChatRequest(
         messages,
         _anthropic_tools(body.get("tools")),
@@ -327,14 +328,16 @@ def _responses_item(item: Any, index: int) -> Message:
         return Message("assistant", "", tool_calls=(call,))
     if kind in ("function_call_output", "custom_tool_call_output"):
         output = item.get("output")
-        text = output if isinstance(output, str) else json.dumps(output)
-        return Message("tool", text, tool_call_id=str(item.get("call_id")))
+        images = responses_images(output, where)
+        text = output if isinstance(output, str) else _text(output, where) if images else json.dumps(output)
+        return Message("tool", text, tool_call_id=str(item.get("call_id")), images=images)
     if kind == "message":
         role = item.get("role")
         text = _text(item.get("content"), where)
         if role in ("system", "developer"):
             return Message("system", text)
-        return Message("assistant" if role == "assistant" else "user", text)
+        images = () if role == "assistant" else responses_images(item.get("content"), where)
+        return Message("assistant" if role == "assistant" else "user", text, images=images)
     return Message("user", "")  # reasoning and other items carry nothing a plain model can use
 
 
@@ -342,7 +345,7 @@ def _joined(messages: Sequence[Message]) -> list[Message]:
     """Consecutive assistant turns (text, then each call as its own item) made one turn."""
     joined: list[Message] = []
     for message in messages:
-        if message.role == "user" and not message.content:
+        if message.role == "user" and not message.content and not message.images:
             continue
         last = joined[-1] if joined else None
         if (
@@ -371,10 +374,9 @@ def from_responses(body: Mapping[str, Any]) -> ChatRequest:
         messages.insert(0, Message("system", instructions))
     names = {c.id: c.name for m in messages for c in m.tool_calls}
     messages = [
-        Message("tool", m.content, tool_call_id=m.tool_call_id, name=names.get(m.tool_call_id or ""))
-        if m.role == "tool" else m
+        dataclasses.replace(m, name=names.get(m.tool_call_id or "")) if m.role == "tool" else m
         for m in messages
-    ]  # fmt: skip
+    ]
     choice = body.get("tool_choice")
     if isinstance(choice, Mapping) and choice.get("type") == "function":
         choice = {"type": "function", "function": {"name": choice.get("name")}}

@@ -11,9 +11,9 @@ than guess. The file is read beneath the project without following links, as tex
 from __future__ import annotations
 
 import base64
-import struct
 from pathlib import Path
 
+from asi_agent.context.images import image_size
 from asi_agent.exceptions import ToolError
 from asi_agent.messages import Image, WithImages
 from asi_agent.tools import beneath
@@ -64,7 +64,7 @@ async def read_media(args: ReadFileArgs, ctx: ToolContext, path: Path, shown: st
     if path.suffix.lower() == ".pdf":
         return _read_pdf(args, ctx, data, shown)
     kind = IMAGE_TYPES[path.suffix.lower()]
-    size = _dimensions(data)
+    size = image_size(data)
     about = (
         f"{shown} is an image ({kind}, {len(data):,} bytes{', {}×{} pixels'.format(*size) if size else ''})"
     )
@@ -115,24 +115,6 @@ def _read_pdf(args: ReadFileArgs, ctx: ToolContext, data: bytes, shown: str) -> 
         more = f"call read_file with startLine={last + 1} to read more"
         parts.append(f"[showing pages {start}–{last} of {total}; {more}]")
     return "\n".join([header, *parts])
-
-
-def _dimensions(data: bytes) -> tuple[int, int] | None:
-    """Width and height from a PNG, GIF or JPEG header; None when not found."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        width, height = struct.unpack(">II", data[16:24])
-        return width, height
-    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
-        width, height = struct.unpack("<HH", data[6:10])
-        return width, height
-    at = 2
-    while data[:2] == b"\xff\xd8" and at + 9 < len(data):
-        marker, length = data[at + 1], struct.unpack(">H", data[at + 2 : at + 4])[0]
-        if marker in (0xC0, 0xC1, 0xC2):
-            height, width = struct.unpack(">HH", data[at + 5 : at + 9])
-            return width, height
-        at += 2 + length
-    return None
 
 
 def pdf_text(data: bytes) -> str:
