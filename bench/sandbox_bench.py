@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from asi_agent.config import SANDBOX_CACHES, SANDBOX_HIDDEN
+from asi_agent.config_sections import SANDBOX_CACHES, SANDBOX_HIDDEN
 from asi_agent.sandbox import find_bwrap, sandbox_for, unavailable
 from asi_agent.tools.exec.terminal import run_command, shell_argv
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from asi_cli import model_free_env
+import asi_cli
 
 DONE = "Done.\nAGENT_STATUS: DONE"
+NO_SEARCH_KEYS = {"TAVILY_API_KEY": "", "BRAVE_API_KEY": ""}
+"""The web search keys of whoever runs the tests, blanked: an empty key counts as none."""
 
 
 def write_user_config(root: Path, toml: str) -> None:
@@ -27,15 +27,7 @@ def scripted_run(
     with `replies_after` (default: DONE). The user config folder is `root`'s sibling `user-config`."""
     replies: list[Any] = [{"text": "", "tool_calls": [call]} for call in calls]
     replies += replies_after if replies_after is not None else [DONE, DONE]
-    script = root.parent / "script.json"
-    script.write_text(json.dumps({"native": True, "replies": replies}))
-    env = {k: v for k, v in model_free_env().items() if k not in ("TAVILY_API_KEY", "BRAVE_API_KEY")}
-    env["ASI_CONFIG_DIR"] = str(root.parent / "user-config")
-    proc = subprocess.run(
-        [sys.executable, "-m", "asi_agent", "run", "--provider", "scripted", "--model", str(script), *flags,
-         "Do the task."],
-        cwd=root, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    proc = asi_cli.scripted_run(root, replies, *flags, "Do the task.", env=NO_SEARCH_KEYS)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc
 
@@ -43,13 +35,4 @@ def scripted_run(
 def json_run(root: Path, calls: list[dict[str, Any]], *flags: str, **kwargs: Any) -> dict[str, Any]:
     """`scripted_run` with `--output-format json`: the final JSON object."""
     proc = scripted_run(root, calls, "--output-format", "json", *flags, **kwargs)
-    result: dict[str, Any] = json.loads(proc.stdout.splitlines()[-1])
-    return result
-
-
-def results(root: Path, session_id: str) -> list[str]:
-    """The tool results as the model received them, in order."""
-    transcript = root / ".asi" / "sessions" / f"{session_id}.jsonl"
-    records = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
-    messages = [r["message"] for r in records if r.get("type") == "message"]
-    return [m["content"] for m in messages if m["role"] == "tool"]
+    return asi_cli.last_json(proc.stdout)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ext_run import json_run, results
+from asi_cli import tool_results
+from ext_run import json_run
 
 from asi_agent.prompts import system_prompt
 
@@ -42,7 +43,7 @@ def test_a_sub_folders_instructions_come_with_the_first_file_read_there(tmp_path
 
     result = json_run(root, calls)
 
-    missing, first, second = results(root, result["session_id"])
+    missing, first, second = tool_results(root, result["session_id"])
     assert "RULES" not in missing  # a failed read gives nothing, and takes nothing away
     assert first.startswith("src/api/a.py (1 line)")
     assert "[Instructions for src/ from src/CLAUDE.md; follow them there:]\nSRC-RULES" in first

@@ -6,8 +6,12 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "asi_agent"
-# userdirs: where config lives; trust: which project folders may configure it; wire: status text, written once
-SHARED = {"messages", "events", "exceptions", "config", "userdirs", "trust", "wire", "envsettings"}
+# userdirs: where config lives; trust: which project folders may configure it; wire: status text, written
+# once; config_sections: the configuration's sections
+SHARED = {
+    "messages", "events", "exceptions", "config", "config_sections", "userdirs", "trust", "wire",
+    "envsettings",
+}  # fmt: skip
 AGENT = {"agent"}
 # configuration → backend, registry, policy, session → agent; the drive loop; child agents (`task`)
 ASSEMBLY = {"assembly", "subagents"}

@@ -3,14 +3,11 @@ the default `--approval ask`)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import last_json, run_cli, write_script
 
 from asi_agent.backends.local import find_embedded_model
 
@@ -27,20 +24,9 @@ def project(tmp_path: Path) -> Path:
 
 
 def _run(project: Path, *args: str) -> dict[str, Any]:
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
-    env["OLLAMA_HOST"] = "127.0.0.1:9"  # nothing answers there
-    proc = subprocess.run(
-        [sys.executable, "-m", "asi_agent", "run", "--output-format", "json", *args],
-        cwd=project,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    quiet = {"OLLAMA_HOST": "127.0.0.1:9"}  # nothing answers there
+    proc = run_cli("run", "--output-format", "json", *args, cwd=project, env=quiet, timeout=600)
+    result = last_json(proc.stdout)
     result["exit_code"] = proc.returncode
     return result
 
@@ -62,8 +48,7 @@ def test_any_models_refused_change_names_the_refusal_and_the_flag(project: Path)
         "Done.\nAGENT_STATUS: DONE",
         "Done.\nAGENT_STATUS: DONE",
     ]
-    script = project.parent / "script.json"
-    script.write_text(json.dumps({"native": True, "replies": replies}), encoding="utf-8")
+    script = write_script(project.parent, replies)
     result = _run(project, "--provider", "scripted", "--model", str(script), "make answer return 42")
     assert result["status"] == "STOP"
     change = next(check for check in result["checks"] if check["name"] == "change_made")

@@ -4,13 +4,11 @@ the error."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import last_json, run_cli
 
 from asi_agent.backends.local import find_embedded_model
 
@@ -23,33 +21,17 @@ QUESTION = "what is the timeout of the cache in settings.py?"
 SETTINGS = f'"""Settings."""\n\nREQUEST_TIMEOUT = 30  # {REASON}\nRETRIES = 3\n'
 
 
+def _local_run(project: Path, *args: str) -> dict[str, Any]:
+    """`asi-agent run --provider local --output-format json ARGS` in `project`: the final JSON object."""
+    proc = run_cli("run", "--provider", "local", "--output-format", "json", *args, cwd=project, timeout=600)
+    return last_json(proc.stdout)
+
+
 def test_the_closest_line_is_one_line_cut_at_a_word(tmp_path: Path) -> None:
     project = tmp_path / "app"
     project.mkdir()
     (project / "settings.py").write_text(SETTINGS, encoding="utf-8")
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "asi_agent",
-            "run",
-            "--provider",
-            "local",
-            "--output-format",
-            "json",
-            QUESTION,
-        ],
-        cwd=project,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = _local_run(project, QUESTION)
     assert result["status"] == "STOP"
     closest = result["result"].split("The closest line: ", 1)[1]
     assert closest.startswith("REQUEST_TIMEOUT = 30  # seconds before")
@@ -63,29 +45,6 @@ def test_a_stop_names_the_real_tool_error(tmp_path: Path) -> None:
     project = tmp_path / "app"
     project.mkdir()
     (project / "greet.py").write_text('def greet(name):\n    return f"Hello, {name}!"\n', encoding="utf-8")
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(tmp_path / "user-config")
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "asi_agent",
-            "run",
-            "--provider",
-            "local",
-            "--yes",
-            "--output-format",
-            "json",
-            "run the tests",
-        ],
-        cwd=project,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = _local_run(project, "--yes", "run the tests")
     assert result["status"] == "STOP"
     assert "run_tests failed: no tests found in the project" in result["result"]

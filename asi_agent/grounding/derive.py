@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from asi_agent.grounding.clauses import name_words
 from asi_agent.grounding.project import ProjectView
-from asi_agent.grounding.request import Edit, name_words
+from asi_agent.grounding.request import Edit
 from asi_agent.grounding.rewrite import (
     CODE,
     DATA,

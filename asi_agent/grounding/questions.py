@@ -17,10 +17,10 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from asi_agent.grounding.clauses import key_words, name_words
 from asi_agent.grounding.derive import PlannedCall
 from asi_agent.grounding.does import describe
 from asi_agent.grounding.project import ProjectView
-from asi_agent.grounding.request import key_words, name_words
 from asi_agent.grounding.rewrite import DECLARED, block_end
 
 __all__ = ["Answered", "answer_question", "unquotable"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from asi_agent.grounding.request import Edit, key_words, name_words
+from asi_agent.grounding.clauses import key_words, name_words
+from asi_agent.grounding.request import Edit
 
 __all__ = [
     "CODE",

@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from asi_agent.backends.guide import result_ok
+from asi_agent.grounding.clauses import asks_for_change, clauses
 from asi_agent.grounding.derive import PlannedCall, plan_calls
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.questions import answer_question
 from asi_agent.grounding.repair import repairs
-from asi_agent.grounding.request import Edit, asks_for_change, clauses, edits
+from asi_agent.grounding.request import Edit, edits
 from asi_agent.grounding.task import language, quoted, words
 from asi_agent.messages import Message, RawCall, ToolCall
 from asi_agent.refusals import refusal_report

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from asi_agent.grounding.request import asks_for_change, edits
+from asi_agent.grounding.clauses import asks_for_change
+from asi_agent.grounding.request import edits
 
 __all__ = ["INTENTS", "Intent", "classify", "language", "quoted", "words"]
 

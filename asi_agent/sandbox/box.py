@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from asi_agent.config import SANDBOX_PROTECTED
+from asi_agent.config_sections import SANDBOX_PROTECTED
 from asi_agent.sandbox.environ import filtered_environment
 from asi_agent.sandbox.limits import Limits
 from asi_agent.sandbox.mounts import PLACEHOLDERS, code_folders, host_sockets, protected_paths

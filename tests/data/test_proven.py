@@ -7,13 +7,11 @@ when the request the model was sent must be compared with the export).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from asi_cli import asi, model_free_env
+from asi_cli import asi
 from servers.openai_server import Call, OpenAIServer, Reply
 
 CALC = "def add(a, b):\n    return a - b\n"
@@ -244,20 +242,6 @@ def test_unproven_runs_are_counted_by_reason(mistakes: Path, tmp_path: Path):
     assert sorted(s["id"] for s in every) == ["cut", "unanswered", "unrecorded", "whole"]
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(cwd / ".user-config")
-    return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_the_export_is_what_the_model_was_sent(tmp_path: Path, openai_server: OpenAIServer):
     (tmp_path / "calc.py").write_text(CALC)
     openai_server.reply(
@@ -265,7 +249,7 @@ def test_the_export_is_what_the_model_was_sent(tmp_path: Path, openai_server: Op
         Reply(calls=[Call("replace_text", {"path": "calc.py", "oldText": "a - b", "newText": "a + b"})]),
         "Fixed add: it subtracted.\nAGENT_STATUS: DONE",
     )
-    done = _cli(
+    done = asi(
         "run",
         "--provider",
         "openai",
@@ -341,7 +325,7 @@ def test_a_reply_cut_by_the_token_limit_keeps_the_run_out(tmp_path: Path, openai
         Reply(text="Fixed add: it now", finish_reason="length", completion_tokens=200),
         " returns a + b.\nAGENT_STATUS: DONE",
     )
-    done = _cli(
+    done = asi(
         "run",
         "--provider",
         "openai",

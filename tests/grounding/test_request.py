@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from asi_agent.grounding.request import Edit, asks_for_change, clauses, edits, key_words
+from asi_agent.grounding.clauses import asks_for_change, clauses, key_words
+from asi_agent.grounding.request import Edit, edits
 
 
 @pytest.mark.parametrize(

@@ -5,17 +5,13 @@ terminal nothing is drawn), and the plain chat prints it under the call's line."
 
 from __future__ import annotations
 
-import json
-import os
-import pty
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
-from tests.asi_cli import model_free_env
+from tests.asi_cli import model_free_env, run_with_terminal_stderr, write_script
 from tests.mcp_helpers import write_mcp_json
 
 pytest.importorskip("mcp")
@@ -31,8 +27,7 @@ def _setup(tmp_path: Path) -> tuple[list[str], dict[str, str], Path]:
     write_mcp_json(config, "progress", server)
     call = {"id": "c1", "name": "progress__index", "arguments": {"pause": 1.5}}
     replies = [{"text": "", "tool_calls": [call]}, "Indexed.\nAGENT_STATUS: DONE"]
-    model = tmp_path / "script.json"
-    model.write_text(json.dumps({"native": True, "replies": replies}))
+    model = write_script(tmp_path, replies)
     env = {**model_free_env(), "ASI_CONFIG_DIR": str(config), "TERM": "xterm"}
     command = [sys.executable, "-m", "asi_agent", "run", "--provider", "scripted", "--model", str(model)]
     return [*command, "index the project"], env, project
@@ -40,31 +35,9 @@ def _setup(tmp_path: Path) -> tuple[list[str], dict[str, str], Path]:
 
 def test_progress_shows_on_the_progress_line_beside_the_running_call(tmp_path: Path) -> None:
     command, env, project = _setup(tmp_path)
-    main, secondary = pty.openpty()
-    proc = subprocess.Popen(
-        command, cwd=project, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=secondary
-    )
-    os.close(secondary)
-    chunks: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                data = os.read(main, 4096)
-            except OSError:  # the terminal's other end closed
-                return
-            if not data:
-                return
-            chunks.append(data)
-
-    reader = threading.Thread(target=drain)
-    reader.start()
-    out, _ = proc.communicate(timeout=120)
-    reader.join(timeout=10)
-    os.close(main)
-    err = b"".join(chunks).decode(errors="replace")
-    assert proc.returncode == 0, err
-    assert out.decode() == "Indexed.\n"
+    code, out, err = run_with_terminal_stderr(command, cwd=project, env=env, timeout=120)
+    assert code == 0, err
+    assert out == "Indexed.\n"
     assert "running progress__index (40/100 · indexing) · " in err
     assert "✓ progress__index: indexed" in err
     assert err.index("(40/100 · indexing)") < err.index("✓ progress__index")
@@ -116,7 +89,7 @@ def test_the_plain_chat_prints_a_child_agents_progress_under_its_call(tmp_path: 
     child = {"name": "progress__index", "arguments": {"pause": 0.5}}
     replies = [{"text": "", "tool_calls": [task]}, {"text": "", "tool_calls": [child]}]
     replies += ["Indexed.\nAGENT_STATUS: DONE", "Done.\nAGENT_STATUS: DONE"]
-    (tmp_path / "script.json").write_text(json.dumps({"native": True, "replies": replies}))
+    write_script(tmp_path, replies)
     lines = _plain_chat(command, env, project, "index", "--approval", "yolo")
     started = next(i for i, line in enumerate(lines) if line.startswith("↳ general · progress__index"))
     assert lines[started + 1 : started + 3] == [

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import run_cli
 from servers.openai_server import OpenAIServer
 
 from asi_agent.plugins import attach_mcp_servers, build_registry
@@ -119,25 +117,11 @@ def test_a_dangling_ref_makes_only_that_tool_unavailable(tmp_path: Path):
     assert offered["function"]["parameters"] == params({"options": OPTIONS})
 
 
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
-    return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_tools_check_reports_the_dangling_ref(tmp_path: Path):
     root = tmp_path / "project"
     write_manifest(root, DANGLING, GOOD)
 
-    checked = cli("tools", "--check", "--trust", cwd=root)
+    checked = run_cli("tools", "--check", "--trust", cwd=root)
 
     assert checked.returncode == 1
     assert (
@@ -152,7 +136,7 @@ def test_a_run_with_a_dangling_ref_plugin_still_works(tmp_path: Path, openai_ser
     write_manifest(root, DANGLING, GOOD)
     openai_server.reply("Nothing to change.\nAGENT_STATUS: DONE")
 
-    ran = cli(
+    ran = run_cli(
         "run",
         "--provider",
         "openai",

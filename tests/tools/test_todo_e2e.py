@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ext_run import json_run, results, scripted_run
+from asi_cli import tool_results
+from ext_run import json_run, scripted_run
 
 FIRST = [
     {"id": "1", "content": "Read calc.py", "status": "in_progress"},
@@ -32,7 +33,7 @@ def test_the_last_list_replaces_the_first_and_is_the_json_results_todos(tmp_path
         {"id": "2", "content": "Fix the sum", "status": "in_progress"},
         {"id": "3", "content": "Run the tests", "status": "pending"},
     ]
-    seen = results(tmp_path, result["session_id"])
+    seen = tool_results(tmp_path, result["session_id"])
     assert seen[1].splitlines() == [
         "Todo list (1/3 completed):",
         "[x] Read calc.py",

@@ -4,20 +4,17 @@ the JSON result on every exit, `resume`, `--version`, instruction files, and pro
 from __future__ import annotations
 
 import json
-import os
-import pty
 import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import cli_env, last_json, run_cli, run_with_terminal_stderr
 from servers.openai_server import Call, Reply
 
 from asi_agent.prompts import MAX_INSTRUCTION_CHARS
@@ -33,33 +30,8 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def clean_env(project: Path) -> dict[str, str]:
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
-    return env
-
-
-def cli(*args: str, cwd: Path, stdin: str = "", **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    """The real CLI with no TTY, as CI runs it."""
-    return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=clean_env(cwd),
-        timeout=120,
-        check=False,
-        **kwargs,
-    )
-
-
 def server_flags(server) -> list[str]:
     return ["--provider", "openai", "--base-url", server.base_url, "--model", "test-model"]
-
-
-def last_json(stdout: str) -> dict[str, Any]:
-    return json.loads(stdout.strip().splitlines()[-1])
 
 
 def assert_error_json(proc: subprocess.CompletedProcess[str], fragment: str) -> dict[str, Any]:
@@ -77,7 +49,7 @@ def assert_error_json(proc: subprocess.CompletedProcess[str], fragment: str) -> 
 
 def test_the_same_call_three_times_in_a_row_ends_the_run_with_stop(openai_server, project):
     openai_server.reply(*(Reply(calls=[Call("read_file", {"path": "calc.py"})]) for _ in range(6)))
-    proc = cli(
+    proc = run_cli(
         "run", *server_flags(openai_server), "--output-format", "json", "what is in calc.py?", cwd=project
     )
     assert proc.returncode == 2, proc.stderr
@@ -94,7 +66,7 @@ def test_timeout_ends_the_run_with_its_partial_result_and_exit_4(openai_server, 
         Reply(text="still thinking", delay=60),
     )
     begun = time.monotonic()
-    proc = cli(
+    proc = run_cli(
         "run",
         *server_flags(openai_server),
         "--timeout",
@@ -119,7 +91,7 @@ def test_timeout_ends_the_run_with_its_partial_result_and_exit_4(openai_server, 
 def test_timeout_keeps_the_reply_being_written_as_the_result(openai_server, project):
     """The model stalls in the middle of its answer: the result holds what it had written."""
     openai_server.reply(Reply(text="The bug is in add: it subtracts", fault="stall", fault_after=3))
-    proc = cli(
+    proc = run_cli(
         "run", *server_flags(openai_server), "--timeout", "2", "--output-format", "json", "why?", cwd=project
     )
     assert proc.returncode == 4, proc.stderr
@@ -131,7 +103,7 @@ def test_timeout_from_the_config_file(openai_server, project):
     (project / ".asi").mkdir()
     (project / ".asi" / "config.toml").write_text("timeout = 2\n")
     openai_server.reply(Reply(text="…", delay=60))
-    proc = cli("run", *server_flags(openai_server), "--output-format", "json", "wait", cwd=project)
+    proc = run_cli("run", *server_flags(openai_server), "--output-format", "json", "wait", cwd=project)
     assert proc.returncode == 4, proc.stderr
     assert last_json(proc.stdout)["status"] == "TIMEOUT"
 
@@ -145,7 +117,7 @@ def test_done_exits_0_and_text_output_is_clean(openai_server, project):
         Reply(calls=[Call("list_directory", {"path": "."})]),
         Reply(text="calc.py defines add.\nAGENT_STATUS: DONE"),
     )
-    proc = cli("run", *server_flags(openai_server), "what is in calc.py?", cwd=project)
+    proc = run_cli("run", *server_flags(openai_server), "what is in calc.py?", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "calc.py defines add.\n"  # no blank line per tool-only turn, no status line
     assert "[DONE]" in proc.stderr
@@ -153,13 +125,13 @@ def test_done_exits_0_and_text_output_is_clean(openai_server, project):
 
 def test_result_carries_no_status_line(openai_server, project):
     openai_server.reply(Reply(text="All good.\n\nAGENT_STATUS: DONE"))
-    proc = cli("run", *server_flags(openai_server), "--output-format", "json", "check", cwd=project)
+    proc = run_cli("run", *server_flags(openai_server), "--output-format", "json", "check", cwd=project)
     assert last_json(proc.stdout)["result"] == "All good."
 
 
 def test_stop_exits_2(openai_server, project):
     openai_server.reply(Reply(text="I must not do that.\nAGENT_STATUS: STOP"))
-    proc = cli("run", *server_flags(openai_server), "delete everything", cwd=project)
+    proc = run_cli("run", *server_flags(openai_server), "delete everything", cwd=project)
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == "I must not do that.\n"
 
@@ -176,14 +148,14 @@ def test_stop_exits_2(openai_server, project):
     ],
 )
 def test_usage_errors_exit_1(project, args, fragment):
-    proc = cli(*args, cwd=project)
+    proc = run_cli(*args, cwd=project)
     assert proc.returncode == 1, proc.stderr
     assert fragment in proc.stderr and "usage:" in proc.stderr
     assert proc.stdout == ""
 
 
 def test_version(project):
-    proc = cli("--version", cwd=project)
+    proc = run_cli("--version", cwd=project)
     assert proc.returncode == 0
     assert proc.stdout == f"asi-agent {version('asi-agent')}\n"
 
@@ -193,7 +165,7 @@ def test_version(project):
 
 @pytest.mark.parametrize("output_format", ["json", "stream-json"])
 def test_usage_error_still_ends_stdout_with_the_result(project, output_format):
-    proc = cli("run", "--output-format", output_format, "--max-turns", "0", "task", cwd=project)
+    proc = run_cli("run", "--output-format", output_format, "--max-turns", "0", "task", cwd=project)
     result = assert_error_json(proc, "--max-turns: must be at least 1")
     assert result["error"].startswith("usage: ")
 
@@ -202,7 +174,7 @@ def test_usage_error_still_ends_stdout_with_the_result(project, output_format):
 def test_bad_config_ends_stdout_with_the_result(project, output_format):
     (project / ".asi").mkdir()
     (project / ".asi" / "config.toml").write_text('tool_mode = "telepathy"\n')
-    proc = cli(
+    proc = run_cli(
         "run", "--output-format", output_format, "--provider", "scripted", "--model", "x", "hi", cwd=project
     )
     result = assert_error_json(proc, "config.toml: key 'tool_mode'")
@@ -212,7 +184,7 @@ def test_bad_config_ends_stdout_with_the_result(project, output_format):
 
 
 def test_bad_policy_ends_stdout_with_the_result(openai_server, project):
-    proc = cli(
+    proc = run_cli(
         "run",
         *server_flags(openai_server),
         "--policy",
@@ -227,7 +199,7 @@ def test_bad_policy_ends_stdout_with_the_result(openai_server, project):
 
 def test_unknown_model_ends_stdout_with_the_result(openai_server, project):
     openai_server.reject_unknown_models = True
-    proc = cli(
+    proc = run_cli(
         "run",
         "--provider",
         "openai",
@@ -244,7 +216,7 @@ def test_unknown_model_ends_stdout_with_the_result(openai_server, project):
 
 
 def test_unreachable_server_with_no_model_ends_stdout_with_the_result(project):
-    proc = cli(
+    proc = run_cli(
         "run",
         "--provider",
         "openai",
@@ -259,7 +231,7 @@ def test_unreachable_server_with_no_model_ends_stdout_with_the_result(project):
 
 
 def test_bad_cwd_of_resume_ends_stdout_with_the_result(project):
-    proc = cli("resume", "X", "--cwd", "no/such/dir", "--output-format", "json", cwd=project)
+    proc = run_cli("resume", "X", "--cwd", "no/such/dir", "--output-format", "json", cwd=project)
     assert_error_json(proc, "not a directory")
 
 
@@ -282,7 +254,7 @@ def test_interrupt_ends_stdout_with_the_result_and_exits_130(openai_server, proj
             "go",
         ],
         cwd=project,
-        env=clean_env(project),
+        env=cli_env(project),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -304,7 +276,9 @@ def test_interrupt_ends_stdout_with_the_result_and_exits_130(openai_server, proj
 
 def _first_run(server, project: Path, *extra: str) -> str:
     server.reply(Reply(text="Noted: the bug is in add.\nAGENT_STATUS: DONE"))
-    proc = cli("run", *server_flags(server), *extra, "--output-format", "json", "find the bug", cwd=project)
+    proc = run_cli(
+        "run", *server_flags(server), *extra, "--output-format", "json", "find the bug", cwd=project
+    )
     assert proc.returncode == 0, proc.stderr
     return str(last_json(proc.stdout)["session_id"])
 
@@ -312,7 +286,7 @@ def _first_run(server, project: Path, *extra: str) -> str:
 def test_resume_with_options_after_the_task(openai_server, project):
     session = _first_run(openai_server, project)
     openai_server.reply(Reply(text="Continued.\nAGENT_STATUS: DONE"))
-    proc = cli(
+    proc = run_cli(
         "resume", session, "now fix it", *server_flags(openai_server), "--output-format", "json", cwd=project
     )
     assert proc.returncode == 0, proc.stderr
@@ -325,7 +299,7 @@ def test_resume_with_options_between_id_and_task(openai_server, project):
     session = _first_run(openai_server, project)
     openai_server.reply(Reply(text="Continued.\nAGENT_STATUS: DONE"))
     # --trust: the session's provider and server, kept in the project's .asi/, are reused in a trusted folder
-    proc = cli("resume", session, "--trust", "--output-format", "json", "now fix it", cwd=project)
+    proc = run_cli("resume", session, "--trust", "--output-format", "json", "now fix it", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert openai_server.chat_bodies[-1]["messages"][-1]["content"] == "now fix it"
 
@@ -334,7 +308,7 @@ def test_resume_without_options_reuses_the_sessions_provider_model_and_tool_mode
     session = _first_run(openai_server, project, "--tool-mode", "text")
     openai_server.reply(Reply(text="Went on.\nAGENT_STATUS: DONE"))
     # no provider, model or server in flags or environment; the folder trusted (the transcript is its file)
-    proc = cli("resume", session, "--trust", cwd=project)
+    proc = run_cli("resume", session, "--trust", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "Went on.\n"
     body = openai_server.chat_bodies[-1]
@@ -345,7 +319,7 @@ def test_resume_without_options_reuses_the_sessions_provider_model_and_tool_mode
 def test_resume_flags_override_the_session(openai_server, project):
     session = _first_run(openai_server, project, "--tool-mode", "text")
     openai_server.reply(Reply(text="Native now.\nAGENT_STATUS: DONE"))
-    proc = cli("resume", session, "--trust", "--tool-mode", "native", cwd=project)  # the session's server
+    proc = run_cli("resume", session, "--trust", "--tool-mode", "native", cwd=project)  # the session's server
     assert proc.returncode == 0, proc.stderr
     assert "tools" in openai_server.chat_bodies[-1]
 
@@ -362,7 +336,7 @@ def test_instruction_files_of_other_agents_are_read_in_order_once_and_listed(ope
     (project / ".github").mkdir()
     (project / ".github" / "copilot-instructions.md").write_text("Rule from copilot.")
     openai_server.reply(Reply(text="ok\nAGENT_STATUS: DONE"))
-    proc = cli("run", *server_flags(openai_server), "--output-format", "json", "hi", cwd=project)
+    proc = run_cli("run", *server_flags(openai_server), "--output-format", "json", "hi", cwd=project)
     assert proc.returncode == 0, proc.stderr
     system = openai_server.chat_bodies[0]["messages"][0]["content"]
     assert system.count("Rule from AGENTS.") == 1
@@ -383,34 +357,8 @@ def test_instruction_files_of_other_agents_are_read_in_order_once_and_listed(ope
 
 def _run_with_terminal_stderr(server, project: Path, *args: str) -> tuple[int, str, str]:
     """Run with stdout a pipe and stderr a real pseudo-terminal, as `asi-agent run … > file` does."""
-    main, secondary = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "asi_agent", "run", *server_flags(server), *args],
-        cwd=project,
-        env={**clean_env(project), "TERM": "xterm"},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=secondary,
-    )
-    os.close(secondary)
-    chunks: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                data = os.read(main, 4096)
-            except OSError:  # the terminal's other end closed
-                return
-            if not data:
-                return
-            chunks.append(data)
-
-    reader = threading.Thread(target=drain)
-    reader.start()
-    out, _ = proc.communicate(timeout=60)
-    reader.join(timeout=10)
-    os.close(main)
-    return proc.returncode, out.decode(), b"".join(chunks).decode(errors="replace")
+    command = [sys.executable, "-m", "asi_agent", "run", *server_flags(server), *args]
+    return run_with_terminal_stderr(command, cwd=project, env={**cli_env(project), "TERM": "xterm"})
 
 
 def test_progress_shows_on_a_terminal_and_never_on_stdout(openai_server, project):
@@ -437,7 +385,7 @@ def test_no_progress_with_machine_output_even_on_a_terminal(openai_server, proje
 
 def test_no_progress_when_stderr_is_not_a_terminal(openai_server, project):
     openai_server.reply(Reply(text="Hello.\nAGENT_STATUS: DONE", delay=1.5))
-    proc = cli("run", *server_flags(openai_server), "hi", cwd=project)
+    proc = run_cli("run", *server_flags(openai_server), "hi", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert "waiting for the model" not in proc.stderr and "\x1b[K" not in proc.stderr
 
@@ -477,7 +425,7 @@ def test_timeout_does_not_wait_for_a_blocked_worker_thread(openai_server, projec
     (project / "moss-tools.json").write_text(json.dumps(manifest))
     openai_server.reply(Reply(text="Sleeping.", calls=[Call("sleepy", {})]))
     begun = time.monotonic()
-    proc = cli(
+    proc = run_cli(
         "run", *server_flags(openai_server), "--trust", "--yes", "--timeout", "3", "--output-format", "json",
         "nap", cwd=project,
     )  # fmt: skip
@@ -489,11 +437,11 @@ def test_timeout_does_not_wait_for_a_blocked_worker_thread(openai_server, projec
 
 def test_a_status_written_inline_is_neither_shown_nor_returned(openai_server, project):
     openai_server.reply(Reply(text="It prints a greeting. AGENT_STATUS: DONE"))
-    proc = cli("run", *server_flags(openai_server), "what does it do?", cwd=project)
+    proc = run_cli("run", *server_flags(openai_server), "what does it do?", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "It prints a greeting.\n"
     openai_server.reply(Reply(text="It prints a greeting. AGENT_STATUS: DONE"))
-    proc = cli(
+    proc = run_cli(
         "run", *server_flags(openai_server), "--output-format", "json", "what does it do?", cwd=project
     )
     assert last_json(proc.stdout)["result"] == "It prints a greeting."
@@ -503,7 +451,7 @@ def test_text_output_says_why_a_loop_was_stopped(openai_server, project):
     openai_server.reply(
         *(Reply(text="Looking.", calls=[Call("read_file", {"path": "calc.py"})]) for _ in range(4))
     )
-    proc = cli("run", *server_flags(openai_server), "what is in calc.py?", cwd=project)
+    proc = run_cli("run", *server_flags(openai_server), "what is in calc.py?", cwd=project)
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == "Looking.\n" * 3
     assert (
@@ -520,7 +468,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_tools_check_passes_on_a_copy_of_this_repositorys_plugins(tmp_path):
     shutil.copy(REPO / "moss-tools.json", tmp_path / "moss-tools.json")
     shutil.copytree(REPO / "plugins", tmp_path / "plugins")
-    proc = cli("tools", "--check", "--trust", cwd=tmp_path)
+    proc = run_cli("tools", "--check", "--trust", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     names = {line.split()[0] for line in proc.stdout.splitlines()}
     assert {"word_count", "find_todos", "demo__slugify", "demo__count_lines", "refactor"} <= names
@@ -535,7 +483,7 @@ def test_missing_mcp_package_is_named_at_once(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-c", code, "tools", "--check", "--trust"],
         cwd=tmp_path,
-        env=clean_env(tmp_path),
+        env=cli_env(tmp_path),
         capture_output=True,
         text=True,
         timeout=60,

@@ -4,11 +4,9 @@ subprocesses without a terminal (where every "ask" is a refusal), and the full-s
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-from asi_cli import model_free_env
+from asi_cli import run_cli, write_script
 
 BUGGY = "def add(a, b):\n    return a - b\n"
 READ = {"name": "read_file", "arguments": {"path": "calc.py"}}
@@ -20,29 +18,12 @@ def project_with_script(tmp_path: Path, replies: list) -> tuple[Path, Path]:
     root = tmp_path / "calc"
     root.mkdir()
     (root / "calc.py").write_text(BUGGY)
-    model = tmp_path / "script.json"
-    model.write_text(json.dumps({"native": True, "replies": replies}))
-    return root, model
-
-
-def asi(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
-    return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return root, write_script(tmp_path, replies)
 
 
 def test_run_without_a_terminal_stops_a_refused_write_after_two_refusals(tmp_path):
     root, model = project_with_script(tmp_path, CYCLE)
-    proc = asi(
+    proc = run_cli(
         "run", "--provider", "scripted", "--model", str(model), "--output-format", "json", "fix add", cwd=root
     )
     assert proc.returncode == 2, proc.stderr
@@ -60,7 +41,7 @@ def test_plain_chat_stops_the_loop_and_the_next_message_starts_afresh(tmp_path):
     breaker's memory is the run's, not the chat's."""
     after = [{"text": "", "tool_calls": [WRITE]}, "Fixed now.\nAGENT_STATUS: DONE"]
     root, model = project_with_script(tmp_path, [*CYCLE[:5], *after])
-    proc = asi(
+    proc = run_cli(
         "chat", "--plain", "--provider", "scripted", "--model", str(model),
         cwd=root, stdin="fix add\n/mode auto-edit\nfix it again\n/quit\n",
     )  # fmt: skip

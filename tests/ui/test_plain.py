@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import model_free_env, run_cli, write_script
 from blocking_tool import slow_project
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
@@ -46,30 +46,9 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def script(tmp_path: Path, replies: list) -> Path:
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps({"native": True, "replies": replies}))
-    return path
-
-
-def chat_cli(*args: str, cwd: Path, stdin: str) -> subprocess.CompletedProcess[str]:
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
-    return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_plain_chat_fixes_undoes_and_quits(project, tmp_path):
-    model = script(tmp_path, FIX)
-    run = chat_cli(
+    model = write_script(tmp_path, FIX)
+    run = run_cli(
         "chat",
         "--plain",
         "--provider",
@@ -95,16 +74,18 @@ def test_plain_chat_fixes_undoes_and_quits(project, tmp_path):
 
 @pytest.mark.parametrize("command", [["chat"], []], ids=["chat", "bare"])
 def test_chat_falls_back_to_plain_without_a_terminal(project, tmp_path, command):
-    model = script(tmp_path, ["Hello.\nAGENT_STATUS: DONE"])
-    run = chat_cli(*command, "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
+    model = write_script(tmp_path, ["Hello.\nAGENT_STATUS: DONE"])
+    run = run_cli(*command, "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
     assert run.returncode == 0, run.stderr
     assert "Hello." in run.stdout and "── DONE" in run.stdout
 
 
 def test_status_written_inline_is_not_shown(project, tmp_path):
     """Small models end a line of text with the status; only the text is streamed, then the closing line."""
-    model = script(tmp_path, ["Step one is done. **AGENT_STATUS: CONTINUE**", "All done. AGENT_STATUS: DONE"])
-    run = chat_cli("chat", "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
+    model = write_script(
+        tmp_path, ["Step one is done. **AGENT_STATUS: CONTINUE**", "All done. AGENT_STATUS: DONE"]
+    )
+    run = run_cli("chat", "--provider", "scripted", "--model", str(model), cwd=project, stdin="hi\n")
     assert run.returncode == 0, run.stderr
     assert "AGENT_STATUS" not in run.stdout
     lines = run.stdout.splitlines()
@@ -113,17 +94,17 @@ def test_status_written_inline_is_not_shown(project, tmp_path):
 
 
 def test_bare_command_reads_the_user_config(project, tmp_path):
-    model = script(tmp_path, ["From the config.\nAGENT_STATUS: DONE"])
+    model = write_script(tmp_path, ["From the config.\nAGENT_STATUS: DONE"])
     (tmp_path / "user-config").mkdir()
     (tmp_path / "user-config" / "config.toml").write_text(f'provider = "scripted"\nmodel = "{model}"\n')
-    run = chat_cli(cwd=project, stdin="hi\n")
+    run = run_cli(cwd=project, stdin="hi\n")
     assert run.returncode == 0, run.stderr
     assert "From the config." in run.stdout
 
 
 def test_without_a_terminal_an_ask_is_a_refusal(project, tmp_path):
-    model = script(tmp_path, [*FIX[1:], "unused"])
-    run = chat_cli("chat", "--provider", "scripted", "--model", str(model), cwd=project, stdin="fix\n")
+    model = write_script(tmp_path, [*FIX[1:], "unused"])
+    run = run_cli("chat", "--provider", "scripted", "--model", str(model), cwd=project, stdin="fix\n")
     assert run.returncode == 0, run.stderr
     assert "✗ replace_text" in run.stdout and "nobody can answer" in run.stdout
     assert (project / "calc.py").read_text() == BUGGY
@@ -286,20 +267,26 @@ def test_quitting_does_not_wait_for_a_blocking_call_still_running(project, tmp_p
 
 def test_resume_shows_the_conversation_so_far(project, tmp_path):
     """After a restart, /resume prints what was asked, each call with how it ended, and the replies."""
-    first = chat_cli(
+    first = run_cli(
         "chat",
         "--provider",
         "scripted",
         "--model",
-        str(script(tmp_path, FIX)),
+        str(write_script(tmp_path, FIX)),
         "--approval",
         "auto-edit",
         cwd=project,
         stdin="fix add in calc.py\n",
     )
     assert first.returncode == 0, first.stderr
-    again = chat_cli(
-        "chat", "--provider", "scripted", "--model", str(script(tmp_path, [])), cwd=project, stdin="/resume\n"
+    again = run_cli(
+        "chat",
+        "--provider",
+        "scripted",
+        "--model",
+        str(write_script(tmp_path, [])),
+        cwd=project,
+        stdin="/resume\n",
     )
     assert again.returncode == 0, again.stderr
     lines = again.stdout.splitlines()
@@ -325,8 +312,8 @@ def test_a_huge_attachment_is_cut_to_what_the_context_window_has_room_for(projec
     (project / ".asi").mkdir()
     (project / ".asi" / "config.toml").write_text("context_window = 2048\n")
     replies = ["It is a request log.\nAGENT_STATUS: DONE", "Yes.\nAGENT_STATUS: DONE"]
-    path = script(tmp_path, replies)
-    proc = chat_cli(
+    path = write_script(tmp_path, replies)
+    proc = run_cli(
         "chat", "--plain", "--provider", "scripted", "--model", str(path), cwd=project,
         stdin="what is in @big.log?\nanything else?\n",
     )  # fmt: skip

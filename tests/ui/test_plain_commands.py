@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
-from asi_cli import model_free_env
+from asi_cli import run_cli, write_script
 from nosandbox import no_sandbox_env
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
@@ -35,22 +34,9 @@ def project(tmp_path: Path) -> Path:
 def plain_chat(
     root: Path, replies: list, stdin: str, *flags: str, extra: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    model = root.parent / "script.json"
-    model.write_text(json.dumps({"native": True, "replies": replies}))
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(root.parent / "user-config")
-    env |= extra or {}
+    model = write_script(root.parent, replies)
     command = ["chat", "--plain", "--provider", "scripted", "--model", str(model), *flags]
-    return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *command],
-        cwd=root,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return run_cli(*command, cwd=root, stdin=stdin, env=extra)
 
 
 def test_undo_of_another_sessions_change_is_not_done_without_a_terminal(tmp_path):

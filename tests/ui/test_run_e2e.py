@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import model_free_env, run_cli
 from servers.openai_server import Call, Reply
 
 BUGGY = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
@@ -23,25 +23,6 @@ def project(tmp_path: Path) -> Path:
     root.mkdir()
     (root / "calc.py").write_text(BUGGY)
     return root
-
-
-def run_cli(
-    *args: str, cwd: Path, stdin: str = "", env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run the real CLI with no TTY, as CI does."""
-    full_env = model_free_env()
-    full_env["ASI_CONFIG_DIR"] = str(cwd.parent / "user-config")
-    full_env.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=full_env,
-        timeout=120,
-        check=False,
-    )
 
 
 def run_openai(server, *args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from asi_cli import model_free_env
+from asi_cli import run_cli
 from servers.openai_server import Call, OpenAIServer, Reply
 
 USER_KEY = "sk-user-fake-0123456789"
@@ -85,18 +85,7 @@ def repo(tmp_path: Path, servers) -> Path:
 
 
 def asi(*args: str, cwd: Path, config: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    env = model_free_env()
-    env["ASI_CONFIG_DIR"] = str(config)
-    env["HOME"] = str(home)
-    return subprocess.run(
-        [sys.executable, "-m", "asi_agent", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    return run_cli(*args, cwd=cwd, env={"ASI_CONFIG_DIR": str(config), "HOME": str(home)}, timeout=TIMEOUT)
 
 
 def script(server: OpenAIServer, markers: Path) -> None:

@@ -28,48 +28,31 @@ temporary files of the interrupted write are deleted. Only committed entries are
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
-import os
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
 from asi_agent.exceptions import ModelFixableError, ToolError, UserError
-from asi_agent.state import ensure_state_dir, lock_within
 from asi_agent.tools import beneath
 from asi_agent.tools.beneath import Anchored, LinkOnPathError, anchor
-from asi_agent.tools.files.journal_format import (
-    ABORTED,
-    JournalEntry,
-    ends_with_newline,
-    mode_or_none,
-    move_to_trash,
-    parse_entry,
-    parse_marker,
-    read_or_none,
-)
-from asi_agent.tools.files.textio import decode, is_binary, unified_diff, write_atomic
+from asi_agent.tools.files.journal_file import JournalFiles
+from asi_agent.tools.files.journal_format import JournalEntry, mode_or_none, move_to_trash, read_or_none
+from asi_agent.tools.files.textio import decode, is_binary, unified_diff
 from asi_agent.tools.paths import resolve_in_project
 
 USER_PROMPT = ".asi/USER_PROMPT.md"
 """The project's user prompt, edited by `moss_update_asi_user_prompt`."""
 
 __all__ = [
-    "LOCK_WAIT",
     "ChangeInProgress",
     "Journal",
-    "JournalBusyError",
     "JournalEntry",
     "RecoveryReport",
     "StaleFileError",
     "move_to_trash",
 ]
-
-LOCK_WAIT = 30.0
-"""Seconds a process waits for the journal's lock before it gives up and says who holds it."""
 
 _STALE_DIFF_LINES = 40
 _T = TypeVar("_T")
@@ -81,10 +64,6 @@ class StaleFileError(ToolError):
     def __init__(self, path: str, expected: bytes | None, found: bytes | None) -> None:
         self.path, self.expected, self.found = path, expected, found
         super().__init__(_stale_message(path, expected, found))
-
-
-class JournalBusyError(UserError):
-    """Another process held the journal's lock for longer than `LOCK_WAIT`."""
 
 
 @dataclass(slots=True)
@@ -108,9 +87,7 @@ class Journal:
 
     def __init__(self, state_dir: Path) -> None:
         self.state_dir = state_dir
-        self._dir = state_dir / "journal"
-        self._entries_file = self._dir / "entries.jsonl"
-        self._blobs = self._dir / "blobs"
+        self._files = JournalFiles(state_dir)
         self._recovered = False
         self._last_recovery = RecoveryReport()
 
@@ -174,7 +151,7 @@ class Journal:
             reverts=reverts,
             pending=True,
         )
-        self._append(entry)
+        self._files.append(entry)
         cip = ChangeInProgress(entry)
         try:
             yield cip
@@ -200,32 +177,33 @@ class Journal:
                 self._new_entry(path, before, after, tool=tool, session_id=session_id, mode=mode),
                 reverts=reverts,
             )
-            self._append(entry)
+            self._files.append(entry)
         return entry
 
     def entries(self, path: str | None = None, limit: int | None = None) -> list[JournalEntry]:
         """Recorded changes, newest first, optionally only those of `path` and at most `limit`."""
-        found = [entry for entry in reversed(self._read_all()) if path is None or entry.path == path]
+        found = [entry for entry in reversed(self._files.read_all()) if path is None or entry.path == path]
         return found if limit is None else found[: max(limit, 0)]
 
     def last_seq(self) -> int:
         """The seq of the newest entry, 0 when nothing was recorded."""
-        return self._tail_seq()
+        return self._files.tail_seq()
 
     def since(self, seq: int) -> list[JournalEntry]:
         """Entries recorded after `seq`, oldest first (what changed during a run)."""
-        return [entry for entry in self._read_all() if entry.seq > seq]
+        return [entry for entry in self._files.read_all() if entry.seq > seq]
 
     def blob(self, sha: str) -> bytes:
         """The content stored under `sha`."""
         try:
-            return (self._blobs / sha).read_bytes()
+            return (self._files.blobs / sha).read_bytes()
         except FileNotFoundError as exc:
-            raise UserError(f"the journal is missing content {sha[:12]}; {self._dir} is damaged") from exc
+            damaged = self._files.dir
+            raise UserError(f"the journal is missing content {sha[:12]}; {damaged} is damaged") from exc
 
     def undoable(self) -> list[JournalEntry]:
         """Changes that can still be undone, newest first: not undo records, not already undone."""
-        everything = self._read_all()
+        everything = self._files.read_all()
         undone = {entry.reverts for entry in everything if entry.reverts is not None}
         return [e for e in reversed(everything) if e.reverts is None and e.seq not in undone]
 
@@ -291,18 +269,31 @@ class Journal:
             else:
                 _for_undo(entry.path, lambda where: beneath.write_atomic(where, restored, mode), target)
 
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the journal's lock (`JournalFiles.locked`).
+
+        The first time in this object, changes a killed process left pending are settled first, so
+        nothing is ever recorded or undone on top of an unsettled change.
+        """
+        with self._files.locked():
+            if not self._recovered:
+                self._last_recovery = self._recover_locked()
+                self._recovered = True
+            yield
+
     # -- write-ahead settling -------------------------------------------------------------------
 
     def _commit(self, entry: JournalEntry, target: Anchored) -> JournalEntry:
         """Mark `entry` done, with the mode the file ended up with; returns the committed entry."""
         mode = mode_or_none(target) if entry.after is not None else entry.mode
-        self._append_marker({"commit": entry.seq, "mode": mode})
+        self._files.append_marker({"commit": entry.seq, "mode": mode})
         return replace(entry, pending=False, mode=mode)
 
     def _settle(self, entry: JournalEntry, target: Anchored) -> bool:
         """Commit or abort a pending entry by what the disk holds; True when it is committed."""
         beneath.remove_write_temps(target)
-        after = None if entry.after is None else self._blob_or_none(entry.after)
+        after = None if entry.after is None else self._files.blob_or_none(entry.after)
         try:
             disk = read_or_none(target)
         except (LinkOnPathError, OSError):
@@ -314,7 +305,7 @@ class Journal:
 
     def _abort(self, entry: JournalEntry) -> bool:
         """Mark a pending entry as not made; False, for `_settle`."""
-        self._append_marker({"abort": entry.seq})
+        self._files.append_marker({"abort": entry.seq})
         return False
 
     def _recover_locked(self) -> RecoveryReport:
@@ -323,7 +314,7 @@ class Journal:
         aborted: list[int] = []
         removed: list[Path] = []
         root = self.state_dir.parent
-        for entry in self._scan().unsettled:
+        for entry in self._files.scan().unsettled:
             try:
                 target = self._anchored(root / entry.path)  # an absolute path stays as it is
             except ToolError:  # `..` or an empty name: no change of ours has one
@@ -335,16 +326,10 @@ class Journal:
                 continue
             removed += beneath.remove_write_temps(target)
             (committed if self._settle(entry, target) else aborted).append(entry.seq)
-        for leftover in self._blobs.glob(".*.tmp"):
+        for leftover in self._files.blobs.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
             removed.append(leftover)
         return RecoveryReport(tuple(committed), tuple(aborted), tuple(removed))
-
-    def _blob_or_none(self, sha: str) -> bytes | None:
-        try:
-            return (self._blobs / sha).read_bytes()
-        except FileNotFoundError:
-            return None
 
     @staticmethod
     def _resolve(root: Path, path: str) -> Anchored:
@@ -372,129 +357,15 @@ class Journal:
     ) -> JournalEntry:
         """Store the contents and build the next entry; the caller holds the lock and appends it."""
         return JournalEntry(
-            seq=self._tail_seq() + 1,
+            seq=self._files.tail_seq() + 1,
             time=datetime.now(UTC).isoformat(timespec="microseconds"),
             path=path,
             tool=tool,
             session_id=session_id,
-            before=None if before is None else self._store(before),
-            after=None if after is None else self._store(after),
+            before=None if before is None else self._files.store(before),
+            after=None if after is None else self._files.store(after),
             mode=mode,
         )
-
-    # -- storage --------------------------------------------------------------------------------
-
-    def _ensure_dirs(self) -> None:
-        """Create the state folder (ignored by git) and the journal folders on first use."""
-        ensure_state_dir(self.state_dir)
-        self._blobs.mkdir(parents=True, exist_ok=True)
-
-    def _store(self, data: bytes) -> str:
-        """Save content under its sha256 (once) and return the hash."""
-        self._ensure_dirs()
-        sha = hashlib.sha256(data).hexdigest()
-        target = self._blobs / sha
-        if not target.exists():
-            write_atomic(target, data, 0o644)
-        return sha
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        """Hold the journal's lock file exclusively (between threads and processes alike).
-
-        The first time in this object, changes a killed process left pending are settled first, so
-        nothing is ever recorded or undone on top of an unsettled change.
-        """
-        self._ensure_dirs()
-        fd = os.open(self._dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            self._acquire(fd)
-            if not self._recovered:
-                self._last_recovery = self._recover_locked()
-                self._recovered = True
-            yield
-        finally:
-            os.close(fd)
-
-    def _acquire(self, fd: int) -> None:
-        """Take the lock on `fd`, waiting at most `LOCK_WAIT` seconds; the holder's pid is written in it."""
-        if not lock_within(fd, LOCK_WAIT):
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
-            raise JournalBusyError(
-                f"another asi-agent process (pid {holder}) has held the change journal "
-                f"({self._dir / 'lock'}) for more than {LOCK_WAIT:.0f} s; nothing was written. "
-                "Wait for it to finish, or stop it if it hangs, and try again"
-            )
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-
-    def _append_marker(self, marker: dict[str, int | None]) -> None:
-        """Append a commit or abort line for a pending entry."""
-        self._append_line(json.dumps(marker, separators=(",", ":")) + "\n")
-
-    def _append(self, entry: JournalEntry) -> None:
-        """Append one entry as a JSON line (the `pending` key only while it is pending)."""
-        data = asdict(entry)
-        if not entry.pending:
-            del data["pending"]
-        self._append_line(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
-
-    def _append_line(self, line: str) -> None:
-        """Append one line in a single write (O_APPEND), repairing a torn last line first."""
-        fd = os.open(self._entries_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            if not ends_with_newline(self._entries_file):
-                line = "\n" + line
-            os.write(fd, line.encode("utf-8"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-    def _tail_seq(self) -> int:
-        """The seq of the last readable line, reading only the end of the file."""
-        try:
-            with self._entries_file.open("rb") as handle:
-                size = handle.seek(0, os.SEEK_END)
-                handle.seek(max(0, size - 65536))
-                tail = handle.read()
-        except FileNotFoundError:
-            return 0
-        for raw in reversed(tail.splitlines()):
-            entry = parse_entry(raw)
-            if entry is not None:
-                return entry.seq
-        # The tail held no whole line (only possible with absurdly long paths): read everything.
-        everything = self._read_all()
-        return everything[-1].seq if everything else 0
-
-    def _read_all(self) -> list[JournalEntry]:
-        """Every committed entry, oldest first; a torn or foreign line is skipped, not fatal."""
-        return self._scan().committed
-
-    def _scan(self) -> _Scan:
-        """The journal file read once: committed entries, and pending ones nothing settled yet."""
-        try:
-            data = self._entries_file.read_bytes()
-        except FileNotFoundError:
-            return _Scan([], [])
-        entries: list[JournalEntry] = []
-        settled: dict[int, int | None] = {}  # seq -> final mode (committed) ; aborted seqs map to -1
-        for raw in data.splitlines():
-            entry = parse_entry(raw)
-            if entry is not None:
-                entries.append(entry)
-            elif (marker := parse_marker(raw)) is not None:
-                settled[marker[0]] = marker[1]
-        committed: list[JournalEntry] = []
-        unsettled: list[JournalEntry] = []
-        for entry in entries:
-            if not entry.pending:
-                committed.append(entry)
-            elif entry.seq not in settled:
-                unsettled.append(entry)
-            elif settled[entry.seq] != ABORTED:
-                committed.append(replace(entry, pending=False, mode=settled[entry.seq]))
-        return _Scan(committed, unsettled)
 
 
 def _for_undo(path: str, action: Callable[[Anchored], _T], target: Anchored) -> _T:
@@ -528,9 +399,3 @@ def _stale_message(path: str, expected: bytes | None, found: bytes | None) -> st
         f"What changed since it was read:\n{what}\n"
         "Call read_file again and redo the edit on the current text"
     )
-
-
-@dataclass(frozen=True, slots=True)
-class _Scan:
-    committed: list[JournalEntry]
-    unsettled: list[JournalEntry]

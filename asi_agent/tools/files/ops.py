@@ -22,7 +22,8 @@ from asi_agent.tools.args import CreateFileArgs, DeleteFileArgs, ReadFileArgs
 from asi_agent.tools.base import FileStamp, ToolContext
 from asi_agent.tools.beneath import Anchored, LinkOnPathError, anchor
 from asi_agent.tools.files.guard import guard_change, nothing_changed
-from asi_agent.tools.files.journal import JournalBusyError, JournalEntry, move_to_trash
+from asi_agent.tools.files.journal import JournalEntry, move_to_trash
+from asi_agent.tools.files.journal_file import JournalBusyError
 from asi_agent.tools.files.journal_format import mode_or_none
 from asi_agent.tools.files.media import is_media, read_media
 from asi_agent.tools.files.textio import TextFile, encode, read_text, split_lines

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from asi_agent.config import WebSection
+from asi_agent.config_sections import WebSection
 
 __all__ = ["USER_AGENT", "WEB_KEY", "web_settings"]
 

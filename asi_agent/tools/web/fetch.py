@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from asi_agent.config import WebSection
+from asi_agent.config_sections import WebSection
 from asi_agent.exceptions import BackendError, ToolError
 from asi_agent.tools.args import WebFetchArgs
 from asi_agent.tools.base import ToolContext

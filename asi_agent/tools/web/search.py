@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from asi_agent.config import WebSection
+from asi_agent.config_sections import WebSection
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.args import WebSearchArgs
 from asi_agent.tools.base import ToolContext

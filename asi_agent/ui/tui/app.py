@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Key
 from textual.markup import escape
-from textual.widgets import ListView, OptionList
+from textual.widgets import OptionList
 from textual.worker import Worker
 
 from asi_agent.assembly import config_flags, trusted_flag
@@ -32,21 +32,14 @@ from asi_agent.ui.firstrun import needs_setup
 from asi_agent.ui.history import InputHistory
 from asi_agent.ui.idle import IdleNotice
 from asi_agent.ui.mentions import FileIndex
-from asi_agent.ui.slash import (
-    Confirm,
-    SlashReply,
-    complete_command,
-    confirmed,
-    is_command,
-    run_slash,
-    slash_names,
-)
+from asi_agent.ui.slash import Confirm, SlashReply, confirmed, is_command, run_slash, slash_names
 from asi_agent.ui.tui.handoff import PlanHandoffScreen
+from asi_agent.ui.tui.inputaid import InputAid
 from asi_agent.ui.tui.keys import KeyRouter, SecondPress
 from asi_agent.ui.tui.screens import ApprovalScreen, ConfirmScreen, FirstRunScreen, TrustScreen
 from asi_agent.ui.tui.todos import TodoPanel
 from asi_agent.ui.tui.turn import TurnView, replay, tokens_label
-from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, DiffView, Notice, StatusBar, UserLine
+from asi_agent.ui.tui.widgets import ChangesPanel, ChatInput, Notice, StatusBar, UserLine
 
 __all__ = ["ChatApp"]
 
@@ -77,7 +70,6 @@ class ChatApp(App[int]):
         self.queued: list[str] = []
         self._idle: IdleNotice | None = None
         """Messages sent while the agent worked; each is sent when the turn before it ends."""
-        self.changes: dict[str, FileChange] = {}
         # kept, not queried: a query looks at the top screen, which may be the modal
         self.conversation = VerticalScroll(id="conversation")
         self.panel = ChangesPanel(id="changes")
@@ -86,7 +78,11 @@ class ChatApp(App[int]):
         self.input = ChatInput(id="input", soft_wrap=True, show_line_numbers=False, compact=True)
         self.status = StatusBar()
         self.keys = KeyRouter(self.input, self.conversation)
+        self.aid = InputAid(self.input, self.completions, self.files, self.history, self._commands)
         self.ctrl_c = SecondPress(QUIT_AGAIN_SECONDS)
+
+    def _commands(self) -> list[str]:
+        return slash_names(self.chat) if self.chat is not None else []
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -226,57 +222,17 @@ class ChatApp(App[int]):
 
     @on(ChatInput.HistoryWanted)
     def _history(self, event: ChatInput.HistoryWanted) -> None:
-        draft = self.input.text
-        text = self.history.previous(draft) if event.older else self.history.next()
-        if text is not None:
-            box = self.input
-            box.text = text
-            box.move_cursor(box.document.end)
+        self.aid.recall(older=event.older)
 
     @on(ChatInput.Changed)
     def _typed(self) -> None:
         self._idle_notice(arm=False)
-        found = self._candidates(_word_at_cursor(self.input))
-        options = self.completions
-        options.clear_options()
-        options.add_options(found)
-        options.display = bool(found)
-        self.input.completing = bool(found)
-        if found:
-            options.highlighted = 0
-
-    def _candidates(self, word: str) -> list[str]:
-        """Completions of the word before the cursor: project files after `@`, commands after `/`."""
-        found: list[str] = []
-        if word.startswith("@"):
-            found = [f"@{path}" for path in self.files.complete(word[1:])]
-        elif word.startswith("/") and self.input.text.strip() == word:
-            found = complete_command(word, slash_names(self.chat) if self.chat is not None else ())
-        return [f for f in found if f != word]
+        self.aid.typed()
 
     @on(ChatInput.CompletionKey)
     def _completion_key(self, event: ChatInput.CompletionKey) -> None:
-        options = self.completions
-        if event.key in ("up", "down"):
-            options.action_cursor_up() if event.key == "up" else options.action_cursor_down()
-            return
-        box = self.input
-        word = _word_at_cursor(box)
-        found = self._candidates(word)  # afresh: keys may come faster than the list is redrawn
-        if not found:
-            self._hide_completions()
-            if event.key == "enter":
-                self.post_message(ChatInput.Submitted(box.text))
-            return
-        index = options.highlighted if options.display and options.highlighted is not None else 0
-        choice = found[min(index, len(found) - 1)]
-        row, col = box.cursor_location
-        box.replace(choice + " ", (row, col - len(word)), (row, col))
-        self._hide_completions()
-
-    def _hide_completions(self) -> None:
-        self.completions.display = False
-        self.input.completing = False
+        if self.aid.key(event.key):
+            self.post_message(ChatInput.Submitted(self.input.text))
 
     # -- a turn -----------------------------------------------------------------------------------
 
@@ -393,7 +349,7 @@ class ChatApp(App[int]):
     def action_interrupt(self) -> None:
         """Esc: close the completion list or interrupt the running turn; always back to the input."""
         if self.completions.display:
-            self._hide_completions()
+            self.aid.hide()
         elif self.turn_worker is not None and self.turn_worker.is_running:
             self.turn_worker.cancel()
         self.input.focus()
@@ -418,31 +374,22 @@ class ChatApp(App[int]):
 
     def action_toggle_changes(self) -> None:
         """Show or hide the changed-files panel."""
-        panel = self.panel
-        panel.display = not panel.display
-        if panel.display:
-            panel.query_one(ListView).focus()
-        else:
-            self.input.focus()
+        self.panel.toggle(self.input)
+
+    @property
+    def changes(self) -> dict[str, FileChange]:
+        """The files this session changed, by path, as the panel shows them."""
+        return self.panel.changes
 
     async def _refresh_changes(self) -> None:
-        if self.chat is None:
-            return
-        self.changes = {change.path: change for change in self.chat.changes()}
-        await self.panel.set_files(list(self.changes))
-
-    @on(ChangesPanel.Highlighted)
-    def _highlighted(self, event: ChangesPanel.Highlighted) -> None:
-        change = self.changes.get(event.path)
-        if change is not None:
-            self.panel.query_one(DiffView).show(change.diff)
+        if self.chat is not None:
+            await self.panel.set_files(self.chat.changes())
 
     @on(ChangesPanel.Opened)
     def _opened(self, event: ChangesPanel.Opened) -> None:
         change = self.changes.get(event.path)
         if change is None or self.chat is None:
             return
-        self.panel.query_one(DiffView).show(change.diff)
         self.chat.set_cursor(change.path, change.first_line)
         self.notify(escape(f"cursor for get_cursor_context: {change.path}:{change.first_line}"))
 
@@ -450,12 +397,6 @@ class ChatApp(App[int]):
         """Release the model and the tools."""
         if self.chat is not None:
             await self.chat.close()
-
-
-def _word_at_cursor(box: ChatInput) -> str:
-    row, col = box.cursor_location
-    line = box.document.get_line(row)[:col]
-    return line.split()[-1] if line and not line[-1].isspace() else ""
 
 
 def _branch(root: Path) -> str:

@@ -6,7 +6,7 @@ A tool call's card lives in `toolcard`; its names are importable from here too.
 from __future__ import annotations
 
 import time
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -19,6 +19,11 @@ from textual.widgets.markdown import MarkdownStream
 
 from asi_agent.ui.textkind import looks_like_markdown
 from asi_agent.ui.tui.toolcard import ToolCard, diff_renderable, key_arguments
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from asi_agent.ui.chatsession import FileChange
 
 __all__ = [
     "ChangesPanel",
@@ -135,7 +140,7 @@ class DiffView(VerticalScroll):
 
 
 class ChangesPanel(Vertical):
-    """The files this session changed; selecting one shows its diff."""
+    """The files this session changed; the highlighted one's diff is shown."""
 
     class Opened(Message):
         """A file was selected in the panel."""
@@ -144,35 +149,49 @@ class ChangesPanel(Vertical):
             super().__init__()
             self.path = path
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.changes: dict[str, FileChange] = {}
+        """The files shown, by path."""
+
     def compose(self) -> ComposeResult:
         yield Label("Changed files", classes="panel-title")
         yield ListView(id="changed-files")
         yield DiffView(id="diff")
 
-    async def set_files(self, paths: list[str]) -> None:
+    def toggle(self, back_to: Widget) -> None:
+        """Show or hide the panel: shown, its list takes the focus; hidden, `back_to` gets it back."""
+        self.display = not self.display
+        if self.display:
+            self.query_one(ListView).focus()
+        else:
+            back_to.focus()
+
+    async def set_files(self, changes: list[FileChange]) -> None:
         """Show these files, the first one highlighted."""
+        self.changes = {change.path: change for change in changes}
+        paths = list(self.changes)
         view = self.query_one(ListView)
         await view.clear()
         await view.extend([ListItem(Label(path), name=path) for path in paths])
         if paths:
             view.index = 0
 
-    class Highlighted(Message):
-        """A file was highlighted in the panel (its diff is shown)."""
-
-        def __init__(self, path: str) -> None:
-            super().__init__()
-            self.path = path
-
     def on_list_view_selected(self, event: ListView.Selected) -> None:
-        """Tell the app which file was opened."""
+        """Show the file's diff and tell the app which file was opened."""
         if event.item.name:
+            self._show(event.item.name)
             self.post_message(self.Opened(event.item.name))
 
     def on_list_view_highlighted(self, event: ListView.Highlighted) -> None:
-        """Tell the app which file to show."""
+        """Show the highlighted file's diff."""
         if event.item is not None and event.item.name:
-            self.post_message(self.Highlighted(event.item.name))
+            self._show(event.item.name)
+
+    def _show(self, path: str) -> None:
+        change = self.changes.get(path)
+        if change is not None:
+            self.query_one(DiffView).show(change.diff)
 
 
 class StatusBar(Static):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ext_run import DONE, json_run, results
+from asi_cli import tool_results
+from ext_run import DONE, json_run
 
 LONG = f"{sys.executable} -c \"[print('line', i) for i in range(3000)]; print('FAILED test_x.py:12')\""
 SHORT = f"{sys.executable} -c \"print('short')\""
@@ -31,7 +32,7 @@ def test_long_output_is_summarised_and_the_full_log_is_kept(tmp_path: Path) -> N
     result = json_run(root, [_run(SHORT), _run(LONG)], "--yes", "--no-sandbox",
                       replies_after=[summary, DONE, DONE])  # fmt: skip
 
-    short, long = results(root, str(result["session_id"]))
+    short, long = tool_results(root, str(result["session_id"]))
     assert short.startswith("short\n") and "summary" not in short
     assert long.startswith("The output was too long to send whole: this is the model's summary of it.")
     assert summary in long and "line 2999\nFAILED test_x.py:12\nexit code: 0" in long
@@ -46,6 +47,6 @@ def test_without_output_summary_the_head_and_tail_are_sent(tmp_path: Path) -> No
 
     result = json_run(root, [_run(LONG)], "--yes", "--no-sandbox")
 
-    [long] = results(root, str(result["session_id"]))
+    [long] = tool_results(root, str(result["session_id"]))
     assert "lines elided (full output: .asi/outputs/" in long and "summary" not in long
     assert result["result"] == "Done."

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ext_run import DONE, json_run, results
+from asi_cli import tool_results
+from ext_run import DONE, json_run
 
 CODE = 'def add(a, b):\n    return a - b\n\n\ndef greet():\n    print("hi")\n'
 
@@ -36,7 +37,7 @@ def test_escapes_whitespace_and_the_model_each_correct_one_edit(tmp_path: Path) 
 
     result = json_run(root, calls, "--approval", "auto-edit", replies_after=[correction, DONE, DONE])
 
-    seen = results(root, result["session_id"])
+    seen = tool_results(root, result["session_id"])
     assert [call["ok"] for call in result["tool_calls"]] == [True, True, True], seen
     assert "oldText matched once its backslash escapes were read as text" in seen[0]
     assert "matched ignoring whitespace differences" in seen[1]

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from asi_agent.tools.files import journal as journal_module
-from asi_agent.tools.files.journal import Journal, JournalBusyError, StaleFileError
+from asi_agent.tools.files import journal_file
+from asi_agent.tools.files.journal import Journal, StaleFileError
+from asi_agent.tools.files.journal_file import JournalBusyError
 from asi_agent.tools.files.textio import write_atomic
 
 REPO = Path(__file__).resolve().parents[3]
@@ -145,7 +146,7 @@ def test_a_lock_held_too_long_is_reported_with_its_holder_instead_of_waited_on(
     holder = _python(_HOLDER, str(state))
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        monkeypatch.setattr(journal_module, "LOCK_WAIT", 0.3)
+        monkeypatch.setattr(journal_file, "LOCK_WAIT", 0.3)
         started = time.monotonic()
         with pytest.raises(JournalBusyError) as caught:
             Journal(state).record("a.txt", None, b"x", tool="t", session_id="s")

@@ -6,7 +6,8 @@ import struct
 import zlib
 from pathlib import Path
 
-from ext_run import json_run, results
+from asi_cli import tool_results
+from ext_run import json_run
 from pdf_fixture import make_pdf
 
 
@@ -34,7 +35,7 @@ def test_a_pdf_is_read_as_text_by_page_range_and_a_scan_is_named(tmp_path: Path)
 
     result = json_run(root, calls)
 
-    first, tail, image = results(root, result["session_id"])
+    first, tail, image = tool_results(root, result["session_id"])
     assert [call["ok"] for call in result["tool_calls"]] == [True, True, True]
     assert first.startswith(
         "docs/manual.pdf (PDF, 25 pages, pages 1–20)\n--- page 1 ---\nPage 1 says MARKER-1"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from calc_project import CALC, FIXED_SUB, calc_project
 
 from asi_agent.backends.scripted import ScriptedBackend
 from asi_agent.exceptions import ToolError
@@ -15,13 +16,6 @@ from asi_agent.tools.exec.junit import TestFailure
 from asi_agent.tools.files.journal import Journal
 from asi_agent.tools.quality.fixtests import failures_from_results, fix_tests
 
-CALC = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a + b\n"
-TESTS = (
-    "from calc import add, sub\n\n\n"
-    "def test_add():\n    assert add(2, 3) == 5\n\n\n"
-    "def test_sub():\n    assert sub(3, 2) == 1\n"
-)
-FIXED_SUB = "def sub(a, b):\n    return a - b"
 GOOD_EDIT = """The bug is in sub.
 
 calc.py
@@ -36,14 +30,7 @@ def sub(a, b):
 
 
 def _project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / "tests").mkdir(parents=True)
-    (root / "calc.py").write_text(CALC, encoding="utf-8")
-    (root / "tests" / "test_calc.py").write_text(TESTS, encoding="utf-8")
-    (root / "pyproject.toml").write_text(
-        "[tool.pytest.ini_options]\ntestpaths = ['tests']\n", encoding="utf-8"
-    )
-    return root
+    return calc_project(tmp_path / "proj")
 
 
 def _ctx(root: Path, *replies: str) -> tuple[ToolContext, ScriptedBackend]:

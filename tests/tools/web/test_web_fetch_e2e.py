@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ext_run import DONE, json_run, results, write_user_config
+from asi_cli import tool_results
+from ext_run import DONE, json_run, write_user_config
 from pdf_fixture import make_pdf
 from servers.web_site import Page, WebSite
 
@@ -60,7 +61,7 @@ def _fetch(url: str, prompt: str = "What changed?") -> dict[str, Any]:
 
 def _one(project: Path, url: str, *flags: str, **kwargs: Any) -> tuple[dict[str, Any], str]:
     result = json_run(project, [_fetch(url)], *flags, **kwargs)
-    return result, results(project, result["session_id"])[0]
+    return result, tool_results(project, result["session_id"])[0]
 
 
 def test_an_html_page_is_read_as_markdown_with_its_source(project: Path, site: WebSite) -> None:
@@ -81,7 +82,7 @@ def test_links_and_images_are_absolute_against_the_final_url(project: Path, site
     absolute ones stay."""
     _configure(project, f'allowed_hosts = ["{site.host}"]')
     result = json_run(project, [_fetch(f"{site.url}/moved"), _fetch(f"{site.url}/based")], "--yes")
-    moved, based = results(project, result["session_id"])
+    moved, based = tool_results(project, result["session_id"])
 
     assert [call["ok"] for call in result["tool_calls"]] == [True, True], moved
     assert moved.startswith(f"Source: {site.url}/docs/v1/intro\n")
@@ -134,7 +135,7 @@ def test_every_redirect_is_checked_again(project: Path, site: WebSite) -> None:
 
         result = json_run(project, calls, "--yes")
 
-        seen = results(project, result["session_id"])
+        seen = tool_results(project, result["session_id"])
         assert [call["ok"] for call in result["tool_calls"]] == [False, False, True], seen
         assert "refused: 169.254.169.254 is a link-local address" in seen[0]
         assert f"refused: {other.host} is a loopback address" in seen[1]
@@ -177,7 +178,7 @@ def test_limits_cut_big_bodies_time_out_slow_ones_and_refuse_binaries(project: P
 
     result = json_run(project, calls, "--yes")
 
-    seen = results(project, result["session_id"])
+    seen = tool_results(project, result["session_id"])
     assert [call["ok"] for call in result["tool_calls"]] == [True, False, False, False], seen
     assert "(The response was cut at 2048 bytes.)" in seen[0] and seen[0].endswith("x" * 2048)
     assert "did not answer within 1 s" in seen[1] or "stopped sending within 1 s" in seen[1]

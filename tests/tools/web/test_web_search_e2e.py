@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ext_run import json_run, results, write_user_config
+from asi_cli import tool_results
+from ext_run import json_run, write_user_config
 from servers.web_site import Page, Request, WebSite
 
 JSON = {"Content-Type": "application/json"}
@@ -52,7 +53,7 @@ def site() -> Iterator[WebSite]:
 def _search(project: Path, web: str, query: str = "python httpx") -> tuple[dict[str, Any], str]:
     write_user_config(project, f"[web]\n{web}\n")
     result = json_run(project, [{"name": "web_search", "arguments": {"query": query}}], "--yes")
-    return result, results(project, result["session_id"])[0]
+    return result, tool_results(project, result["session_id"])[0]
 
 
 def test_searxng_json_api(project: Path, site: WebSite) -> None:

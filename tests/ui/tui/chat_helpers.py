@@ -60,6 +60,28 @@ async def send(pilot, text: str) -> None:
     await pilot.press("enter")
 
 
+async def complete(pilot, typed: str, completed: str) -> None:
+    """Type `typed` and complete it with Tab: the completions must show, and the input become `completed`."""
+    app = pilot.app
+    await pilot.press(*typed)
+    await pilot.pause()
+    assert app.completions.display
+    await pilot.press("tab")
+    await pilot.pause()
+    assert app.input.text == completed
+
+
+async def complete_and_send(pilot, typed: str, completed: str, rest: str) -> list[str]:
+    """`complete` `typed` to `completed`, type `rest`, press Enter and wait for the turn to end: what the
+    user's messages to the model were."""
+    app = pilot.app
+    await complete(pilot, typed, completed)
+    await pilot.press(*rest)
+    await pilot.press("enter")
+    await until(pilot, lambda: app.turn_worker is not None and not app.turn_worker.is_running)
+    return [m.content for m in app.chat.agent.messages if m.role == "user"]
+
+
 class HangingBackend(BackendBase):
     """Plays scripted replies, then streams `partial` and waits until cancelled (a model still writing)."""
 

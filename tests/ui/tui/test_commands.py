@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from chat_helpers import BUGGY, FIX_SCRIPT, call, make_app, reply, send, until
+from chat_helpers import BUGGY, FIX_SCRIPT, call, complete, make_app, reply, send, until
 
 from asi_agent.session import SessionStore
 from asi_agent.ui.slash import COMMANDS
@@ -205,12 +205,7 @@ async def test_unknown_command_suggests(project):
 async def test_slash_completion(project, typed, completed):
     app = make_app(project, [])
     async with app.run_test() as pilot:
-        await pilot.press(*typed)
-        await pilot.pause()
-        assert app.completions.display
-        await pilot.press("tab")
-        await pilot.pause()
-        assert app.input.text == completed
+        await complete(pilot, typed, completed)
 
 
 async def test_at_completion_attaches_the_file(project):

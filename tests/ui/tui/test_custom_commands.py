@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chat_helpers import call, make_app, reply, send, until
+from chat_helpers import call, complete, complete_and_send, make_app, reply, send, until
 
 from asi_agent.ui.tui.screens import ApprovalScreen
 from asi_agent.ui.tui.widgets import Notice, ToolCard
@@ -40,17 +40,8 @@ async def test_custom_command_completes_and_sends_its_prompt(project, user_confi
     commands(project, user_config)
     app = make_app(project, [reply("Looks fine.\nAGENT_STATUS: DONE")])
     async with app.run_test() as pilot:
-        await pilot.press(*"/rev")
-        await pilot.pause()
-        assert app.completions.display
-        await pilot.press("tab")
-        await pilot.pause()
-        assert app.input.text == "/review "
-        await pilot.press(*"src/")
-        await pilot.press("enter")
-        await until(pilot, lambda: app.turn_worker is not None and not app.turn_worker.is_running)
-        messages = app.chat.agent.messages
-        assert [m.content for m in messages if m.role == "user"] == ["Review src/ now."]
+        sent = await complete_and_send(pilot, "/rev", "/review ", "src/")
+        assert sent == ["Review src/ now."]
         assert app.chat.agent.runner.registry.names() != ("read_file",)  # narrowed for that message only
 
 
@@ -118,9 +109,4 @@ async def test_help_lists_the_skills_beside_the_commands_and_a_skill_completes(p
         assert "/review" in shown and "Skills (/NAME loads one" in shown
         assert "/pdf-forms" in shown and "Fill in PDF forms and extract their fields." in shown
         assert shown.index("/review") < shown.index("/pdf-forms")
-        await pilot.press(*"/pdf")
-        await pilot.pause()
-        assert app.completions.display
-        await pilot.press("tab")
-        await pilot.pause()
-        assert app.input.text == "/pdf-forms "
+        await complete(pilot, "/pdf", "/pdf-forms ")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from chat_helpers import make_app, reply, until
+from chat_helpers import complete_and_send, make_app, reply, until
 
 from tests.mcp_helpers import remote_server, serving, write_mcp_json
 
@@ -25,14 +25,5 @@ async def test_a_prompt_completes_and_is_sent_as_the_servers_prompt(project, use
     app = make_app(project, [reply("Reviewed.\nAGENT_STATUS: DONE")])
     async with app.run_test() as pilot:
         await until(pilot, lambda: app.chat is not None and bool(app.chat.mcp_prompts))
-        await pilot.press(*"/demo:r")
-        await pilot.pause()
-        assert app.completions.display
-        await pilot.press("tab")
-        await pilot.pause()
-        assert app.input.text == "/demo:review "
-        await pilot.press(*"parser")
-        await pilot.press("enter")
-        await until(pilot, lambda: app.turn_worker is not None and not app.turn_worker.is_running)
-        messages = app.chat.agent.messages
-        assert [m.content for m in messages if m.role == "user"] == ["Review the parser code carefully."]
+        sent = await complete_and_send(pilot, "/demo:r", "/demo:review ", "parser")
+        assert sent == ["Review the parser code carefully."]
