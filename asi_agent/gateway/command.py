@@ -53,7 +53,7 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def serve_command(args: argparse.Namespace) -> int:
     """Serve until interrupted; UserError (exit 1) for a bad option, configuration or address."""
-    from asi_agent.gateway.app import GatewayConfig, build_app  # noqa: PLC0415 - Starlette, only here
+    from asi_agent.gateway.app import GatewayConfig, build_app  # noqa: PLC0415 - only here
     from asi_agent.gateway.emulate import Upstream  # noqa: PLC0415
 
     root = Path.cwd()
