@@ -95,9 +95,11 @@ def serve_command(args: argparse.Namespace) -> int:
     )
     import uvicorn  # noqa: PLC0415
 
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5)
+    # No X-Forwarded-* rewriting: nothing here reads the client's address, and it wraps every request.
+    server_config = uvicorn.Config(
+        app, log_level="warning", access_log=False, timeout_graceful_shutdown=5, proxy_headers=False
     )
+    server = uvicorn.Server(server_config)
     # `Server.run`, not `asyncio.run(server.serve())`: only it builds uvicorn's own loop (uvloop when the
     # gateway extra is installed), which costs a request about half the CPU of the plain asyncio loop.
     server.run(sockets=[sock])
