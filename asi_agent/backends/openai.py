@@ -2,8 +2,8 @@
 
 Streams `/chat/completions`, assembles native tool calls from their fragments, and turns every
 failure into a one-line `BackendError` saying what to do. Retries are ours. The chat request is spoken
-directly over `httpx2` (`chat_http`), read as the `openai` SDK reads it; the SDK itself, half a second of
-imports, is only loaded to list the server's models after a 404.
+directly over HTTP (`chat_http`): the lean `http1` client for plain HTTP, else `httpx2`; read as the
+`openai` SDK reads it, whose half a second of imports is only paid to list the models after a 404.
 
 Every request carries `max_tokens`; each attempt fails after `idle_timeout` seconds without data, and
 the whole reply (retries included) must end within `request_timeout`. A reply that repeats itself,
