@@ -1,6 +1,7 @@
 """A streaming client that goes away stops the upstream request behind it, and the request is still
 logged (the gateway answers streams through its own ASGI code, not a framework's); the text-mode
-contract, rendered once per tool set, still follows each request's tools."""
+contract, rendered once per tool set, still follows each request's tools; unknown paths and methods
+are refused as before."""
 
 from __future__ import annotations
 
@@ -62,3 +63,15 @@ def test_the_contract_follows_the_tools_of_each_request(gateway: Gateway) -> Non
     assert ["read_file" in s and "grep" not in s for s in systems] == [True, False, True, True]
     assert ["Search files" in s for s in systems] == [False, True, False, False]
     assert ["Show a file's lines" in s for s in systems] == [False, False, False, True]
+
+
+def test_unknown_paths_and_wrong_methods_are_refused_plainly(gateway: Gateway) -> None:
+    with httpx.Client(timeout=10) as client:
+        missing = client.get(f"{gateway.url}/v1/nothing-here")
+        wrong = client.get(f"{gateway.v1}/chat/completions")
+        head = client.head(f"{gateway.url}/health")
+        health = client.get(f"{gateway.url}/health")
+    assert (missing.status_code, missing.text) == (404, "Not Found")
+    assert (wrong.status_code, wrong.headers["allow"]) == (405, "POST")
+    assert head.status_code == 200 and head.content == b""
+    assert health.json()["status"] == "ok"
