@@ -221,7 +221,7 @@ MESSAGES = {
 }
 
 
-def start_router(binary: str, upstream: str, work: Path) -> tuple[str, Path]:
+def start_router(binary: str, upstream: str, work: Path) -> tuple[str, Path, int | None]:
     """claude-code-router (`ccr start`) in front of the same upstream, with its own home folder."""
     home = work / "ccr-home"
     (home / ".claude-code-router").mkdir(parents=True)
@@ -235,12 +235,16 @@ def start_router(binary: str, upstream: str, work: Path) -> tuple[str, Path]:
     (home / ".claude-code-router" / "config.json").write_text(json.dumps(config), encoding="utf-8")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
     subprocess.Popen([binary, "start"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pid_file = home / ".claude-code-router" / ".claude-code-router.pid"
     for _ in range(300):
         try:
             httpx.get("http://127.0.0.1:3466/", timeout=1)
-            return "http://127.0.0.1:3466", home
         except httpx.HTTPError:
             time.sleep(0.1)
+            continue
+        # The server process writes its pid there: its CPU is measured as the gateway's is.
+        pid = pid_file.read_text(encoding="utf-8").strip() if pid_file.exists() else ""
+        return "http://127.0.0.1:3466", home, int(pid) if pid.isdigit() else None
     raise SystemExit("claude-code-router did not start")
 
 
@@ -260,14 +264,18 @@ async def _timed_messages(client: httpx.AsyncClient, url: str, *, stream: bool) 
     return first
 
 
-async def versus_router(direct: str, gateway: str, router: str, rounds: int) -> dict[str, Any]:
-    """The Messages API through the gateway and through claude-code-router, over the same upstream."""
+async def versus_router(
+    direct: str, gateway: str, router: str, rounds: int, pids: dict[str, int | None]
+) -> dict[str, Any]:
+    """The Messages API through the gateway and through claude-code-router, over the same upstream;
+    with each one's CPU per request it answered (`pids`: the gateway's and the router's processes)."""
     samples: dict[str, list[float]] = {
         k: [] for k in ("direct", "gateway", "router", "gateway_ttft", "router_ttft")
     }
     async with httpx.AsyncClient(timeout=30) as client:
         for url in (gateway, router):
             await _timed_messages(client, url, stream=False)
+        used = {who: cpu_seconds(pid) for who, pid in pids.items() if pid is not None}
         for _ in range(rounds):
             samples["direct"].append(await _timed(client, direct, stream=False))
             samples["gateway"].append(await _timed_messages(client, gateway, stream=False))
@@ -282,6 +290,12 @@ async def versus_router(direct: str, gateway: str, router: str, rounds: int) -> 
         out[f"messages_{who}_added_p50_ms"] = round(p50[who] - p50["direct"], 2)
         out[f"messages_{who}_added_p95_ms"] = round(p95[who] - p95["direct"], 2)
     out["messages_rounds"] = rounds
+    for who, before in used.items():
+        pid = pids[who]
+        assert pid is not None
+        # Two requests a round each (one whole, one streamed).
+        spent = cpu_seconds(pid) - before
+        out[f"messages_{who}_cpu_ms_per_request"] = round(spent * 1000 / (2 * rounds), 3)
     return out
 
 
@@ -310,6 +324,7 @@ def main() -> None:
         "--router", metavar="CCR", help="claude-code-router's `ccr` binary: measured side by side"
     )
     args = parser.parse_args()
+    load_before = [float(v) for v in Path("/proc/loadavg").read_text().split()[:3]]
     upstream = start_upstream()
     with tempfile.TemporaryDirectory() as folder:
         gateway, process = start_gateway(upstream, Path(folder))
@@ -323,10 +338,11 @@ def main() -> None:
             figures |= {"load": asyncio.run(load(gateway, args.requests, args.concurrency))}
             figures["gateway_peak_memory_mb"] = peak_memory_mb(process.pid)
             if args.router:
-                router, home = start_router(args.router, upstream, Path(folder))
+                router, home, router_pid = start_router(args.router, upstream, Path(folder))
+                pids = {"gateway": process.pid, "router": router_pid}
                 try:
                     figures |= asyncio.run(
-                        versus_router(upstream, gateway.removesuffix("/v1"), router, args.rounds)
+                        versus_router(upstream, gateway.removesuffix("/v1"), router, args.rounds, pids)
                     )
                 finally:
                     env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
@@ -336,6 +352,7 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(10)
+    figures["load_average_before"] = load_before
     figures["load_average"] = [float(v) for v in Path("/proc/loadavg").read_text().split()[:3]]
     if args.json:
         print(json.dumps(figures))

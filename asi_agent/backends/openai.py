@@ -2,8 +2,8 @@
 
 Streams `/chat/completions`, assembles native tool calls from their fragments, and turns every
 failure into a one-line `BackendError` saying what to do. Retries are ours. The chat request is spoken
-directly over `httpx2` (`chat_http`), read as the `openai` SDK reads it; the SDK itself, half a second of
-imports, is only loaded to list the server's models after a 404.
+directly over HTTP (`chat_http`): the lean `http1` client for plain HTTP, else `httpx2`; read as the
+`openai` SDK reads it, whose half a second of imports is only paid to list the models after a 404.
 
 Every request carries `max_tokens`; each attempt fails after `idle_timeout` seconds without data, and
 the whole reply (retries included) must end within `request_timeout`. A reply that repeats itself,
@@ -29,6 +29,7 @@ from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped
 from asi_agent.backends.chat_http import StatusError, StreamedError, not_an_api, sse_data, status_error
 from asi_agent.backends.guard import StreamGuard
 from asi_agent.backends.guide import TurnPlan
+from asi_agent.backends.http1 import Http1Pool, Http1Response, lean_eligible
 from asi_agent.backends.openai_wire import (
     StreamState,
     WireMessages,
@@ -104,13 +105,18 @@ class OpenAIBackend(BackendBase):
         # Parsed once: building a request from a string parses the URL again each time (~45 µs).
         self._chat_url = httpx2.URL(config.base_url.rstrip("/") + "/chat/completions")
         # Around the transport: one that adopts the first request sent ahead at start-up, if any.
+        headers = _HEADERS | {"Authorization": f"Bearer {config.api_key or NO_KEY}"}
+        adopting = adopting_transport(httpx2, "/chat/completions", limits=_LIMITS, verify=verify)
         self._http = httpx2.AsyncClient(
-            headers=_HEADERS | {"Authorization": f"Bearer {config.api_key or NO_KEY}"},
+            headers=headers,
             timeout=httpx2.Timeout(idle, connect=connect),
             limits=_LIMITS,
             verify=verify,
-            transport=adopting_transport(httpx2, "/chat/completions", limits=_LIMITS, verify=verify),
+            transport=adopting,
         )
+        # Plain HTTP without a proxy or a request sent ahead: the lean client (a fraction of httpx2's CPU).
+        lean = adopting is None and lean_eligible(config.base_url)
+        self._lean = Http1Pool(config.base_url, headers=headers, connect_timeout=connect) if lean else None
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         self._wire = WireMessages()
         # The tools' JSON, encoded again only when they changed (most turns offer the same tools).
@@ -205,6 +211,8 @@ class OpenAIBackend(BackendBase):
     async def aclose(self) -> None:
         """Close the HTTP connections."""
         await self._http.aclose()
+        if self._lean is not None:
+            await self._lean.aclose()
         await self._probe.aclose()
 
     async def _server_props(self) -> ServerProps | None:
@@ -310,9 +318,14 @@ class OpenAIBackend(BackendBase):
         """Post the request and feed its streamed chunks (plain JSON objects) to `state`; a reply asked
         for whole is fed as one chunk."""
         whole = not self._config.stream
-        timeout = self._whole_timeout if whole else httpx2.USE_CLIENT_DEFAULT
-        request = self._http.build_request("POST", self._chat_url, content=body, timeout=timeout)
-        response = await self._http.send(request, stream=True)
+        response: Http1Response | httpx2.Response
+        if self._lean is not None:
+            wait = self._config.request_timeout if whole else self._config.idle_timeout
+            response = await self._lean.post(self._chat_url.raw_path.decode("ascii"), body, read_timeout=wait)
+        else:
+            timeout = self._whole_timeout if whole else httpx2.USE_CLIENT_DEFAULT
+            request = self._http.build_request("POST", self._chat_url, content=body, timeout=timeout)
+            response = await self._http.send(request, stream=True)
         try:
             if response.status_code >= 400:
                 raise await status_error(response)

@@ -7,6 +7,7 @@ from then on. A named format is kept whatever the model writes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,11 @@ if TYPE_CHECKING:
     from asi_agent.backends.base import ToolSchema
 
 __all__ = ["CallStyle"]
+
+_KEPT_CONTRACTS = 32
+_CONTRACTS: dict[tuple[str, str], tuple[Dialect, str]] = {}
+"""The contracts rendered last, by tool set (its JSON) and dialect name; the dialect itself is kept to
+tell apart two dialects of one name (one learned from a chat template, say)."""
 
 
 @dataclass(slots=True)
@@ -68,8 +74,17 @@ class CallStyle:
         return True
 
     def contract(self, tools: Sequence[ToolSchema]) -> str:
-        """The text-mode contract in this dialect."""
-        return textmode.render_contract(tools, self.dialect)
+        """The text-mode contract in this dialect (rendered once per tool set and dialect: a gateway's
+        clients send the same tools with every request)."""
+        key = (json.dumps(tools, sort_keys=True, ensure_ascii=False, default=repr), self.dialect.name)
+        kept = _CONTRACTS.get(key)
+        if kept is not None and kept[0] is self.dialect:
+            return kept[1]
+        text = textmode.render_contract(tools, self.dialect)
+        if len(_CONTRACTS) >= _KEPT_CONTRACTS:  # many tool sets: start again (single dict operations only,
+            _CONTRACTS.clear()  # safe from any thread)
+        _CONTRACTS[key] = (self.dialect, text)
+        return text
 
     def history(self, messages: Sequence[Message]) -> list[Message]:
         """The transcript with calls written in this dialect."""

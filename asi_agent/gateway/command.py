@@ -53,7 +53,7 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def serve_command(args: argparse.Namespace) -> int:
     """Serve until interrupted; UserError (exit 1) for a bad option, configuration or address."""
-    from asi_agent.gateway.app import GatewayConfig, build_app  # noqa: PLC0415 - Starlette, only here
+    from asi_agent.gateway.app import GatewayConfig, build_app  # noqa: PLC0415 - only here
     from asi_agent.gateway.emulate import Upstream  # noqa: PLC0415
 
     root = Path.cwd()
@@ -95,9 +95,11 @@ def serve_command(args: argparse.Namespace) -> int:
     )
     import uvicorn  # noqa: PLC0415
 
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5)
+    # No X-Forwarded-* rewriting: nothing here reads the client's address, and it wraps every request.
+    server_config = uvicorn.Config(
+        app, log_level="warning", access_log=False, timeout_graceful_shutdown=5, proxy_headers=False
     )
+    server = uvicorn.Server(server_config)
     # `Server.run`, not `asyncio.run(server.serve())`: only it builds uvicorn's own loop (uvloop when the
     # gateway extra is installed), which costs a request about half the CPU of the plain asyncio loop.
     server.run(sockets=[sock])

@@ -76,6 +76,7 @@ async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> Async
         events = [head, chunk({"content": item.tail})] if item.tail else [head]
         events += [chunk({"tool_calls": [_tool_call(call, index)]}) for index, call in enumerate(item.calls)]
         events.append(chunk({}, item.finish, usage=_usage(item)))
-        yield "".join(events)
-        head = ""
+        # The outcome is the last item: `[DONE]` goes in the same write, which ends the body.
+        yield "".join([*events, _sse("[DONE]")])
+        return
     yield head + _sse("[DONE]")

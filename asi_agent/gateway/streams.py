@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator
 
 from asi_agent.gateway.emulate import Outcome, Upstream
@@ -13,16 +14,22 @@ __all__ = ["answer_stream"]
 
 async def answer_stream(upstream: Upstream, request: ChatRequest) -> AsyncIterator[str | Outcome]:
     """Text deltas (str) as the upstream streams them, then the `Outcome` (whose `tail` is the visible
-    text held back at a possible call). Backends may stream from a worker thread: deltas cross into
-    this loop through `call_soon_threadsafe`."""
+    text held back at a possible call). Backends may stream from a worker thread (the in-process model):
+    their deltas cross into this loop through `call_soon_threadsafe`."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
+    here = threading.get_ident()
 
     def on_text(delta: str) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, delta)
+        # From this loop's own thread (an HTTP upstream), directly: waking the loop from another thread
+        # costs a system call per delta.
+        if threading.get_ident() == here:
+            queue.put_nowait(delta)
+        else:
+            loop.call_soon_threadsafe(queue.put_nowait, delta)
 
     task = asyncio.ensure_future(upstream.answer(request, on_text))
-    task.add_done_callback(lambda _: loop.call_soon_threadsafe(queue.put_nowait, None))
+    task.add_done_callback(lambda _: queue.put_nowait(None))  # done callbacks run in the loop's thread
     try:
         while (delta := await queue.get()) is not None:
             yield delta

@@ -1,0 +1,77 @@
+"""A streaming client that goes away stops the upstream request behind it, and the request is still
+logged (the gateway answers streams through its own ASGI code, not a framework's); the text-mode
+contract, rendered once per tool set, still follows each request's tools; unknown paths and methods
+are refused as before."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx2 as httpx  # the project's HTTP client
+from servers.openai_server import Reply
+
+from gateway.conftest import Gateway
+from gateway.test_openai_sdk import ASK, GREP, READ
+
+
+def _logged(gateway: Gateway) -> list[dict[str, object]]:
+    return [json.loads(line) for line in gateway.log_lines() if line.startswith("{")]
+
+
+def test_a_client_that_hangs_up_mid_stream_stops_the_upstream_request(gateway: Gateway) -> None:
+    # An upstream that streams until its client hangs up: at this pace, 4096 tokens take minutes.
+    gateway.upstream.reply(Reply(text="", fault="endless", fault_after=1, interval=0.05))
+    body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "Count."}]}
+
+    with (
+        httpx.Client(timeout=10) as client,
+        client.stream("POST", f"{gateway.v1}/chat/completions", json=body) as reply,
+    ):
+        assert reply.status_code == 200
+        for line in reply.iter_lines():
+            if "still going" in line:
+                break  # the first text is here: hang up
+    hung_up = time.monotonic()
+
+    while not _logged(gateway) and time.monotonic() - hung_up < 5:
+        time.sleep(0.05)
+    (entry,) = _logged(gateway)
+    assert entry["stream"] is True and entry["api"] == "openai"
+    assert float(entry["ms"]) < 5000  # type: ignore[arg-type]
+    # The upstream connection was closed too: the server's endless stream ended when its write failed.
+    count = len(gateway.upstream.chat_bodies)
+    assert gateway.process.poll() is None  # and the gateway is still serving
+    gateway.upstream.reply("still here")
+    with httpx.Client(timeout=10) as client:
+        answer = client.post(f"{gateway.v1}/chat/completions", json=body | {"stream": False})
+    assert answer.json()["choices"][0]["message"]["content"] == "still here"
+    assert len(gateway.upstream.chat_bodies) == count + 1
+
+
+def test_the_contract_follows_the_tools_of_each_request(gateway: Gateway) -> None:
+    # The contract is rendered once per tool set: a request with other tools (or another description)
+    # must still be shown its own.
+    renamed = {"type": "function", "function": {**READ["function"], "description": "Show a file's lines"}}
+    tool_sets = [[READ], [GREP], [READ], [renamed]]
+    gateway.upstream.reply(*["Nothing to do."] * len(tool_sets))
+    with httpx.Client(timeout=10) as client:
+        for tools in tool_sets:
+            body = {"model": "m", "messages": ASK, "tools": tools}
+            assert client.post(f"{gateway.v1}/chat/completions", json=body).status_code == 200
+    systems = [body["messages"][0]["content"] for body in gateway.upstream.chat_bodies]
+    assert ["read_file" in s and "grep" not in s for s in systems] == [True, False, True, True]
+    assert ["Search files" in s for s in systems] == [False, True, False, False]
+    assert ["Show a file's lines" in s for s in systems] == [False, False, False, True]
+
+
+def test_unknown_paths_and_wrong_methods_are_refused_plainly(gateway: Gateway) -> None:
+    with httpx.Client(timeout=10) as client:
+        missing = client.get(f"{gateway.url}/v1/nothing-here")
+        wrong = client.get(f"{gateway.v1}/chat/completions")
+        head = client.head(f"{gateway.url}/health")
+        health = client.get(f"{gateway.url}/health")
+    assert (missing.status_code, missing.text) == (404, "Not Found")
+    assert (wrong.status_code, wrong.headers["allow"]) == (405, "POST")
+    assert head.status_code == 200 and head.content == b""
+    assert health.json()["status"] == "ok"
