@@ -223,3 +223,26 @@ def test_the_agents_own_run_of_the_whole_suite_right_before_its_edit_serves_as_t
     baseline = result["verification"]["baseline"]
     assert baseline["run_by"] == "agent" and sorted(baseline["failed"]) == [LEGACY_ID, MEDIAN]
     assert baseline["per_test"] and baseline["summary"].startswith("pytest: 2 passed, 2 failed")
+
+
+def test_the_plain_chat_shows_the_failures_that_were_there_under_its_ending(project: Path) -> None:
+    script = project.parent / "chat-script.json"
+    replies = [_call("replace_text", **DOCSTRING), "Added the docstring.\nAGENT_STATUS: DONE"]
+    script.write_text(json.dumps({"native": True, "replies": replies}), encoding="utf-8")
+    env = model_free_env()
+    env["ASI_CONFIG_DIR"] = str(project.parent / "user-config")
+    argv = ["chat", "--plain", "--provider", "scripted", "--model", str(script), "--approval", "yolo"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "asi_agent", *argv],
+        cwd=project,
+        input="add a docstring to average in stats.py\n/quit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    ending = next(i for i, line in enumerate(lines) if line.startswith("── DONE"))
+    assert lines[ending + 1] == f"   2 tests failed before the change as well: {LEGACY_ID}, {MEDIAN}"
