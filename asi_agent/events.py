@@ -249,7 +249,7 @@ class Baseline:
         if not self.taken or self.passed:
             return None
         if not self.per_test or not self.failing:
-            return f"the tests failed before the change as well ({self.summary})"
+            return f"the tests failed before the change ({self.summary})"
         if still := self.still_failing:
             return f"{_tests(still)} failed before the change as well: {_ids(still)}"
         return f"{_tests(self.failing)} failed before the change: {_ids(self.failing)}"
