@@ -237,13 +237,14 @@ class Agent:
     ) -> RunFinished:
         """End the run; `checks` are the ending's, when they were just worked out."""
         self.usage += self.turns.spent()
+        verifier, sandbox, usage = self.verifier, self.sandbox_kind, self.usage
         if checks is None:
-            checks = self.verifier.checks() if self.verifier is not None else ()
+            checks = verifier.checks() if verifier is not None else ()
         verified = status == "DONE" and bool(checks) and all(check.ok for check in checks)
         guarded = self.runner.ctx.guarded_edits - self._guarded_before
+        baseline = verifier.baseline if verifier is not None else None
         kept = {"checks": [check.to_dict() for check in checks], "guarded_edits": guarded}
+        kept["baseline"] = baseline.to_dict() if baseline is not None else None
         ending = {"status": status, "result": result, "turns": turns, "error": error, "verified": verified}
-        self.session.append("finished", **ending, **kept, sandbox=self.sandbox_kind)
-        return RunFinished(
-            status, result, turns, self.usage, error, verified, checks, guarded, self.sandbox_kind
-        )
+        self.session.append("finished", **ending, **kept, sandbox=sandbox)
+        return RunFinished(status, result, turns, usage, error, verified, checks, guarded, sandbox, baseline)

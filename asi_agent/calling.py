@@ -39,10 +39,11 @@ async def run_calls(
             else:
                 yield event
     for batch in batches(gated):
+        if verifier is not None:  # the tests before the first change, the files before the first command
+            async for event in verifier.before_batch(batch, gate, runner):
+                yield event
         for item in batch:
             yield ToolStarted(item.call)
-        if verifier is not None and any(_runs_commands(item) for item in batch):
-            verifier.before_command()
         work = asyncio.ensure_future(asyncio.gather(*(_execute(item, gate, runner) for item in batch)))
         async for event in runner.relay.until(work):  # a child agent's work, as it happens
             yield event
@@ -74,11 +75,6 @@ async def _execute(item: Prepared | Outcome, gate: Gate, runner: ToolRunner) -> 
     if outcome.changed_files:
         gate.changed_files()
     return outcome
-
-
-def _runs_commands(item: Prepared | Outcome) -> bool:
-    """Whether a call about to run may change files other than through the edit tools' journal."""
-    return isinstance(item, Prepared) and item.spec.risk == "execute"
 
 
 class _CallProgress:

@@ -20,6 +20,7 @@ __all__ = [
     "Answer",
     "ApprovalRequested",
     "AssistantReplied",
+    "Baseline",
     "CallRejected",
     "Check",
     "ContextCompacted",
@@ -207,6 +208,63 @@ class Check:
 
 
 @dataclass(frozen=True, slots=True)
+class Baseline:
+    """The project's tests as they stood before the run's first change of a source file (README: "How a
+    run ends"): what failed then is reported as such, not blamed on the change."""
+
+    command: str
+    """What was run, or would have been: `pytest`, `npm test`, the configured command."""
+    taken: bool
+    passed: bool = False
+    failing: tuple[str, ...] = ()
+    """The tests that failed before the change, by id, where the runner names them."""
+    per_test: bool = False
+    """Whether `failing` names every failure (the runner reports per test); if not, only the suite as a
+    whole is known to have failed."""
+    summary: str = ""
+    """One line: `pytest: 2 passed, 1 failed …`."""
+    reason: str = ""
+    """Why no baseline was taken (`taken` False)."""
+    still_failing: tuple[str, ...] = ()
+    """Of `failing`, the tests that failed after the change as well (once the tests ran after it)."""
+    by_agent: bool = False
+    """The agent's own run of the whole suite right before the change served as the baseline."""
+
+    def to_dict(self) -> dict[str, object]:
+        """The baseline as the JSON result (`verification.baseline`) and the transcript carry it."""
+        return {
+            "taken": self.taken,
+            "command": self.command,
+            "passed": self.passed if self.taken else None,
+            "failed": list(self.failing),
+            "per_test": self.per_test,
+            "summary": self.summary,
+            "still_failing": list(self.still_failing),
+            "run_by": ("agent" if self.by_agent else "runtime") if self.taken else None,
+            "reason": self.reason or None,
+        }
+
+    def ending_line(self) -> str | None:
+        """What a run's ending says of the tests that failed before the change; None when none did."""
+        if not self.taken or self.passed:
+            return None
+        if not self.per_test or not self.failing:
+            return f"the tests failed before the change ({self.summary})"
+        if still := self.still_failing:
+            return f"{_tests(still)} failed before the change as well: {_ids(still)}"
+        return f"{_tests(self.failing)} failed before the change: {_ids(self.failing)}"
+
+
+def _tests(ids: tuple[str, ...]) -> str:
+    return f"{len(ids)} test{'s' if len(ids) != 1 else ''}"
+
+
+def _ids(ids: tuple[str, ...], shown: int = 10) -> str:
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return ", ".join(ids[:shown]) + more
+
+
+@dataclass(frozen=True, slots=True)
 class RunFinished:
     status: Ending
     result: str
@@ -220,6 +278,8 @@ class RunFinished:
     """Changes the edit guard refused because they would have left a file that no longer parses."""
     sandbox: str | None = None
     """The containment the run's commands ran in ("bubblewrap"), None when there was none."""
+    baseline: Baseline | None = None
+    """The project's tests before the run's first change; None when none was needed (nothing edited)."""
 
 
 @dataclass(frozen=True, slots=True)

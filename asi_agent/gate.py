@@ -77,6 +77,16 @@ class Gate:
         """A write happened: earlier identical reads may now give other results."""
         self._seen.clear()
 
+    def cannot_ask(self, item: Prepared) -> bool:
+        """Whether the policy would ask before `item` and nobody can answer (no terminal): a call the
+        runtime makes for itself is then left out rather than refused."""
+        return not self.config.interactive and self._decide(item).action == "ask"
+
+    def forget(self, item: Prepared) -> None:
+        """A call the runtime made for itself does not count as the model's repetition of it."""
+        key = signature(item.call)
+        self._seen[key] = max(self._seen.get(key, 0) - 1, 0)
+
     async def check(self, item: Prepared) -> AsyncIterator[AgentEvent | Prepared | Outcome]:
         """Yield events, then the call (allowed) or its refusal (an Outcome)."""
         key = signature(item.call)

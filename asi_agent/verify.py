@@ -8,7 +8,8 @@ A `Verifier` watches one run's events and, when the model ends, checks what it c
   different from how the run found it — through the edit tools (the journal) or a command (the project's
   files, and git's own, are stamped before the run's first command and compared);
 - `tests_pass`: in a run that edited files, the agent's last test run did not fail, and a failed run was
-  repeated after the last edit;
+  repeated after the last edit; tests that failed before the run's first change as well (its baseline,
+  `verify_baseline`) do not fail it, unless the request is about them;
 - `reply_complete`: the answer the run ends on does not continue a reply cut for repeating itself (one
   continued after the token limit is whole);
 - `steps_done`: a request of several steps had each done (`verify_steps`);
@@ -27,19 +28,27 @@ A failed required check is told to the model once; if it still fails, the run en
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from asi_agent.events import AgentEvent, Check, Status, ToolFinished
+from asi_agent.events import AgentEvent, Baseline, Check, Status, ToolFinished
 from asi_agent.gate import Gate
 from asi_agent.handoff import is_plan_task
 from asi_agent.refusals import refusal_report
-from asi_agent.toolrun import ToolRunner
-from asi_agent.tools.exec.testcmd import SOURCE_SUFFIXES, TestRun, detect_tests, named
+from asi_agent.toolrun import Outcome, Prepared, ToolRunner
+from asi_agent.tools.exec.testcmd import SOURCE_SUFFIXES, TestRun, detect_tests
 from asi_agent.tools.files.journal import Journal
-from asi_agent.tools.ignore import iter_project_entries
+from asi_agent.verify_baseline import (
+    after_check,
+    agent_baseline,
+    compared,
+    take_baseline,
+    whole_suite,
+    writes_source,
+)
+from asi_agent.verify_stamps import Stamps, project_stamps
 from asi_agent.verify_steps import answer_check, kept, steps_check
 from asi_agent.verify_tests import OwnRun, own_test_run
 
@@ -69,39 +78,6 @@ _TEST_COMMAND = re.compile(
     r"go test|cargo test|jest|vitest|mocha|tox|nox|make test)\b"
 )
 _FAILED_COUNT = re.compile(r"\b([1-9]\d*) (failed|errors?)\b")
-_SNAPSHOT_LIMIT = 20_000  # entries; a bigger project is compared on what was seen first
-_GIT_FILES = ("config", "HEAD", "index", "packed-refs", "FETCH_HEAD", "ORIG_HEAD")
-Stamps = dict[str, tuple[int, int]]
-"""Each file of the project: (size, modification time in ns)."""
-
-
-def project_stamps(root: Path) -> Stamps:
-    """The size and modification time of the project's files (ignore rules apply) and of git's own."""
-    stamps: Stamps = {}
-    for count, entry in enumerate(iter_project_entries(root)):
-        if count >= _SNAPSHOT_LIMIT:
-            break
-        if not entry.is_dir:
-            _stamp(stamps, entry.path, root)
-    git = root / ".git"
-    for name in _GIT_FILES:
-        _stamp(stamps, git / name, root)
-    heads = git / "refs" / "heads"
-    if heads.is_dir():
-        for ref in heads.rglob("*"):
-            _stamp(stamps, ref, root)
-    return stamps
-
-
-def _stamp(stamps: Stamps, path: Path, root: Path) -> None:
-    try:
-        st = path.stat()
-    except OSError:
-        return
-    if path.is_file():
-        stamps[path.relative_to(root).as_posix()] = (st.st_size, st.st_mtime_ns)
-
-
 def test_outcome(event: ToolFinished) -> bool | None:
     """Whether a finished call was a test run that passed (True), failed (False), or no test run (None)."""
     if event.call.name == "run_tests":
@@ -152,6 +128,11 @@ class Verifier:
     """Checks the model was already told about."""
     planning: bool = False
     """A `plan`-mode run: it writes a plan and can change nothing, so no change is asked of it."""
+    baseline: Baseline | None = None
+    """The project's tests before the run's first change of a source file (None: not looked for)."""
+    _baseline_due: bool = True
+    _suite_run: ToolFinished | None = None
+    """The agent's run of the whole suite, when nothing that may change files ran since."""
 
     @classmethod
     def start(  # noqa: PLR0917  (the five of every run, and its configuration)
@@ -171,6 +152,30 @@ class Verifier:
         if self.before_commands is None:
             self.before_commands = project_stamps(self.root)
 
+    async def before_batch(
+        self, batch: Sequence[Prepared | Outcome], gate: Gate, runner: ToolRunner
+    ) -> AsyncIterator[AgentEvent]:
+        """Calls are about to run: before the first that may change a source file, take the baseline; before
+        the first command, stamp the project's files (`before_command`)."""
+        if any(isinstance(item, Prepared) and item.spec.risk == "execute" for item in batch):
+            self.before_command()  # a command may change files other than through the edit tools' journal
+            self._suite_run = None
+        if not self._baseline_due or self.config.mode != "tests" or not any(map(writes_source, batch)):
+            return
+        self._baseline_due = False
+        plan = detect_tests(self.root, [], self.config.test_command)
+        if plan is None:
+            return
+        if plan.command is None and self._suite_run is not None:
+            self.baseline = agent_baseline(plan.label, self._suite_run)
+            if self.baseline is not None:
+                return
+        async for item in take_baseline(plan, gate, runner, self.config.timeout):
+            if isinstance(item, Baseline):
+                self.baseline = item
+            else:
+                yield item
+
     def observe(self, event: ToolFinished) -> None:
         """Take a finished call into account: a success, an edit, a test run."""
         self._step += 1
@@ -182,6 +187,9 @@ class Verifier:
         if event.changed_files:
             self._last_edit = self._step
             self._not_run = ""
+            self._suite_run = None
+        elif whole_suite(event):
+            self._suite_run = event
         outcome = test_outcome(event)
         if outcome is not None:
             self._tests.append((self._step, outcome))
@@ -197,6 +205,8 @@ class Verifier:
         plan = detect_tests(self.root, changed, self.config.test_command)
         if plan is None:
             return
+        if self._failed_before():  # the whole suite, as the baseline ran it, to compare the two
+            plan = replace(plan, affected=())
         async for item in own_test_run(plan, gate, runner, self.config.timeout):
             if not isinstance(item, OwnRun):
                 yield item
@@ -208,11 +218,20 @@ class Verifier:
                 self._step += 1
                 self._own[self._step] = item.run
                 self._tests.append((self._step, item.run.passed))
+                if self.baseline is not None and self.baseline.taken:
+                    self.baseline = compared(self.baseline, item.run)
+
+    def _failed_before(self) -> bool:
+        """Whether the tests failed before the run's first change (in its baseline)."""
+        return self.baseline is not None and self.baseline.taken and not self.baseline.passed
 
     def _tests_due(self) -> bool:
-        """Source files changed, and the agent's last test run (if any) came before its last edit."""
+        """Source files changed, and the agent's last test run (if any) came before its last edit — or
+        failed after it, in a project whose tests failed before the change too (to tell old failures from
+        new ones, the runtime runs them as it ran the baseline)."""
         if self._tests and self._tests[-1][0] > self._last_edit:
-            return False
+            step, passed = self._tests[-1]
+            return not passed and step not in self._own and self._failed_before()
         changed = [p for p, (before, now) in self._changed().items() if before != now]
         changed += self._changed_by_commands()
         return any(Path(path).suffix in SOURCE_SUFFIXES for path in changed)
@@ -334,22 +353,13 @@ class Verifier:
     def _test_check(self) -> Check:
         step, passed = self._tests[-1]
         if step in self._own:
-            return _own_check(self._own[step])
+            return after_check(self._own[step], self.baseline, self.task)
         if not passed and step > self._last_edit:
             return Check("tests_pass", False, "the last test run failed")
         if not passed:
             return Check("tests_pass", False, "the tests failed and were not run again after the last edit")
         after = "" if step > self._last_edit else " (before the last edit)"
         return Check("tests_pass", True, f"the last test run passed{after}")
-
-
-def _own_check(run: TestRun) -> Check:
-    """The `tests_pass` check of the runtime's own test run, naming the failing tests."""
-    if run.passed:
-        return Check("tests_pass", True, f"the runtime ran the tests after the last edit: {run.summary}")
-    failing = f"; failing: {named(run)}" if run.failing else ""
-    detail = f"the runtime ran the tests after the last edit: {run.summary}{failing}"
-    return Check("tests_pass", False, detail)
 
 
 def nag_text(failed: list[Check]) -> str:

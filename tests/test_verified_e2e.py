@@ -59,8 +59,10 @@ def test_code_broken_and_never_tested_is_told_once_then_stops_naming_the_failing
         "Not verified (tests_pass: the runtime ran the tests after the last edit"
     )
     assert "test_add_zero" in result["result"]
-    # run by the runtime once (nothing was edited after it): the model never called run_tests
-    assert [call["name"] for call in result["tool_calls"]].count("run_tests") == 1
+    # run by the runtime before the first edit (the baseline: test_sub failed then) and once after the last
+    # one (nothing was edited after it): the model never called run_tests
+    assert [call["name"] for call in result["tool_calls"]].count("run_tests") == 2
+    assert result["verification"]["baseline"]["failed"] == ["tests/test_calc.py::test_sub"]
 
 
 def test_failing_tests_told_to_the_model_can_be_fixed_and_end_verified(project: Path) -> None:
@@ -73,7 +75,7 @@ def test_failing_tests_told_to_the_model_can_be_fixed_and_end_verified(project: 
     ]
     result = _run(project, replies, "--yes")
     assert result["status"] == "DONE" and result["verified"], result
-    assert [call["name"] for call in result["tool_calls"]].count("run_tests") == 2
+    assert [call["name"] for call in result["tool_calls"]].count("run_tests") == 3  # the baseline, then two
     transcript = project / ".asi" / "sessions" / f"{result['session_id']}.jsonl"
     told = [
         json.loads(line)["message"]["content"]
@@ -99,7 +101,8 @@ def test_the_agents_own_test_run_after_its_last_edit_is_not_repeated(project: Pa
     ]
     result = _run(project, replies, "--yes")
     assert result["status"] == "DONE" and result["verified"]
-    assert [call["name"] for call in result["tool_calls"]] == ["replace_text", "run_tests"]
+    # the first run_tests is the runtime's, before the first edit (the baseline)
+    assert [call["name"] for call in result["tool_calls"]] == ["run_tests", "replace_text", "run_tests"]
 
 
 def test_in_ask_mode_with_nobody_to_answer_the_tests_are_not_run_and_done_stays_unverified(

@@ -101,6 +101,7 @@ class RunSummary:
             "context_left": self.context_left,
             "verified": end.verified,
             "checks": [check.to_dict() for check in end.checks],
+            "verification": {"baseline": end.baseline.to_dict() if end.baseline is not None else None},
             "guarded_edits": end.guarded_edits,
             "sandbox": end.sandbox,
             "todos": self.todos,
@@ -210,6 +211,8 @@ class TextRenderer(Renderer):
         )
         if event.result and event.result not in (self._reply, event.error):  # the runtime's reason
             self.err.write(f"asi-agent: {event.result}\n")
+        if event.baseline is not None and (before := event.baseline.ending_line()) is not None:
+            self.err.write(f"asi-agent: {before}\n")
         if event.error:
             self.err.write(f"asi-agent: {_kind(event)}{event.error}\n")
 

@@ -74,10 +74,16 @@ class LinePrinter:
         elif isinstance(event, RetryRequested):
             say(f"(asked the model again: {event.reason})")
         elif isinstance(event, RunFinished):
-            tokens = event.usage.prompt_tokens + event.usage.completion_tokens
-            detail = ending_detail(event, self.said)
-            used = f" · {tokens:,} tokens" if tokens else ""  # none: grounding answered without the model
-            say(f"── {event.status}{detail} · {event.turns} turns{used}")
+            self._ended(event)
+
+    def _ended(self, event: RunFinished) -> None:
+        """The closing line, and under it the tests that failed before the run's change as well."""
+        tokens = event.usage.prompt_tokens + event.usage.completion_tokens
+        detail = ending_detail(event, self.said)
+        used = f" · {tokens:,} tokens" if tokens else ""  # none: grounding answered without the model
+        say(f"── {event.status}{detail} · {event.turns} turns{used}")
+        if event.baseline is not None and (before := event.baseline.ending_line()) is not None:
+            say(f"   {before}")
 
     def _running(self, event: ToolStarted | ToolProgress) -> None:
         """A call starts (one line), or reports how far it got (a line under it)."""

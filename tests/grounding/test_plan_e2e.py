@@ -67,7 +67,9 @@ async def test_a_rename_reaches_every_file_that_uses_the_name(project: Path) -> 
 
 async def test_bump_the_version_in_both_places(project: Path) -> None:
     end, tools = await run(project, "bump the version in both places")
-    assert end.status == "DONE" and end.verified and len(tools) == 3  # two edits, then the runtime's tests
+    # two edits, the runtime's tests before the first edit of a source file (the baseline) and after the last
+    assert end.status == "DONE" and end.verified and len(tools) == 4
+    assert [tool.call.name for tool in tools].count("run_tests") == 2
     assert tools[-1].call.name == "run_tests" and tools[-1].ok
     assert 'version = "1.2.4"' in (project / "config.toml").read_text()
     assert (project / "shop" / "__init__.py").read_text() == '__version__ = "1.2.4"\n'

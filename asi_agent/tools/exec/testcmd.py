@@ -34,6 +34,7 @@ SOURCE_SUFFIXES = frozenset((
 """Files whose change the tests are run for (not documentation, data or settings)."""
 _FAILED_LINE = re.compile(r"^(?:FAILED|ERROR) (\S+)|^--- FAIL: (\S+)|^test (\S+) \.\.\. FAILED", re.M)
 _SHOWN = 10
+_MAX_IDS = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,8 @@ class TestRun:
     """What the model is shown of it (the failures and their messages)."""
     empty: bool = False
     """The runner ran and found no tests: no evidence either way."""
+    per_test: bool = False
+    """Whether `failing` names every failure of the run (the runner reported per test)."""
 
 
 def detect_tests(root: Path, changed: Sequence[str], configured: str | None = None) -> TestPlan | None:
@@ -149,8 +152,10 @@ async def _run_suite(ctx: ToolContext, plan: TestPlan, test_file: str | None, de
     text = render(report)
     summary = report.summary() if report.structured and not report.timed_out else text.split("\n")[0]
     where = f" ({test_file})" if test_file else ""
-    empty = report.structured and not report.timed_out and report.total == 0 and report.exit_code in (0, 5)
-    return TestRun(report.ok, failing, summary + where, text, empty)
+    read = report.structured and not report.timed_out
+    empty = read and report.total == 0 and report.exit_code in (0, 5)
+    per_test = read and len(failing) == report.failed + report.errors
+    return TestRun(report.ok, failing, summary + where, text, empty, per_test)
 
 
 async def _run_command(ctx: ToolContext, command: str, timeout: float) -> TestRun:
@@ -165,7 +170,9 @@ async def _run_command(ctx: ToolContext, command: str, timeout: float) -> TestRu
     else:
         summary = f"{command}: exit code {result.exit_code}"
     passed = result.exit_code == 0 and not result.timed_out
-    return TestRun(passed, failing[:50], summary, f"{summary}\n{text}".strip())
+    # Ids read from the output of a command: taken as every failure when some are named (and not too many).
+    per_test = passed or (0 < len(failing) <= _MAX_IDS and not result.timed_out)
+    return TestRun(passed, failing[:_MAX_IDS], summary, f"{summary}\n{text}".strip(), per_test=per_test)
 
 
 def named(run: TestRun) -> str:
