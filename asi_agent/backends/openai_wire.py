@@ -76,7 +76,7 @@ class WireMessages:
         self._items: list[dict[str, Any]] = []
         self._texts: list[str] = []
         self._extras: list[tuple[dict[str, Any], str] | None] = []
-        """Each message's images as a user turn of their own (OpenAI's `image_url` parts), and its JSON."""
+        """Each tool result's images as a user turn of their own (`image_url` parts), and its JSON."""
 
     def __call__(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
         """The wire shape of `messages`."""
@@ -122,20 +122,28 @@ class WireMessages:
 
 
 def _images_turn(message: Message) -> dict[str, Any] | None:
-    """A message's images as a user turn of `image_url` parts, after a text naming where they came from."""
-    if not message.images:
+    """A tool result's images as a user turn of `image_url` parts, after a text naming where they came from
+    (a user message carries its own images: a second user turn in a row breaks templates that insist on
+    alternating roles)."""
+    if not message.images or message.role == "user":
         return None
+    return {"role": "user", "content": _image_parts(message)}
+
+
+def _image_parts(message: Message) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     for image in message.images:
         shown = f"the image {image.name}" if image.name else "an image"
         source = f" (read by {message.name})" if message.role == "tool" and message.name else ""
         parts.append({"type": "text", "text": f"[{shown}{source}]"})
         parts.append({"type": "image_url", "image_url": {"url": image.data_url()}})
-    return {"role": "user", "content": parts}
+    return parts
 
 
 def _wire_item(message: Message) -> dict[str, Any]:
     item: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.role == "user" and message.images:
+        item["content"] = [{"type": "text", "text": message.content}, *_image_parts(message)]
     if message.tool_calls:
         item["content"] = message.content or None
         item["tool_calls"] = [

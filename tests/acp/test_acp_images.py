@@ -39,8 +39,9 @@ async def test_the_editors_image_goes_to_a_model_that_reads_images(
     kept = [json.loads(line)["message"] for line in transcript.splitlines() if '"type": "message"' in line]
     assert kept[0]["images"] == [{"media_type": "image/png", "data": _png(), "name": "image 1"}]  # resumable
     messages = openai_server.chat_bodies[0]["messages"]
-    assert messages[-2] == {"role": "user", "content": "What is in this picture?"}
-    assert messages[-1]["content"][1] == {
+    assert messages[-1]["role"] == "user" and messages[-2]["role"] != "user"
+    assert messages[-1]["content"][0] == {"type": "text", "text": "What is in this picture?"}
+    assert messages[-1]["content"][2] == {
         "type": "image_url",
         "image_url": {"url": f"data:image/png;base64,{_png()}"},
     }

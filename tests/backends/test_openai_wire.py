@@ -67,8 +67,13 @@ def test_images_follow_the_results_of_their_reply_in_the_cached_encoding_too():
         assert wire.json_array(messages) == json.dumps(to_openai_messages(messages), ensure_ascii=False)
         assert wire(messages) == to_openai_messages(messages)
     roles = [item["role"] for item in to_openai_messages(history)]
-    assert roles == ["user", "user", "assistant", "tool", "tool", "user", "assistant"]
-    image = to_openai_messages(history)[5]["content"]
+    assert roles == ["user", "assistant", "tool", "tool", "user", "assistant"], "no two user turns in a row"
+    assert to_openai_messages(history)[0]["content"] == [
+        {"type": "text", "text": "Look at these"},
+        {"type": "text", "text": "[the image shot.png]"},
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0K"}},
+    ]
+    image = to_openai_messages(history)[4]["content"]
     assert image == [
         {"type": "text", "text": "[the image shot.png (read by read_file)]"},
         {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0K"}},

@@ -100,7 +100,8 @@ def test_openai_mentions_and_pasted_paths_attach_images(
 
     assert result["status"] == "DONE", result
     messages = openai_server.chat_bodies[0]["messages"]
-    assert messages[-2] == {"role": "user", "content": task}
+    assert messages[-1]["role"] == "user" and messages[-2]["role"] != "user", "the images ride with the task"
+    assert messages[-1]["content"][0] == {"type": "text", "text": task}
     pasted = base64.b64encode(png(3, 3)).decode()
     assert image_parts(messages[-1]) == [
         f"data:image/png;base64,{SHOT_B64}",

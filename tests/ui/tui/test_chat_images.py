@@ -41,7 +41,9 @@ async def test_a_mention_and_a_pasted_path_attach_images(tmp_path: Path, openai_
     last = openai_server.chat_bodies[0]["messages"][-1]
     urls = [part["image_url"]["url"] for part in last["content"] if part["type"] == "image_url"]
     assert urls == [f"data:image/png;base64,{base64.b64encode(_png(side)).decode()}" for side in (4, 9)]
-    assert [part["text"] for part in last["content"] if part["type"] == "text"] == [
+    texts = [part["text"] for part in last["content"] if part["type"] == "text"]
+    assert "Compare" in texts[0], "the message's own text comes first, in the same user turn"
+    assert texts[1:] == [
         "[the image ui.png]",
         f"[the image {pasted}]",
     ]
