@@ -13,14 +13,19 @@ RECALL_TARGET, NONE_TARGET, P50_TARGET_MS = 0.95, 0.90, 50.0
 _FILES = {
     "heldout": "skills-heldout.json",  # round 1, scored once
     "heldout2": "skills-heldout2.json",  # round 2, scored once
-    "heldout3": "skills-heldout3.json",  # round 3 (the current router), scored once
+    "heldout3": "skills-heldout3.json",  # round 3, scored once
+    "heldout4": "skills-heldout4.json",  # round 4 (the current router), scored once
+    "heldout4_gap": "skills-heldout4-timing-gap1s.json",  # round 4's timing at a query a second
+    "heldout3_gap": "skills-heldout3-timing-gap1s.json",  # round 3's, on a quiet machine
     "heldout3_before": "skills-heldout3-previous-router.json",  # round 3's set, the round-2 router
     "dev": "skills-dev.json",  # round 1's development queries, as tuned
     "dev2": "skills-dev2.json",  # round 2's Chinese-heavy development queries
     "timing": "skills-heldout-timing.json",
 }
 _ROUND3_TUNED = ("dev", "dev2", "heldout", "heldout2")
-"""The sets round 3 was tuned on (`skills-SET-round3.json`: the current router on them)."""
+"""The sets round 3 was tuned on (`skills-SET-round3.json`: the round-3 router on them)."""
+_ROUND4_TUNED = ("dev", "dev2", "heldout", "heldout2", "heldout3")
+"""The sets round 4 was tuned on (`skills-SET-round4.json`: the current router on them)."""
 _ROWS = (
     ("top-3 recall", "top3_recall"),
     ("no-fit queries declared none", "none_right"),
@@ -32,7 +37,8 @@ _ROWS = (
 def load_results(bench: Path) -> dict[str, Any] | None:
     """Every skills result file there is; None until the first held-out score exists."""
     found = {}
-    names = {**_FILES, **{f"{key}_round3": f"skills-{key}-round3.json" for key in _ROUND3_TUNED}}
+    names = {**_FILES, **{f"{key}_round3": f"skills-{key}-round3.json" for key in _ROUND3_TUNED},
+             **{f"{key}_round4": f"skills-{key}-round4.json" for key in _ROUND4_TUNED}}  # fmt: skip
     for key, name in names.items():
         path = bench / "results" / name
         if path.is_file():
@@ -82,6 +88,8 @@ def _table(columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]]) -> 
 def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """Each held-out set as scored once, newest first; the newest also with the router before it."""
     columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+    if "heldout4" in data:
+        columns.append(("held-out 4 (round 4)", data["heldout4"], None))
     if "heldout3" in data:
         columns.append(("held-out 3 (round 3)", data["heldout3"], None))
     if "heldout3_before" in data:
@@ -92,36 +100,80 @@ def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], d
     return columns
 
 
-def skills(data: dict[str, Any]) -> Figures:
-    """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
-    tuned = [(f"{key} (tuned on)", data[f"{key}_round3"], None) for key in _ROUND3_TUNED
-             if f"{key}_round3" in data]  # fmt: skip
-    current = data.get("heldout3", data.get("heldout2", data["heldout"]))
-    timing = current["timing_200_skills"] if current is not data["heldout"] else (
-        data.get("timing", current)["timing_200_skills"])  # fmt: skip
-    overall = current["overall"]
-    checks = [
+def _verdicts(overall: dict[str, Any], timing: dict[str, Any], quiet: dict[str, Any] | None) -> str:
+    """The three targets, judged on the current router's held-out set (`quiet`: its timing at a query a
+    second)."""
+    pace = "" if quiet is None else (
+        f"; at a query a second, {ms(quiet['timing_200_skills']['p50_ms'])} ms of wall time (load average "
+        f"{load(quiet['machine']['load_1min'])})")  # fmt: skip
+    return " ".join([
         verdict(f"Top-3 recall at least {pct(RECALL_TARGET, 0)}", overall["top3_recall"] >= RECALL_TARGET,
                 pct(overall["top3_recall"])),
         verdict(f"\"none\" right for at least {pct(NONE_TARGET, 0)} of the no-fit queries",
                 overall["none_right"] >= NONE_TARGET, pct(overall["none_right"])),
         verdict(f"At most {ms(P50_TARGET_MS)} ms p50", timing["p50_ms"] <= P50_TARGET_MS,
-                f"{ms(timing['p50_ms'])} ms of wall time, {_cpu(timing).split(' /')[0]} ms of CPU"),
-    ]  # fmt: skip
+                f"{ms(timing['p50_ms'])} ms of wall time, {_cpu(timing).split(' /')[0]} ms of CPU{pace}"),
+    ])  # fmt: skip
+
+
+def _pooled_recall(results: list[dict[str, Any]]) -> str:
+    """Top-3 recall over several query sets together."""
+    fitting = [r["overall"]["fitting"] for r in results]
+    hits = sum(round(r["overall"]["top3_recall"] * f) for r, f in zip(results, fitting, strict=True))
+    return pct(hits / sum(fitting)) if sum(fitting) else "—"
+
+
+def _rounds(data: dict[str, Any]) -> Figures:
+    """What rounds 3 and 4 changed: round 3 on its held-out set; round 4 on the sets it was tuned on."""
+    third = data.get("heldout3", data["heldout"])
+    before = data.get("heldout3_before", third)["overall"]
+    tuned4 = [data[f"{key}_round4"] for key in _ROUND4_TUNED if f"{key}_round4" in data]
+    earlier = [data[f"{key}_round3"] for key in _ROUND3_TUNED if f"{key}_round3" in data]
+    earlier += [third] if "heldout3" in data else []
+    after3 = data.get("heldout3_round4", third)["overall"]
+    quiet3 = data.get("heldout3_gap")
+    return {
+        "heldout3_n": str(third["overall"]["queries"]),
+        "heldout3_no_fit": str(third["overall"]["no_fit"]),
+        "heldout3_zh": str(third["zh"]["queries"]),
+        "before_recall": pct(before["top3_recall"]),
+        "before_none_right": pct(before["none_right"]),
+        "r3_recall": pct(third["overall"]["top3_recall"]),
+        "r3_none_right": pct(third["overall"]["none_right"]),
+        "r4_heldout3_recall": pct(after3["top3_recall"]),
+        "r3_quiet_p50": ms(quiet3["timing_200_skills"]["p50_ms"]) if quiet3 else "—",
+        "r4_tuned_n": str(sum(r["overall"]["queries"] for r in tuned4)),
+        "r4_tuned_recall_before": _pooled_recall(earlier),
+        "r4_tuned_recall": _pooled_recall(tuned4),
+    }
+
+
+def skills(data: dict[str, Any]) -> Figures:
+    """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
+    tuned: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
+        (f"{key} (tuned on)", data[f"{key}_round4"], None)
+        for key in _ROUND4_TUNED
+        if f"{key}_round4" in data
+    ]
+    current = data.get("heldout4", data.get("heldout3", data.get("heldout2", data["heldout"])))
+    timing = current["timing_200_skills"] if current is not data["heldout"] else (
+        data.get("timing", current)["timing_200_skills"])  # fmt: skip
+    quiet = data.get("heldout4_gap") if current is data.get("heldout4") else None
+    quiet_timing = quiet["timing_200_skills"] if quiet else timing
+    overall = current["overall"]
     first, second, tokens = data["heldout"], data.get("heldout2", data["heldout"]), current["tokens"]
-    before = data.get("heldout3_before", current)["overall"]
     return {
         "table": _table(_held_out_columns(data)),
         "tuned_table": _table(tuned) if tuned else "",
-        "summary": " ".join(checks),
+        "summary": _verdicts(overall, timing, quiet),
         "skills": str(current["skills"]),
         "heldout_n": str(first["overall"]["queries"]),
         "heldout_no_fit": str(first["overall"]["no_fit"]),
         "heldout2_n": str(second["overall"]["queries"]),
         "heldout2_no_fit": str(second["overall"]["no_fit"]),
-        "heldout3_n": str(current["overall"]["queries"]),
-        "heldout3_no_fit": str(current["overall"]["no_fit"]),
-        "heldout3_zh": str(current["zh"]["queries"]),
+        "current_n": str(overall["queries"]),
+        "current_no_fit": str(overall["no_fit"]),
+        "current_zh": str(current["zh"]["queries"]),
         "tuned_n": str(sum(result["overall"]["queries"] for _, result, _ in tuned)),
         "dev_n": str(data["dev"]["overall"]["queries"]) if "dev" in data else "—",
         "dev2_n": str(data["dev2"]["overall"]["queries"]) if "dev2" in data else "—",
@@ -130,9 +182,8 @@ def skills(data: dict[str, Any]) -> Figures:
         "recall": pct(overall["top3_recall"]),
         "none_right": pct(overall["none_right"]),
         "fit_none": _pct(overall["fitting_declared_none"]),
-        "before_recall": pct(before["top3_recall"]),
-        "before_none_right": pct(before["none_right"]),
         "en_none_right": pct(current["en"]["none_right"]),
+        "zh_none_right": pct(current["zh"]["none_right"]),
         "zh_recall": pct(current["zh"]["top3_recall"]),
         "en_recall": pct(current["en"]["top3_recall"]),
         "tokens_all": num(tokens["all_skills_tokens"], 0),
@@ -143,6 +194,10 @@ def skills(data: dict[str, Any]) -> Figures:
         "cpu_p95": _cpu(timing).split("/ ")[-1],
         "wall_p50": ms(timing["p50_ms"]),
         "wall_p95": ms(timing["p95_ms"]),
+        "quiet_p50": ms(quiet_timing["p50_ms"]),
+        "quiet_p95": ms(quiet_timing["p95_ms"]),
+        "quiet_load": load(quiet["machine"]["load_1min"]) if quiet else load(current["machine"]["load_1min"]),
         "cores": str(current["machine"]["cpus"]),
         "load": load(current["machine"]["load_1min"]),
+        **_rounds(data),
     }
