@@ -11,6 +11,8 @@ written and committed before a round of tuning and scored once by it (`--label h
 the earlier held-out sets were tuned on afterwards, as `--label NAME-round3` and `NAME-round4` record).
 `heldout4.jsonl` is round 4's sealed set, written before round 4's tuning and scored once by it
 (`--label heldout4`; its timing again at a query a second with `--timing-only --gap 1`).
+`heldout5.jsonl` is round 5's sealed set, written before round 5's tuning and scored once by it
+(`--label heldout5`).
 
     python bench/skills_bench.py --queries bench/skills/dev.jsonl [--lexical] [--label dev]
 """
