@@ -12,7 +12,8 @@ the earlier held-out sets were tuned on afterwards, as `--label NAME-round3` and
 `heldout4.jsonl` is round 4's sealed set, written before round 4's tuning and scored once by it
 (`--label heldout4`; its timing again at a query a second with `--timing-only --gap 1`).
 `heldout5.jsonl` is round 5's sealed set, written before round 5's tuning and scored once by it
-(`--label heldout5`).
+(`--label heldout5`); the round-5 router on the six sets it was tuned on is `--label NAME-round5`, and
+`bench/skills_loso.py` shows how its "none" floors fare on each of them when chosen on the other five.
 
     python bench/skills_bench.py --queries bench/skills/dev.jsonl [--lexical] [--label dev]
 """

@@ -95,6 +95,8 @@ class Route:
     """The best score's z-score over all skills."""
     similarity: float = 0.0
     """The best skill's embedding similarity, which the decision reads (the BM25 score when lexical)."""
+    evidence: float = 0.0
+    """The figure "none" is decided by (`RouterConfig.anchor_weight`; the similarity when lexical)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (`asi-agent skills route --json`)."""
@@ -106,6 +108,7 @@ class Route:
             "method": self.method,
             "standout": round(self.standout, 3),
             "similarity": round(self.similarity, 4),
+            "evidence": round(self.evidence, 4),
             "milliseconds": round(self.milliseconds, 2),
         }
 
@@ -170,7 +173,8 @@ class SkillRouter:
         skill = candidates[0].name if decision == "take" else None
         elapsed = (time.perf_counter() - started) * 1000
         best = max(scored.similarity, default=0.0)
-        return Route(query, candidates, decision, skill, self.method, elapsed, standout, best)
+        evidence = self._evidence(scored)
+        return Route(query, candidates, decision, skill, self.method, elapsed, standout, best, evidence)
 
     def ranked(self, query: str) -> list[Candidate]:
         """Every skill, best first."""
@@ -233,12 +237,18 @@ class SkillRouter:
         sims = sorted(scored.similarity, reverse=True)
         top, second = sims[0], (sims[1] if len(sims) > 1 else -1.0)
         floor = config.floor_cjk if cjk else config.floor
-        evidence = top + config.anchor_weight * (scored.passage - scored.anchor)
-        if evidence < floor or standout < config.z_floor:
+        if self._evidence(scored) < floor or standout < config.z_floor:
             return "none"
         if top >= config.take and top - second >= config.take_margin:
             return "take"
         return "choose"
+
+    def _evidence(self, scored: _Scored) -> float:
+        """The best skill's similarity, plus a share of its nearest passage's lead over the nearest anchor."""
+        top = max(scored.similarity, default=0.0)
+        if self.embedder is None:
+            return top
+        return top + self.config.anchor_weight * (scored.passage - scored.anchor)
 
     def _vectors(self) -> _Index:
         """The passage vectors of every skill, from the cache where it has them."""

@@ -14,18 +14,23 @@ _FILES = {
     "heldout": "skills-heldout.json",  # round 1, scored once
     "heldout2": "skills-heldout2.json",  # round 2, scored once
     "heldout3": "skills-heldout3.json",  # round 3, scored once
-    "heldout4": "skills-heldout4.json",  # round 4 (the current router), scored once
+    "heldout4": "skills-heldout4.json",  # round 4, scored once
     "heldout4_gap": "skills-heldout4-timing-gap1s.json",  # round 4's timing at a query a second
+    "heldout5": "skills-heldout5.json",  # round 5 (the current router), scored once
+    "heldout5_gap": "skills-heldout5-timing-gap1s.json",  # round 5's timing at a query a second
     "heldout3_gap": "skills-heldout3-timing-gap1s.json",  # round 3's, on a quiet machine
     "heldout3_before": "skills-heldout3-previous-router.json",  # round 3's set, the round-2 router
     "dev": "skills-dev.json",  # round 1's development queries, as tuned
     "dev2": "skills-dev2.json",  # round 2's Chinese-heavy development queries
     "timing": "skills-heldout-timing.json",
+    "loso5": "skills-loso-round5.json",  # round 5's "none" floors, each seen set left out in turn
 }
 _ROUND3_TUNED = ("dev", "dev2", "heldout", "heldout2")
 """The sets round 3 was tuned on (`skills-SET-round3.json`: the round-3 router on them)."""
 _ROUND4_TUNED = ("dev", "dev2", "heldout", "heldout2", "heldout3")
-"""The sets round 4 was tuned on (`skills-SET-round4.json`: the current router on them)."""
+"""The sets round 4 was tuned on (`skills-SET-round4.json`: the round-4 router on them)."""
+_ROUND5_TUNED = ("dev", "dev2", "heldout", "heldout2", "heldout3", "heldout4")
+"""The sets round 5 was tuned on (`skills-SET-round5.json`: the current router on them)."""
 _ROWS = (
     ("top-3 recall", "top3_recall"),
     ("no-fit queries declared none", "none_right"),
@@ -38,7 +43,8 @@ def load_results(bench: Path) -> dict[str, Any] | None:
     """Every skills result file there is; None until the first held-out score exists."""
     found = {}
     names = {**_FILES, **{f"{key}_round3": f"skills-{key}-round3.json" for key in _ROUND3_TUNED},
-             **{f"{key}_round4": f"skills-{key}-round4.json" for key in _ROUND4_TUNED}}  # fmt: skip
+             **{f"{key}_round4": f"skills-{key}-round4.json" for key in _ROUND4_TUNED},
+             **{f"{key}_round5": f"skills-{key}-round5.json" for key in _ROUND5_TUNED}}  # fmt: skip
     for key, name in names.items():
         path = bench / "results" / name
         if path.is_file():
@@ -88,6 +94,8 @@ def _table(columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]]) -> 
 def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """Each held-out set as scored once, newest first; the newest also with the router before it."""
     columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+    if "heldout5" in data:
+        columns.append(("held-out 5 (round 5)", data["heldout5"], None))
     if "heldout4" in data:
         columns.append(("held-out 4 (round 4)", data["heldout4"], None))
     if "heldout3" in data:
@@ -148,17 +156,67 @@ def _rounds(data: dict[str, Any]) -> Figures:
     }
 
 
+def _round5(data: dict[str, Any]) -> Figures:
+    """What round 5 changed: round 4's sealed figures, the same set now in-sample, and the sets pooled."""
+    fourth = data.get("heldout4", data["heldout"])
+    after = data.get("heldout4_round5", fourth)
+    tuned = [data[f"{key}_round5"] for key in _ROUND5_TUNED if f"{key}_round5" in data]
+    before = [data[f"{key}_round4"] for key in _ROUND4_TUNED if f"{key}_round4" in data] + [fourth]
+    quiet = data.get("heldout4_gap")
+    return {
+        "heldout4_n": str(fourth["overall"]["queries"]),
+        "heldout4_zh": str(fourth["zh"]["queries"]),
+        "heldout4_no_fit": str(fourth["overall"]["no_fit"]),
+        "r4_recall": pct(fourth["overall"]["top3_recall"]),
+        "r4_none_right": pct(fourth["overall"]["none_right"]),
+        "r4_fit_none": _pct(fourth["overall"]["fitting_declared_none"]),
+        "r4_quiet_p50": ms(quiet["timing_200_skills"]["p50_ms"]) if quiet else "—",
+        "r5_heldout4_none_right": pct(after["overall"]["none_right"]),
+        "r5_heldout4_fit_none": _pct(after["overall"]["fitting_declared_none"]),
+        "r5_tuned_n": str(sum(r["overall"]["queries"] for r in tuned)),
+        "r5_tuned_none_before": _pooled(before, "none_right", "no_fit"),
+        "r5_tuned_none": _pooled(tuned, "none_right", "no_fit"),
+        "r5_tuned_fit_none_before": _pooled(before, "fitting_declared_none", "fitting"),
+        "r5_tuned_fit_none": _pooled(tuned, "fitting_declared_none", "fitting"),
+        "r5_tuned_recall": _pooled_recall(tuned),
+        "loso_table": _loso_table(data.get("loso5")),
+        "floor_en": num(data["loso5"]["router_floors"]["en"], 3) if "loso5" in data else "—",
+        "floor_zh": num(data["loso5"]["router_floors"]["zh"], 3) if "loso5" in data else "—",
+    }
+
+
+def _loso_table(loso: dict[str, Any] | None) -> str:
+    """Per seen set: the floors chosen on the other sets, and what they did to it (`bench/skills_loso.py`)."""
+    if not loso:
+        return ""
+    header = ("set left out", "floors chosen on the others: EN / ZH", '"none" right',
+              "fitting declared none", "top-3 recall, none counted as a miss")  # fmt: skip
+    body = [
+        [name, f"{num(row['floors']['en'], 3)} / {num(row['floors']['zh'], 3)}", _pct(row["none_right"]),
+         _pct(row["fitting_declared_none"]), _pct(row["top3_recall_not_none"])]
+        for name, row in loso["sets"].items()
+    ]  # fmt: skip
+    return table(header, "lrrrr", body)
+
+
+def _pooled(results: list[dict[str, Any]], key: str, count: str) -> str:
+    """A share over several query sets together, `count` naming what it is a share of."""
+    whole = [r["overall"][count] for r in results]
+    part = sum(round((r["overall"][key] or 0) * n) for r, n in zip(results, whole, strict=True))
+    return pct(part / sum(whole)) if sum(whole) else "—"
+
+
 def skills(data: dict[str, Any]) -> Figures:
     """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
     tuned: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
-        (f"{key} (tuned on)", data[f"{key}_round4"], None)
-        for key in _ROUND4_TUNED
-        if f"{key}_round4" in data
+        (f"{key} (tuned on)", data[f"{key}_round5"], None)
+        for key in _ROUND5_TUNED
+        if f"{key}_round5" in data
     ]
-    current = data.get("heldout4", data.get("heldout3", data.get("heldout2", data["heldout"])))
+    current = data.get("heldout5", data.get("heldout4", data.get("heldout3", data["heldout"])))
     timing = current["timing_200_skills"] if current is not data["heldout"] else (
         data.get("timing", current)["timing_200_skills"])  # fmt: skip
-    quiet = data.get("heldout4_gap") if current is data.get("heldout4") else None
+    quiet = data.get("heldout5_gap") if current is data.get("heldout5") else None
     quiet_timing = quiet["timing_200_skills"] if quiet else timing
     overall = current["overall"]
     first, second, tokens = data["heldout"], data.get("heldout2", data["heldout"]), current["tokens"]
@@ -200,4 +258,5 @@ def skills(data: dict[str, Any]) -> Figures:
         "cores": str(current["machine"]["cpus"]),
         "load": load(current["machine"]["load_1min"]),
         **_rounds(data),
+        **_round5(data),
     }
