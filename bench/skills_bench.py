@@ -8,7 +8,12 @@ decisions, how many were right), how often a fitting query was wrongly declared 
 the skill listing per turn against listing every skill, and routing time per query (p50, p95) with the set
 padded to 200 skills. `bench/skills/dev.jsonl` and `dev2.jsonl` are for tuning; each `heldout*.jsonl` was
 written and committed before a round of tuning and scored once by it (`--label heldout3` for the third;
-the earlier held-out sets were tuned on afterwards, as `--label NAME-round3` records).
+the earlier held-out sets were tuned on afterwards, as `--label NAME-round3` and `NAME-round4` record).
+`heldout4.jsonl` is round 4's sealed set, written before round 4's tuning and scored once by it
+(`--label heldout4`; its timing again at a query a second with `--timing-only --gap 1`).
+`heldout5.jsonl` is round 5's sealed set, written before round 5's tuning and scored once by it
+(`--label heldout5`); the round-5 router on the six sets it was tuned on is `--label NAME-round5`, and
+`bench/skills_loso.py` shows how its "none" floors fare on each of them when chosen on the other five.
 
     python bench/skills_bench.py --queries bench/skills/dev.jsonl [--lexical] [--label dev]
 """

@@ -19,7 +19,15 @@ from typing import Any, Literal, Protocol
 
 from asi_agent.events import report_progress
 
-__all__ = ["CACHE_FILE", "Embedder", "LocalEmbedder", "ServerEmbedder", "VectorCache", "local_embedder"]
+__all__ = [
+    "CACHE_FILE",
+    "Embedder",
+    "LocalEmbedder",
+    "ServerEmbedder",
+    "VectorCache",
+    "cached_vectors",
+    "local_embedder",
+]
 
 CACHE_FILE = "skill-vectors.sqlite"
 """The cache file in the user's cache folder."""
@@ -153,12 +161,34 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def batched(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
-    """Passage vectors of many texts, a batch at a time."""
+def batched(
+    embedder: Embedder, texts: Sequence[str], kind: Literal["query", "passage"] = "passage"
+) -> list[list[float]]:
+    """Vectors of many texts (passages unless `kind` says queries), a batch at a time."""
     out: list[list[float]] = []
     for start in range(0, len(texts), _BATCH):
-        out.extend(embedder.embed(texts[start : start + _BATCH], kind="passage"))
+        out.extend(embedder.embed(texts[start : start + _BATCH], kind=kind))
     return out
+
+
+def cached_vectors(
+    embedder: Embedder,
+    cache: VectorCache | None,
+    texts: Sequence[str],
+    kind: Literal["query", "passage"] = "passage",
+) -> list[list[float]]:
+    """The vectors of `texts`, from the cache where it has them; the others computed once and kept."""
+    keys = [text_hash(t if kind == "passage" else f"query: {t}") for t in texts]
+    known = cache.get(embedder.name, keys) if cache is not None else {}
+    missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in known}.items())
+    if missing:  # new or changed skills: once, then from the cache
+        report_progress(f"embedding {len(missing)} skill passages", embedder.name)
+        vectors = batched(embedder, [t for _, t in missing], kind)
+        fresh = dict(zip([k for k, _ in missing], vectors, strict=True))
+        if cache is not None:
+            cache.put(embedder.name, fresh)
+        known.update(fresh)
+    return [known[k] for k in keys]
 
 
 def _unit(vector: list[float]) -> list[float]:

