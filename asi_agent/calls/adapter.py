@@ -214,7 +214,7 @@ class CallAdapter(BackendBase):
         parsed = parse_reply(reply.text, tools, hint=self.style.hint, shape=self.shape)
         if self.native is False and self.style.learn(parsed) and self._on_learned is not None:
             self._on_learned(self.style.name)
-        text = parsed.text if parsed.calls or parsed.reasoning else reply.text
+        text = parsed.text if parsed.calls or parsed.reasoning or parsed.markup else reply.text
         calls = tuple(RawCall(call.id, call.name, call.arguments) for call in parsed.calls)
         retry = None if self.native else self._retry_reason(reply, parsed)
         return Completion(

@@ -63,12 +63,21 @@ def _outside_strings(text: str) -> tuple[str, bool]:
     return "".join(kept), in_string
 
 
+# A value written as a bare word (`{location:Paris}`): where its text ends is a guess.
+_BARE_VALUE_RE = re.compile(r":(?P<word>[^\W\d][^,{}\[\]\"]*)(?=[,}\]]|$)")
+_BARE_LITERALS = frozenset({"true", "false", "null", "none"})
+
+
 def damage(text: str) -> str | None:
-    """Why broken JSON must not be repaired: it was cut off, or its brackets do not match. Repairing
-    those would invent values (a half-written path, a missing number); quotes and commas are fine to fix."""
+    """Why broken JSON must not be repaired: it was cut off, its brackets do not match, or a value is a
+    bare word. Repairing those would invent values (a half-written path, a missing number, where a text
+    ends); quotes around keys and commas are fine to fix."""
     chars, in_string = _outside_strings(text)
     if in_string:
         return "it was cut off inside a string"
+    bare = next((m for m in _BARE_VALUE_RE.finditer(chars) if m["word"].lower() not in _BARE_LITERALS), None)
+    if bare is not None:
+        return f"a text value is not quoted (`{bare['word']}`)"
     stack: list[str] = []
     last = ""
     for char in chars:

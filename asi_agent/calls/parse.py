@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, cast
 
-from asi_agent.calls.dialects import DIALECTS, ReadContext, Span
+from asi_agent.calls.dialects import READERS, ReadContext, Span
 from asi_agent.calls.dialects.base import FORMAT_HINT, cut_json, cut_span, problem, value_span
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
 from asi_agent.calls.reasoning import reasoning_regions
@@ -43,13 +43,20 @@ _EMPTY_CODE_RE = re.compile(r"(?<!`)``(?!`)")
 # role or channel header right before the call belongs to it, not to the prose.
 _HEADER_RE = re.compile(r"(?:<\|[A-Za-z_][\w-]*\|>\s*(?:[A-Za-z][A-Za-z ]{0,24}(?=<\|))?)+\s*\Z")
 _HEADER_WINDOW = 160
+# Control tokens right after a call that close it (`<|tool_call_end|>`, `<|/tool_call|>`): the call's,
+# even when the reader that read the call did not know them.
+_TRAILER_RE = re.compile(r"(?:[ \t]*<\|(?:/[\w:.-]+|[\w:.-]*end[\w:.-]*)\|>)+")
+# A wrapper element a call was taken out of, left empty (`<dots_function_call></dots_function_call>`).
+_EMPTY_WRAPPER_RE = re.compile(
+    r"<(?P<tag>[A-Za-z_][\w:.-]*(?:tool|function|call|invoke|action)[\w:.-]*)>\s*</(?P=tag)>", re.I
+)
 # End-of-sequence tokens a server left at the end of the reply: the model's stop, not its words.
 _EOS_RE = re.compile(
     r"(?:\s*(?:</s>|<eos>|<end_of_turn>|<\|(?:im_end|eot_id|eom_id|end|endoftext|end_of_text|return)\|>))+\s*\Z"
 )
 _MARKERS = tuple(
     sorted(
-        {marker for dialect in DIALECTS for marker in dialect.markers}
+        {marker for dialect in READERS for marker in dialect.markers}
         | {marker for shape in KNOWN_SHAPES for marker in shape.markers},
         key=len,
         reverse=True,
@@ -76,6 +83,9 @@ class ParsedReply:
     reasoning: str = ""
     dialect: str = ""
     """The dialect of the first call read (empty without calls)."""
+    markup: bool = False
+    """Whether call or reasoning markup was taken out of the text (a reply without calls too: a lone
+    end of reasoning, a turn's end token)."""
 
 
 def _choose(spans: list[Span]) -> list[Span]:
@@ -141,6 +151,12 @@ def _header_start(text: str, start: int) -> int:
     return header.start() if header is not None else start
 
 
+def _trailer_end(text: str, end: int) -> int:
+    """Where the closing control tokens right after a call end (the call's own end when there are none)."""
+    trailer = _TRAILER_RE.match(text, end)
+    return trailer.end() if trailer is not None else end
+
+
 def _overlaps(span: Span, others: list[Span]) -> bool:
     return any(span.start < other.end and other.start < span.end for other in others)
 
@@ -156,7 +172,7 @@ def _learned_first(learned: list[Span], named: list[Span]) -> list[Span]:
 
 
 def _spans(text: str, ctx: ReadContext, shape: CallShape | None) -> list[Span]:
-    readers = [d for d in DIALECTS if not d.needs or any(needle in text for needle in d.needs)]
+    readers = [d for d in READERS if not d.needs or any(needle in text for needle in d.needs)]
     named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
     for known in KNOWN_SHAPES:  # families no hand-written reader knows, read as their templates write
         if (shape is None or known.template_hash != shape.template_hash) and _present(known, text):
@@ -239,7 +255,12 @@ def parse_reply(
     # written inside reasoning are dropped: reasoning is not action.
     regions = reasoning_regions(text, [(span.start, span.end) for span in found if span.calls])
     spans = [span for span in found if not any(r.start <= span.start < r.end for r in regions)]
-    framed = [(_header_start(text, span.start) if span.calls else span.start, span.end) for span in spans]
+    framed = [
+        (_header_start(text, span.start), _trailer_end(text, span.end))
+        if span.calls
+        else (span.start, span.end)
+        for span in spans
+    ]
     cuts = sorted(framed + [(r.start, r.end) for r in regions])
     pieces: list[str] = []
     position = 0
@@ -252,6 +273,8 @@ def parse_reply(
         prose = _seam(prose, piece)
     # Removing a call can leave the fence or inline code that held it empty.
     rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
+    if any(span.calls for span in spans):
+        rest = _EMPTY_WRAPPER_RE.sub("", rest)
     rest = _EOS_RE.sub("", rest)
     calls = tuple(call for span in spans for call in span.calls)
     problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx, shape)
@@ -262,12 +285,13 @@ def parse_reply(
         problems.append(f"The reply was cut off inside a call, so none of its calls ran (not run: {names}).")
         calls = ()
     dialect = next((span.dialect for span in spans if span.calls), "")
+    markup = bool(regions) or any(not span.problems for span in spans)
     reasoning = "\n\n".join(
         text[r.inner_start : r.inner_end].strip()
         for r in regions
         if text[r.inner_start : r.inner_end].strip()
     )
-    return ParsedReply(_tidy(rest), calls, tuple(problems), _tidy(reasoning), dialect)
+    return ParsedReply(_tidy(rest), calls, tuple(problems), _tidy(reasoning), dialect, markup)
 
 
 def parse_status(text: str) -> Status | None:

@@ -1,8 +1,9 @@
 """Reasoning is not action: thinking blocks are split from the reply before any call is read.
 
 Blocks: `<think>…</think>` (DeepSeek R1, Qwen3, QwQ, GLM, Granite…), `<thinking>`, `<seed:think>`,
-Command R7B's `<|START_THINKING|>`, harmony's analysis channel and Mistral's `[THINK]`. A template that
-opens the block in the prompt leaves only its end in the reply: what precedes a lone end is reasoning.
+Command R7B's `<|START_THINKING|>`, Solar Open 2's `<|think:start|>`, harmony's analysis channel and
+Mistral's `[THINK]`. A template that opens the block in the prompt leaves only its end in the reply:
+what precedes a lone end is reasoning.
 A block the model never closes ends where a call begins (Kimi writes calls inside it) or at the end.
 """
 
@@ -23,6 +24,7 @@ _BLOCKS: tuple[tuple[str, str], ...] = (
     ("<|START_THINKING|>", "<|END_THINKING|>"),
     ("<|channel|>analysis<|message|>", "<|end|>"),
     ("[THINK]", "[/THINK]"),
+    ("<|think:start|>", "<|think:end|>"),
 )
 _OPEN_RE = re.compile(
     r"(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>|"
@@ -30,11 +32,14 @@ _OPEN_RE = re.compile(
 )
 _CLOSERS = {opener: closer for opener, closer in _BLOCKS}
 # Ends that may appear alone (the prompt opened the block).
-_LONE_END_RE = re.compile(r"</think>|</seed:think>|<\|END_THINKING\|>|\[/THINK\]|\[BEGIN FINAL RESPONSE\]")
+_LONE_END_RE = re.compile(
+    r"</think>|</seed:think>|<\|END_THINKING\|>|\[/THINK\]|\[BEGIN FINAL RESPONSE\]|<\|think:end\|>"
+)
 # Where an unclosed block stops: a call in any dialect.
 _CALL_START_RE = re.compile(
     r"<tool_call>|<\|tool_calls_section_begin\|>|<\|tool_call_begin\|>|<｜tool▁calls▁begin｜>|\[TOOL_CALLS\]"
     r"|<\|python_tag\|>|<start_function_call>|<\|START_ACTION\|>|<\|tool_call_start\|>|\[TOOL_CALL\]"
+    r"|<\|tool_call:start\|>"
 )
 
 

@@ -1,5 +1,6 @@
-"""The sealed sets stay sealed: the gateway's second set draws on no file the corpus or an earlier set read,
-names the commit of every source, and is large enough to report (it is scored by its own script, once)."""
+"""The sealed sets stay sealed: each of the gateway's later sets draws on no file the corpus or an earlier
+set read, names the commit of every source, and is large enough to report (each is scored by its own
+script, once)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from corpus import CASES as CORPUS
 from corpus.case import Case
 
@@ -23,11 +25,17 @@ def _load(path: Path, name: str) -> ModuleType:
 
 
 SET2 = _load(TESTS / "gateway" / "sealed2" / "cases.py", "gateway_sealed2_cases")
-EARLIER: tuple[Case, ...] = (
+SET3 = _load(TESTS / "gateway" / "sealed3" / "cases.py", "gateway_sealed3_cases")
+BEFORE_SET2: tuple[Case, ...] = (
     *CORPUS,
     *_load(TESTS / "calls" / "sealed" / "cases.py", "calls_sealed_cases").CASES,
     *_load(TESTS / "gateway" / "sealed" / "cases.py", "gateway_sealed_cases").CASES,
 )
+BEFORE_SET3: tuple[Case, ...] = (*BEFORE_SET2, *SET2.CASES)
+SETS = {
+    "second": (SET2, SET2.CASES, BEFORE_SET2),
+    "third": (SET3, (*SET3.CASES, *SET3.SEEN_FAMILY_CASES), BEFORE_SET3),
+}
 
 
 def _file(source: str) -> str:
@@ -35,26 +43,37 @@ def _file(source: str) -> str:
     return source.split(" @ ", maxsplit=1)[0].strip()
 
 
-def test_every_entry_names_its_repository_file_and_commit():
-    cases: tuple[Case, ...] = SET2.CASES
-    assert len(cases) >= 60
+@pytest.mark.parametrize("name", SETS)
+def test_every_entry_names_its_repository_file_and_commit(name: str):
+    module, cases, _ = SETS[name]
+    assert len(module.CASES) >= 60
     for case in cases:
         assert re.fullmatch(r"[\w.-]+/[\w.-]+ \S+ @ [0-9a-f]{40}", case.source), case.source
-        assert case.source in SET2.FAMILIES
-    assert len(set(SET2.FAMILIES.values())) >= 8
+        assert case.source in module.FAMILIES
+    assert len({module.FAMILIES[case.source] for case in module.CASES}) >= 8
 
 
-def test_no_source_file_of_the_second_set_was_read_before():
-    earlier = {_file(case.source) for case in EARLIER}
-    for source in {_file(case.source) for case in SET2.CASES}:
+@pytest.mark.parametrize("name", SETS)
+def test_no_source_file_of_a_later_set_was_read_before(name: str):
+    _, cases, before = SETS[name]
+    earlier = {_file(case.source) for case in before}
+    for source in {_file(case.source) for case in cases}:
         repo, path = source.split(" ", 1)
         for seen in earlier:
             seen_repo, _, seen_path = seen.partition(" ")
             assert not (repo == seen_repo and seen_path and path.startswith(seen_path)), (source, seen)
 
 
-def test_the_set_holds_several_calls_text_around_calls_and_cut_off_replies():
-    cases: tuple[Case, ...] = SET2.CASES
+def test_the_third_sets_headline_holds_no_family_an_earlier_set_named():
+    earlier = {*SET2.FAMILIES.values(), "laguna", "poolside"}
+    headline = {SET3.FAMILIES[case.source] for case in SET3.CASES}
+    assert not headline & earlier
+    assert {SET3.FAMILIES[case.source] for case in SET3.SEEN_FAMILY_CASES} <= SET3.SEEN_FAMILIES
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_the_set_holds_several_calls_text_around_calls_and_cut_off_replies(name: str):
+    cases: tuple[Case, ...] = SETS[name][0].CASES
     assert sum(len(case.calls) > 1 for case in cases) >= 8
     assert sum(bool(case.calls) and bool(case.text) for case in cases) >= 5
     assert sum(case.problem and not case.calls for case in cases) >= 10

@@ -14,6 +14,7 @@ import datetime
 import json
 import subprocess
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -125,6 +126,7 @@ def _one(
     result: Score,
 ) -> None:
     upstream.reply(case.reply, AGAIN, AGAIN)
+    logged = _lines(log)
     answer = client.chat.completions.create(
         model="test-model",
         messages=[{"role": "user", "content": "Go on."}],
@@ -132,7 +134,7 @@ def _one(
     )
     while upstream.next_reply({}) is not None:  # replies the gateway did not ask for
         pass
-    entry = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    entry = json.loads(_new_line(log, logged))
     message = answer.choices[0].message
     calls = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or ()]  # type: ignore[union-attr]
     ok, dropped, from_cut = judge(case, calls, bool(entry.get("retries")), message.content or "")
@@ -145,6 +147,21 @@ def _one(
             f"- {family}: `{case.reply[:90]!r}` -> {calls} retries={entry.get('retries')} "
             f"text={(message.content or '')[:60]!r}"
         )
+
+
+def _lines(log: Path) -> int:
+    return len(log.read_text(encoding="utf-8").splitlines()) if log.exists() else 0
+
+
+def _new_line(log: Path, before: int) -> str:
+    """The request's own log line: the gateway may write it just after the answer went out, and the
+    line before it is the previous case's."""
+    deadline = time.monotonic() + 10
+    while len(lines := log.read_text(encoding="utf-8").splitlines()) <= before:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the gateway wrote no log line for the request")
+        time.sleep(0.01)
+    return lines[-1]
 
 
 def record(result: Score, path: Path, name: str, command: str) -> None:

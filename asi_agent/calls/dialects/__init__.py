@@ -22,13 +22,17 @@ from asi_agent.calls.dialects.json_prose import JSON_PROSE
 from asi_agent.calls.dialects.kimi import KIMI
 from asi_agent.calls.dialects.llama import LLAMA
 from asi_agent.calls.dialects.mistral import MISTRAL
+from asi_agent.calls.dialects.plamo import PLAMO
 from asi_agent.calls.dialects.pythonic import PYTHONIC
 from asi_agent.calls.dialects.qwen_xml import QWEN_XML
+from asi_agent.calls.dialects.token_args import TOKEN_ARGS
 from asi_agent.calls.dialects.wrappers import WRAPPERS
+from asi_agent.calls.dialects.xml_param import XML_PARAM
 
 __all__ = [
     "CALL_FORMATS",
     "DIALECTS",
+    "READERS",
     "Dialect",
     "ReadContext",
     "Span",
@@ -54,7 +58,12 @@ DIALECTS: tuple[Dialect, ...] = (
     COMMAND_R,
     JSON_PROSE,
 )
-"""Every reader; all of them read every reply, whatever the contract asked for."""
+"""Every dialect a contract can be written in; all of them read every reply, whatever the contract
+asked for."""
+
+READERS: tuple[Dialect, ...] = (*DIALECTS, TOKEN_ARGS, XML_PARAM, PLAMO)
+"""Every reader: the dialects, then forms only read (Solar Open 2's argument tokens, MiniCPM 5's named
+parameters, PLaMo 3's request tokens), which no contract teaches: a model writes them on its own."""
 
 _BY_NAME = {dialect.name: dialect for dialect in DIALECTS}
 CALL_FORMATS: tuple[str, ...] = ("auto", *_BY_NAME)
