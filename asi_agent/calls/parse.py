@@ -128,10 +128,19 @@ def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
     return cut_span(span.start, span.end, fragment, span.dialect, ctx)
 
 
-def _present(shape: CallShape, text: str) -> bool:
-    """Whether the text holds the shape's call opener (or, for a reply that starts inside a call, its
-    name closer): a cheap test before reading."""
-    return any(piece.strip() and piece.strip() in text for piece in (shape.call_open, shape.name_close))
+def _openers(shape: CallShape) -> tuple[str, ...]:
+    """The shape's call opener and (for a reply that starts inside a call) its name closer, stripped."""
+    return tuple(piece.strip() for piece in (shape.call_open, shape.name_close) if piece.strip())
+
+
+def _present(openers: tuple[str, ...], text: str) -> bool:
+    """Whether the text holds one of a shape's `_openers`: a cheap test before reading."""
+    return any(opener in text for opener in openers)
+
+
+# Read once: each reply is tested against every distinct needle once, not once per dialect naming it.
+_NEEDLES = tuple(sorted({needle for dialect in DIALECTS for needle in dialect.needs}))
+_KNOWN_OPENERS = tuple((known, _openers(known)) for known in KNOWN_SHAPES)
 
 
 def _header_start(text: str, start: int) -> int:
@@ -156,10 +165,11 @@ def _learned_first(learned: list[Span], named: list[Span]) -> list[Span]:
 
 
 def _spans(text: str, ctx: ReadContext, shape: CallShape | None) -> list[Span]:
-    readers = [d for d in DIALECTS if not d.needs or any(needle in text for needle in d.needs)]
+    found = {needle for needle in _NEEDLES if needle in text}
+    readers = [d for d in DIALECTS if not d.needs or not found.isdisjoint(d.needs)]
     named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
-    for known in KNOWN_SHAPES:  # families no hand-written reader knows, read as their templates write
-        if (shape is None or known.template_hash != shape.template_hash) and _present(known, text):
+    for known, openers in _KNOWN_OPENERS:  # families no hand-written reader knows, as their templates write
+        if (shape is None or known.template_hash != shape.template_hash) and _present(openers, text):
             named.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
     learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
     spans = _choose(_learned_first(learned, named) if learned else named)
