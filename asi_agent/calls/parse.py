@@ -27,6 +27,7 @@ from asi_agent.messages import ToolCall
 __all__ = [
     "STATUS_RE",
     "ParsedReply",
+    "could_hold_call",
     "decode_arguments",
     "new_call_id",
     "normalize_native",
@@ -141,6 +142,30 @@ def _present(openers: tuple[str, ...], text: str) -> bool:
 # Read once: each reply is tested against every distinct needle once, not once per dialect naming it.
 _NEEDLES = tuple(sorted({needle for dialect in DIALECTS for needle in dialect.needs}))
 _KNOWN_OPENERS = tuple((known, _openers(known)) for known in KNOWN_SHAPES)
+# What the parser reads besides the dialects and the shapes holds one of these characters: reasoning tags,
+# end-of-sequence tokens, call-looking tags, a name followed by arguments, a reply that is JSON.
+_STRUCTURE_RE = re.compile(r"[<\[{(`|]")
+_QUICK_NEEDLES = tuple(
+    sorted(
+        {*_NEEDLES, *(opener for _, openers in _KNOWN_OPENERS for opener in openers)}
+        | {marker for marker in _MARKERS if not _STRUCTURE_RE.search(marker)}
+    )
+)
+_EVERY_REPLY_READ = any(not dialect.needs for dialect in DIALECTS)
+
+
+def could_hold_call(text: str, shape: CallShape | None = None) -> bool:
+    """False only for a reply `parse_reply` gives back as it came (tidied), without calls, problems or
+    reasoning: no dialect's needle, no call marker, no opener of a known or the learned `shape`, and none
+    of the characters reasoning, end tokens, call-looking tags and JSON are written with. A cheap test
+    (a few µs) that spares such a reply the readers."""
+    if _EVERY_REPLY_READ or _STRUCTURE_RE.search(text) or any(needle in text for needle in _QUICK_NEEDLES):
+        return True
+    if shape is None:
+        return False
+    # The shape's pieces are read with any whitespace inside them: their first word is always written.
+    words = [piece.split()[0] for piece in (shape.call_open, shape.name_close) if piece.split()]
+    return any(word in text for word in (*words, *shape.markers))
 
 
 def _header_start(text: str, start: int) -> int:
@@ -243,6 +268,8 @@ def parse_reply(
     template, is read before the named dialects. A reply that stopped inside a call runs none of its
     calls: each is reported instead.
     """
+    if not could_hold_call(text, shape):
+        return ParsedReply(_tidy(text))
     ctx = ReadContext.from_tools(tools, hint)
     found = _spans(text, ctx, shape)
     # Reasoning is found around the calls (a think tag inside a call's arguments is data), then calls
