@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from typing import Any
 
 from asi_agent.backends.base import DeltaCallback
@@ -53,12 +54,28 @@ def as_chunk(reply: Any) -> Any:
     return {**reply, "choices": choices}
 
 
+_SCALARS: dict[Any, str] = {True: "true", False: "false", None: "null"}
+
+
+def _encoded(value: Any) -> str:
+    """`json.dumps(value, ensure_ascii=False)`, without its per-call set-up for the scalars a request's
+    fields mostly are (the model's name, `stream`, a token limit)."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is bool or value is None:
+        return _SCALARS[value]
+    if kind is int:
+        return int.__repr__(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
 def json_body(params: dict[str, Any], encoded: dict[str, str]) -> bytes:
     """`json.dumps(params, ensure_ascii=False)` in UTF-8, with the values in `encoded` already encoded."""
-    fields = (
-        f"{json.dumps(key)}: {encoded[key] if key in encoded else json.dumps(value, ensure_ascii=False)}"
+    fields = [
+        f"{encode_basestring(key)}: {encoded[key] if key in encoded else _encoded(value)}"
         for key, value in params.items()
-    )
+    ]
     return ("{" + ", ".join(fields) + "}").encode("utf-8")
 
 

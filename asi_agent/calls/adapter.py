@@ -196,7 +196,8 @@ class CallAdapter(BackendBase):
             usage += reply.usage
             read = await self._read(reply, tools)
             if read.retry is None or attempts >= self.max_retries:
-                return dataclasses.replace(read, usage=usage)
+                # A first answer already carries its own usage (the sum of one request).
+                return read if attempts == 0 else dataclasses.replace(read, usage=usage)
             attempts += 1
             log.info("text mode retry %d: %s", attempts, read.retry)
             messages = [

@@ -27,6 +27,7 @@ from asi_agent.messages import ToolCall
 __all__ = [
     "STATUS_RE",
     "ParsedReply",
+    "could_hold_call",
     "decode_arguments",
     "new_call_id",
     "normalize_native",
@@ -138,10 +139,43 @@ def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
     return cut_span(span.start, span.end, fragment, span.dialect, ctx)
 
 
-def _present(shape: CallShape, text: str) -> bool:
-    """Whether the text holds the shape's call opener (or, for a reply that starts inside a call, its
-    name closer): a cheap test before reading."""
-    return any(piece.strip() and piece.strip() in text for piece in (shape.call_open, shape.name_close))
+def _openers(shape: CallShape) -> tuple[str, ...]:
+    """The shape's call opener and (for a reply that starts inside a call) its name closer, stripped."""
+    return tuple(piece.strip() for piece in (shape.call_open, shape.name_close) if piece.strip())
+
+
+def _present(openers: tuple[str, ...], text: str) -> bool:
+    """Whether the text holds one of a shape's `_openers`: a cheap test before reading."""
+    return any(opener in text for opener in openers)
+
+
+# Read once: each reply is tested against every distinct needle once, not once per dialect naming it.
+_NEEDLES = tuple(sorted({needle for dialect in READERS for needle in dialect.needs}))
+_KNOWN_OPENERS = tuple((known, _openers(known)) for known in KNOWN_SHAPES)
+# What the parser reads besides the dialects and the shapes holds one of these characters: reasoning tags,
+# end-of-sequence tokens, call-looking tags, a name followed by arguments, a reply that is JSON.
+_STRUCTURE_RE = re.compile(r"[<\[{(`|]")
+_QUICK_NEEDLES = tuple(
+    sorted(
+        {*_NEEDLES, *(opener for _, openers in _KNOWN_OPENERS for opener in openers)}
+        | {marker for marker in _MARKERS if not _STRUCTURE_RE.search(marker)}
+    )
+)
+_EVERY_REPLY_READ = any(not dialect.needs for dialect in READERS)
+
+
+def could_hold_call(text: str, shape: CallShape | None = None) -> bool:
+    """False only for a reply `parse_reply` gives back as it came (tidied), without calls, problems or
+    reasoning: no dialect's needle, no call marker, no opener of a known or the learned `shape`, and none
+    of the characters reasoning, end tokens, call-looking tags and JSON are written with. A cheap test
+    (a few µs) that spares such a reply the readers."""
+    if _EVERY_REPLY_READ or _STRUCTURE_RE.search(text) or any(needle in text for needle in _QUICK_NEEDLES):
+        return True
+    if shape is None:
+        return False
+    # The shape's pieces are read with any whitespace inside them: their first word is always written.
+    words = [piece.split()[0] for piece in (shape.call_open, shape.name_close) if piece.split()]
+    return any(word in text for word in (*words, *shape.markers))
 
 
 def _header_start(text: str, start: int) -> int:
@@ -172,10 +206,11 @@ def _learned_first(learned: list[Span], named: list[Span]) -> list[Span]:
 
 
 def _spans(text: str, ctx: ReadContext, shape: CallShape | None) -> list[Span]:
-    readers = [d for d in READERS if not d.needs or any(needle in text for needle in d.needs)]
+    found = {needle for needle in _NEEDLES if needle in text}
+    readers = [d for d in READERS if not d.needs or not found.isdisjoint(d.needs)]
     named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
-    for known in KNOWN_SHAPES:  # families no hand-written reader knows, read as their templates write
-        if (shape is None or known.template_hash != shape.template_hash) and _present(known, text):
+    for known, openers in _KNOWN_OPENERS:  # families no hand-written reader knows, as their templates write
+        if (shape is None or known.template_hash != shape.template_hash) and _present(openers, text):
             named.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
     learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
     spans = _choose(_learned_first(learned, named) if learned else named)
@@ -249,6 +284,8 @@ def parse_reply(
     template, is read before the named dialects. A reply that stopped inside a call runs none of its
     calls: each is reported instead.
     """
+    if not could_hold_call(text, shape):
+        return ParsedReply(_tidy(text))
     ctx = ReadContext.from_tools(tools, hint)
     found = _spans(text, ctx, shape)
     # Reasoning is found around the calls (a think tag inside a call's arguments is data), then calls

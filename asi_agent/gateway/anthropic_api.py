@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import AsyncIterator
+from json.encoder import encode_basestring
 from typing import Any
 
 from asi_agent.gateway.emulate import Outcome
@@ -58,6 +59,15 @@ def _event(name: str, data: dict[str, Any]) -> str:
     return f"event: {name}\ndata: {json.dumps({'type': name, **data}, ensure_ascii=False)}\n\n"
 
 
+def _text_delta(index: int, text: str) -> str:
+    """`_event("content_block_delta", {"index": index, "delta": {"type": "text_delta", "text": text}})`,
+    without encoding its fixed parts again for every piece of text."""
+    return (
+        f'event: content_block_delta\ndata: {{"type": "content_block_delta", "index": {index:d}, '
+        f'"delta": {{"type": "text_delta", "text": {encode_basestring(text)}}}}}\n\n'
+    )
+
+
 async def message_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
     """A Messages event stream from an upstream answer stream."""
     start: dict[str, Any] = {
@@ -77,8 +87,7 @@ async def message_events(stream: AsyncIterator[str | Outcome], model: str) -> As
                 block: dict[str, Any] = {"type": "text", "text": ""}
                 events.append(_event("content_block_start", {"index": index, "content_block": block}))
                 text_open = True
-            delta = {"type": "text_delta", "text": piece}
-            events.append(_event("content_block_delta", {"index": index, "delta": delta}))
+            events.append(_text_delta(index, piece))
         if not isinstance(item, str):
             if text_open:
                 events.append(_event("content_block_stop", {"index": index}))

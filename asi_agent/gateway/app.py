@@ -65,6 +65,9 @@ class _Refused(Exception):
         self.status, self.kind = status, kind
 
 
+_LOG_LINE = json.JSONEncoder(ensure_ascii=False).encode
+"""`json.dumps(…, ensure_ascii=False)` without building an encoder for every request's log line."""
+
 _READERS: dict[Api, Callable[[dict[str, Any]], ChatRequest]] = {
     "openai": from_openai,
     "anthropic": from_anthropic,
@@ -183,7 +186,7 @@ class _Gateway:
         self.counts["calls"] += int(entry.get("calls") or 0)
         self.counts["retries"] += len(entry.get("retries") or ())
         if log.isEnabledFor(logging.INFO):
-            log.info("%s", json.dumps(entry, ensure_ascii=False))
+            log.info(_LOG_LINE(entry))  # no arguments: the line is not %-formatted again
 
     async def models(self, scope: Scope, receive: Receive, send: Send) -> None:
         """`GET /v1/models`: the one model served."""

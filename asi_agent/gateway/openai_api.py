@@ -11,6 +11,7 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator
+from json.encoder import encode_basestring
 from typing import Any
 
 from asi_agent.gateway.emulate import Outcome
@@ -66,11 +67,15 @@ async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> Async
         choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
         return _sse({**base, "choices": [choice], **extra})
 
+    # A text chunk is what `chunk({"content": text})` gives, its fixed parts encoded once per stream.
+    fixed = json.dumps(base, ensure_ascii=False)[:-1]
+    opening = f'data: {fixed}, "choices": [{{"index": 0, "delta": {{"content": '
+    closing = '}, "finish_reason": null, "logprobs": null}]}\n\n'
     # One write per upstream piece: the opening chunk goes with the first, the closing ones together.
     head = chunk({"role": "assistant", "content": ""})
     async for item in stream:
         if isinstance(item, str):
-            yield head + chunk({"content": item})
+            yield head + opening + encode_basestring(item) + closing
             head = ""
             continue
         events = [head, chunk({"content": item.tail})] if item.tail else [head]

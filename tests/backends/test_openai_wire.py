@@ -78,3 +78,20 @@ def test_images_follow_the_results_of_their_reply_in_the_cached_encoding_too():
         {"type": "text", "text": "[the image shot.png (read by read_file)]"},
         {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0K"}},
     ]
+
+
+def test_every_kind_of_field_is_encoded_as_json_dumps_encodes_it():
+    params = {
+        "model": 'mödel "7b"\\\u2028\x00',
+        "stream": False,
+        "store": True,
+        "temperature": 0.25,
+        "max_tokens": 4096,
+        "seed": None,
+        "stop": ["\n\n", "</s>"],
+        "stream_options": {"include_usage": True},
+        "messages": [],
+    }
+    encoded = {"messages": "[]"}
+
+    assert json_body(params, encoded) == json.dumps(params, ensure_ascii=False).encode("utf-8")

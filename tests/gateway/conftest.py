@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -9,7 +10,9 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import httpx2 as httpx  # the project's HTTP client
 import pytest
 from asi_cli import model_free_env
 from servers.openai_server import OpenAIServer
@@ -34,6 +37,20 @@ class Gateway:
     def log_lines(self) -> list[str]:
         """What the gateway wrote on standard error so far."""
         return self.log.read_text(encoding="utf-8").splitlines()
+
+    def entries(self) -> list[dict[str, Any]]:
+        """The request log lines, once every request answered so far has been logged: a request's line
+        is written just after its answer went out, so a client can read the log before it is there.
+        `/metrics` counts a request in the same step that logs it."""
+        deadline = time.monotonic() + 10
+        while True:
+            metrics = httpx.get(f"{self.url}/metrics", timeout=10).text
+            counted = re.search(r"^asi_gateway_requests_total (\d+)$", metrics, re.M)
+            done = int(counted[1]) if counted else 0
+            lines = [json.loads(line) for line in self.log_lines() if line.startswith("{")]
+            if len(lines) >= done or time.monotonic() > deadline:
+                return lines
+            time.sleep(0.02)
 
 
 def start_gateway(

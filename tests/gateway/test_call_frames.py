@@ -50,5 +50,5 @@ def test_a_wrapped_call_without_arguments_is_asked_again(gateway: Gateway) -> No
     choice = client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ]).choices[0]
     assert not choice.message.tool_calls
     assert choice.message.content == "I need a path to read."
-    entry = json.loads(gateway.log_lines()[-1])
+    entry = gateway.entries()[-1]
     assert entry["retries"] and "arguments" in entry["retries"][0]

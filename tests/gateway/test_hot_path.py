@@ -5,7 +5,6 @@ are refused as before."""
 
 from __future__ import annotations
 
-import json
 import time
 
 import httpx2 as httpx  # the project's HTTP client
@@ -16,7 +15,7 @@ from gateway.test_openai_sdk import ASK, GREP, READ
 
 
 def _logged(gateway: Gateway) -> list[dict[str, object]]:
-    return [json.loads(line) for line in gateway.log_lines() if line.startswith("{")]
+    return gateway.entries()
 
 
 def test_a_client_that_hangs_up_mid_stream_stops_the_upstream_request(gateway: Gateway) -> None:

@@ -94,7 +94,7 @@ def test_a_later_turn_without_tools_stays_emulated(gateway: Gateway) -> None:
     assert reply.choices[0].finish_reason == "tool_calls"
     assert reply.choices[0].message.tool_calls[0].function.arguments == '{"path": "b.py"}'  # type: ignore[index]
     assert "read_file(" in upstream_text(gateway)
-    logged = [json.loads(line) for line in gateway.log_lines() if line.startswith("{")]
+    logged = gateway.entries()
     assert logged[-1]["tools_from_history"] is True and logged[-1]["tool_history"] is True
 
 
@@ -111,7 +111,7 @@ def test_forced_tool_retries_a_refusal_with_a_stricter_message(gateway: Gateway)
     first, retry = upstream_text(gateway, 0), upstream_text(gateway, 1)
     assert "grep(pattern: string)" in first and "read_file(" not in first  # only the named tool
     assert "Your last reply could not be used. You do have working tools" in retry
-    logged = [json.loads(line) for line in gateway.log_lines() if line.startswith("{")]
+    logged = gateway.entries()
     assert logged[-1]["refusal"] and logged[-1]["retries"][0].startswith("refusal")
 
 

@@ -112,7 +112,7 @@ def test_native_passthrough_when_the_upstream_takes_tools(serve: Callable[..., G
     body = gateway.upstream.chat_bodies[-1]
     assert body["tools"][0]["function"]["name"] == "read_file"
     assert "[TOOL_CALL]" not in json.dumps(body["messages"])
-    logged = [json.loads(line) for line in gateway.log_lines() if line.startswith("{")]
+    logged = gateway.entries()
     assert logged[-1]["emulated"] is False
 
 
