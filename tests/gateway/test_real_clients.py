@@ -97,7 +97,7 @@ def test_claude_code_reads_then_edits_through_the_gateway(
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert path.read_text(encoding="utf-8") == "print('goodbye')\n"
     assert "Changed hello to goodbye" in json.loads(done.stdout)["result"]
-    logged = [json.loads(line) for line in gateway.log_lines() if line.startswith("{")]
+    logged = gateway.entries()
     assert sum(entry.get("calls", 0) for entry in logged if entry["api"] == "anthropic") >= 2
 
 
