@@ -59,13 +59,19 @@ class Outcome:
 
 
 class _RequestAdapter(CallAdapter):
-    """The call adapter of one request: asks again when a call was required, and remembers why it did."""
+    """The call adapter of one request: asks again when a call was required, and remembers why it did.
+
+    Unlike the agent's loop, a reply with good calls beside one that cannot be read is asked again too: the
+    client runs only the calls it is given, and the broken one's problem would reach the model nowhere (the
+    agent sends it back with the results; a client's history holds only the calls it got)."""
 
     expect_call = False
     retries: list[str]
 
     def _retry_reason(self, reply: Completion, parsed: ParsedReply) -> str | None:  # type: ignore[override]
         reason = textmode.retry_reason(reply.text, parsed, expect_call=self.expect_call)
+        if reason is None and parsed.calls and parsed.problems:
+            reason = f"unparsable call: {parsed.problems[0]}"
         if reason is not None:
             self.retries.append(reason)
         return reason

@@ -52,3 +52,30 @@ def test_a_wrapped_call_without_arguments_is_asked_again(gateway: Gateway) -> No
     assert choice.message.content == "I need a path to read."
     entry = gateway.entries()[-1]
     assert entry["retries"] and "arguments" in entry["retries"][0]
+
+
+GOOD = '<tool_call>{"name": "read_file", "arguments": {"path": "a.py"}}</tool_call>'
+BROKEN = '<tool_call>{"name": "read_file", "arguments": {"path": b.py}}</tool_call>'
+BOTH = GOOD + '\n<tool_call>{"name": "read_file", "arguments": {"path": "b.py"}}</tool_call>'
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_good_call_beside_a_broken_one_is_asked_again_not_passed_on_alone(
+    gateway: Gateway, stream: bool
+) -> None:
+    """The client runs only the calls it gets: the broken one's problem goes back to the model at once."""
+    gateway.upstream.reply(f"{GOOD}\n{BROKEN}", BOTH)
+    if stream:
+        chunks = list(
+            client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ], stream=True)
+        )
+        deltas = [t for c in chunks if c.choices for t in c.choices[0].delta.tool_calls or ()]
+        calls = [(t.function.name, json.loads(t.function.arguments or "")) for t in deltas if t.function]
+    else:
+        choice = client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ]).choices[0]
+        calls = [(t.function.name, json.loads(t.function.arguments)) for t in choice.message.tool_calls or ()]  # type: ignore[union-attr]
+    assert calls == [("read_file", {"path": "a.py"}), ("read_file", {"path": "b.py"})]
+    asked = gateway.upstream.chat_bodies[-1]["messages"]
+    assert "b.py" in asked[-1]["content"] and "not quoted" in asked[-1]["content"], asked[-1]
+    entry = gateway.entries()[-1]
+    assert entry["retries"] and entry["retries"][0].startswith("unparsable call")
