@@ -3,7 +3,7 @@
 
 Run from anywhere with the project's interpreter:
 
-    /work/main/.venv/bin/python bench/embedded/heldout2/validate.py
+    .venv/bin/python bench/embedded/heldout2/validate.py
 
 What it checks
   * tasks.json has the agreed shape, group/language counts, unique ids;

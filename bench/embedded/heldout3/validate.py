@@ -1,6 +1,6 @@
 """Validate the heldout3 task set.
 
-Run with:  /work/main/.venv/bin/python bench/embedded/heldout3/validate.py
+Run with:  .venv/bin/python bench/embedded/heldout3/validate.py
 
 Checks:
   * schema: required keys, allowed values, unique ids, group/lang counts;
@@ -37,8 +37,6 @@ HERE = Path(__file__).resolve().parent
 PROJECTS = HERE / "projects"
 PY = sys.executable
 OPENAI_SRC = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages" / "openai"
-if not OPENAI_SRC.is_dir():
-    OPENAI_SRC = Path("/work/main/.venv/lib/python3.11/site-packages/openai")
 
 GROUPS = {"tiny", "package", "two-step"}
 LANGS = {"en", "zh"}
