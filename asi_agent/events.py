@@ -281,6 +281,10 @@ class RunFinished:
     baseline: Baseline | None = None
     """The project's tests before the run's first change; None when none was needed (nothing edited)."""
 
+    def baseline_line(self) -> str | None:
+        """What the ending says of the tests that failed before the change; None: nothing to say."""
+        return self.baseline.ending_line() if self.baseline is not None else None
+
 
 @dataclass(frozen=True, slots=True)
 class SubagentEvent:

@@ -236,7 +236,7 @@ class TurnReporter:
         """Say why a run ended other than DONE (a DONE's reply has said it all), and the tests that failed
         before the run's change as well."""
         await self._say(self._status.finish())
-        if event.baseline is not None and (before := event.baseline.ending_line()) is not None:
+        if (before := event.baseline_line()) is not None:
             await self._say(f"[asi-agent: {before}]")
         if event.status == "DONE":
             return

@@ -211,7 +211,7 @@ class TextRenderer(Renderer):
         )
         if event.result and event.result not in (self._reply, event.error):  # the runtime's reason
             self.err.write(f"asi-agent: {event.result}\n")
-        if event.baseline is not None and (before := event.baseline.ending_line()) is not None:
+        if (before := event.baseline_line()) is not None:
             self.err.write(f"asi-agent: {before}\n")
         if event.error:
             self.err.write(f"asi-agent: {_kind(event)}{event.error}\n")

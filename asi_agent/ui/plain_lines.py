@@ -82,7 +82,7 @@ class LinePrinter:
         detail = ending_detail(event, self.said)
         used = f" · {tokens:,} tokens" if tokens else ""  # none: grounding answered without the model
         say(f"── {event.status}{detail} · {event.turns} turns{used}")
-        if event.baseline is not None and (before := event.baseline.ending_line()) is not None:
+        if (before := event.baseline_line()) is not None:
             say(f"   {before}")
 
     def _running(self, event: ToolStarted | ToolProgress) -> None:

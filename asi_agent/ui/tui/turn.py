@@ -174,7 +174,7 @@ class TurnView:
         elif event.status != "DONE":
             why = f": {event.result}" if event.result and event.result != self.said else ""
             await self.conversation.mount(Notice(f"ended with {event.status} after {event.turns} turns{why}"))
-        if event.baseline is not None and (before := event.baseline.ending_line()) is not None:
+        if (before := event.baseline_line()) is not None:
             await self.conversation.mount(Notice(before))
 
 
