@@ -79,7 +79,11 @@ class Gate:
 
     def cannot_ask(self, item: Prepared) -> bool:
         """Whether the policy would ask before `item` and nobody can answer (no terminal): a call the
-        runtime makes for itself is then left out rather than refused."""
+        runtime makes for itself is then left out rather than refused. A `PreToolUse` hook for the call may
+        answer the question itself ("allow"), so with one there is somebody to ask: `check` hears it."""
+        hooks = self.config.hooks
+        if hooks is not None and hooks.active("PreToolUse", item.spec.name):
+            return False
         return not self.config.interactive and self._decide(item).action == "ask"
 
     def forget(self, item: Prepared) -> None:

@@ -7,10 +7,11 @@ test run after the edit fails, because only then is the tree the run found still
 it afterwards would mean undoing and redoing the run's changes on disk, and what its commands changed
 cannot be undone. A run that edits nothing pays nothing.
 
-When the policy would ask before the test run and nobody can answer (a headless run), no baseline is taken
-and nothing is refused: the run goes on as without one. With a baseline, `tests_pass` holds when every test
-failing after the change failed before it as well, nothing failed newly, and no test the request is about
-(a test it names; for "fix the failing test", the failures it points at, else all of them) still fails.
+When the policy would ask before the test run and nobody can answer (a headless run) and no `PreToolUse`
+hook could answer for them, no baseline is taken and nothing is refused: the run goes on as without one.
+With a baseline, `tests_pass` holds when every test failing after the change failed before it as well, nothing
+failed newly, and no test the request is about (a test it names; for "fix the failing test", the failures it
+points at, else all of them) still fails.
 A suite that failed both times without naming its failures cannot be compared: the check says so and fails.
 """
 

@@ -194,6 +194,26 @@ def test_ask_mode_with_nobody_to_answer_takes_no_baseline_and_does_not_hang(proj
     assert [call["name"] for call in result["denied_calls"]] == ["run_tests"]  # only the run after the edit
 
 
+def test_a_pre_tool_use_hook_that_allows_the_tests_lets_a_headless_ask_mode_run_take_the_baseline(
+    project: Path,
+) -> None:
+    said = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                   "permissionDecisionReason": "tests are fine to run"}}  # fmt: skip
+    hook = project.parent / "allow_tests.py"
+    hook.write_text(f"import json, sys\njson.load(sys.stdin)\nprint(json.dumps({said!r}))\n", "utf-8")
+    settings = {"hooks": {"PreToolUse": [
+        {"matcher": "run_tests", "hooks": [{"type": "command", "command": f"{sys.executable} {hook}"}]}
+    ]}}  # fmt: skip
+    (project.parent / "user-config").mkdir(exist_ok=True)
+    (project.parent / "user-config" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    replies = [_call("replace_text", **DOCSTRING), "Added the docstring.\nAGENT_STATUS: DONE"]
+    result = _run(project, replies, "add a docstring to average in stats.py", "--approval", "auto-edit")
+    baseline = result["verification"]["baseline"]
+    assert baseline["taken"] and baseline["passed"] is False, result
+    assert result["status"] == "DONE" and result["verified"] and result["exit_code"] == 0, result
+    assert _check(result, "tests_pass")["detail"].startswith("2 tests failed before the change as well")
+
+
 def test_a_suite_that_names_no_failures_is_not_excused_and_the_check_says_why(project: Path) -> None:
     (project / ".asi").mkdir()
     command = f"{sys.executable} -c 'import sys; sys.exit(1)'"
