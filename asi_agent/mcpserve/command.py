@@ -9,10 +9,10 @@ import os
 import sys
 from pathlib import Path
 
-from asi_agent.assembly import config_flags, trusted_flag
 from asi_agent.config import AsiConfig, load_config
 from asi_agent.exceptions import UserError
 from asi_agent.mcpserve.paths import project_root
+from asi_agent.runsettings import config_flags, trusted_flag
 
 __all__ = ["mcp_command"]
 
