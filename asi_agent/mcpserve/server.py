@@ -16,7 +16,8 @@ them, each call gated like any other; a server that fails to start is left out w
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+import weakref
+from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +68,8 @@ class AsiToolServer:
         )
         self.root = root
         self.tools = tools
+        self.sessions: weakref.WeakSet[Any] = weakref.WeakSet()
+        """The clients' sessions heard from: told when a proxied server's tools change."""
         missing_tools(self.agent.runner.registry, tools)  # a name no MCP tool can have: said before any start
 
     async def attach(self) -> list[str]:
@@ -75,8 +78,35 @@ class AsiToolServer:
         if not wants_servers(self.agent.runner.registry, self.tools):
             return []
         problems = await attach_servers(self.agent)
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)
+        if isinstance(hub, McpHub):
+            self._announce_changes(hub)
         missing = missing_tools(self.agent.runner.registry, self.tools)
         return [*problems, *(f"--tools: no MCP server here offers {name}; not served" for name in missing)]
+
+    @property
+    def follows_servers(self) -> bool:
+        """Whether MCP servers were started, whose tool lists may change while serving."""
+        return isinstance(self.agent.runner.ctx.state.get(MCP_KEY), McpHub)
+
+    def _announce_changes(self, hub: McpHub) -> None:
+        """After the registry followed a server's changed tools, tell the clients their list changed."""
+        for connection in hub.connections.values():
+            relist = connection.tools_changed
+            if relist is None:
+                continue
+
+            async def changed(relist: Callable[[], Awaitable[None]] = relist) -> None:
+                await relist()
+                for session in list(self.sessions):
+                    try:
+                        await session.send_tool_list_changed()
+                    except (
+                        Exception
+                    ) as exc:  # a client gone away: it lists the tools again when it comes back
+                        log.warning("tools/list_changed not sent: %s", exc)
+
+            connection.tools_changed = changed
 
     @property
     def specs(self) -> dict[str, ToolSpec]:
@@ -113,6 +143,7 @@ class AsiToolServer:
     async def _list_tools(self, ctx: Any, params: Any) -> Any:
         import mcp_types as types  # noqa: PLC0415
 
+        self.sessions.add(ctx.session)
         registry = self.agent.runner.registry
         sandbox = self.agent.runner.ctx.sandbox
         network = sandbox is None or sandbox.network
@@ -136,6 +167,7 @@ class AsiToolServer:
     async def _call_tool(self, ctx: Any, params: Any) -> Any:
         import mcp_types as types  # noqa: PLC0415
 
+        self.sessions.add(ctx.session)
         async with forwarded_progress(ctx.session, ctx.meta):
             kind, text = await self.call(params.name, dict(params.arguments or {}), ctx.session)
         return types.CallToolResult(

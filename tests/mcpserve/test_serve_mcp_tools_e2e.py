@@ -39,8 +39,9 @@ def _user_config(project: Path, servers: dict[str, Any]) -> None:
     (config / "mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
 
 
-def _serve(project: Path, script, *options: str, elicit=None) -> tuple[Any, str]:
-    """Run `script(session, initialized)` against a fresh `mcp serve`; its result and the server's stderr."""
+def _serve(project: Path, script, *options: str, elicit=None, heard=None) -> tuple[Any, str]:
+    """Run `script(session, initialized)` against a fresh `mcp serve`; its result and the server's stderr.
+    `heard` (a list) collects the server's notifications."""
     env = model_free_env()
     env["ASI_CONFIG_DIR"] = str(project / ".user-config")
     env["LANG"] = env["LC_ALL"] = "C.UTF-8"
@@ -52,13 +53,25 @@ def _serve(project: Path, script, *options: str, elicit=None) -> tuple[Any, str]
         with errlog.open("w", encoding="utf-8") as err:
             async with (
                 mcp.stdio_client(params, errlog=err) as (read, write),
-                mcp.ClientSession(read, write, elicitation_callback=elicit) as client,
+                mcp.ClientSession(
+                    read, write, elicitation_callback=elicit, message_handler=_collect(heard)
+                ) as client,
             ):
                 initialized = await client.initialize()
                 return await script(client, initialized)
 
     result = asyncio.run(session())
     return result, errlog.read_text(encoding="utf-8")
+
+
+def _collect(heard: list[Any] | None) -> Any:
+    if heard is None:
+        return None
+
+    async def handler(message: Any) -> None:
+        heard.append(message)
+
+    return handler
 
 
 async def _tools(client, initialized) -> dict[str, Any]:
@@ -156,3 +169,49 @@ def test_a_listed_tool_no_server_offers_is_a_warning(project: Path) -> None:
     assert "no MCP server here offers broken__anything" in err
     done = asi("mcp", "serve", "--cwd", str(project), "--tools", "no_such_tool", cwd=project)
     assert done.returncode == 1 and "unknown tool(s): no_such_tool" in done.stderr
+
+
+def test_a_servers_changed_tools_are_followed_and_announced(project: Path) -> None:
+    """A server that adds a tool and says so: `mcp serve` follows it and tells its own client, whose next
+    tools/list offers the new tool, and its call works."""
+    _user_config(project, {"markers": SERVER})
+    heard: list[Any] = []
+
+    async def script(client, initialized):
+        before = await _tools(client, initialized)
+        grown = await client.call_tool("markers__grow", {})
+        for _ in range(100):  # the announcement follows the server's, after the registry was updated
+            if any(_is_tools_changed(message) for message in heard):
+                break
+            await asyncio.sleep(0.1)
+        after = await _tools(client, initialized)
+        late = await client.call_tool("markers__late", {})
+        return before, grown, after, late, initialized.capabilities.tools
+
+    (before, grown, after, late, capability), _ = _serve(project, script, "--tools", "all", heard=heard)
+    assert "markers__late" not in before and not grown.is_error
+    assert any(_is_tools_changed(message) for message in heard)
+    assert capability.list_changed is True
+    assert "markers__late" in after
+    assert not late.is_error and late.content[0].text == "late but here"
+
+
+def _is_tools_changed(message: Any) -> bool:
+    return getattr(message, "method", None) == "notifications/tools/list_changed"
+
+
+def test_a_proxied_tools_progress_reaches_the_client(project: Path) -> None:
+    """The proxied server's progress notifications go on to the client that asked, before the result."""
+    _user_config(project, {"markers": SERVER})
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total, message))
+
+    async def script(client, initialized):
+        result = await client.call_tool("markers__count", {}, progress_callback=on_progress)
+        return result, list(progress)
+
+    (result, heard), _ = _serve(project, script, "--tools", "markers__count")
+    assert not result.is_error and result.content[0].text == "counted"
+    assert heard == [(1, 2, "one"), (2, 2, "two")]
