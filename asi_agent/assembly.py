@@ -1,14 +1,13 @@
 """From configuration to a running agent, the same for every front end (`run`, the chats, `eval`).
 
-The settings (command-line flags over the configuration files, a resumed session's own), then the
-backend's choice, the tool registry (built-in tools and plugins), the policy and the gate, the session,
-the agent; and the drive loop that runs it to its `RunFinished`. Nothing here talks to a person: events
-go to the front end's handler, and problems to its `warn` callback.
+The configuration (made from the flags by `asi_agent.runsettings`), then the backend's choice, the
+tool registry (built-in tools and plugins), the policy and the gate, the session, the agent; and the
+drive loop that runs it to its `RunFinished`. Nothing here talks to a person: events go to the front
+end's handler, and problems to its `warn` callback.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Callable
@@ -21,7 +20,6 @@ from asi_agent.backends.base import Backend
 from asi_agent.bounds import EventHandler, RunWatch
 from asi_agent.config import (
     APPROVAL_ORDER,
-    PROJECT_KEYS,
     SANDBOX_PROTECTED,
     Approval,
     AsiConfig,
@@ -40,6 +38,7 @@ from asi_agent.policy import Policy, Rule, load_policy
 from asi_agent.policy.model import narrowed
 from asi_agent.prompts import ProjectPrompt, project_prompt, with_language
 from asi_agent.providers import create_backend, offered_tools, provider_of
+from asi_agent.runsettings import read_chat_template, session_settings
 from asi_agent.sandbox import Limits, Sandbox, find_bwrap, sandbox_for, unavailable_cached
 from asi_agent.session import Session, SessionStore
 from asi_agent.subagents.wiring import extend
@@ -51,21 +50,18 @@ from asi_agent.tools.files.correct import CORRECT_KEY
 from asi_agent.tools.files.journal import Journal, RecoveryReport
 from asi_agent.tools.registry import REGISTRY_KEY, ToolRegistry
 from asi_agent.tools.web import WEB_KEY
-from asi_agent.trust import is_trusted, untrusted_notice
+from asi_agent.trust import untrusted_notice
 from asi_agent.userdirs import user_cache_dir
 from asi_agent.verify import VerifyConfig
 
 __all__ = [
-    "MODEL_SETTINGS", "TRUSTED_KEY", "Warn", "assemble_agent", "attach_servers", "config_flags", "drive",
-    "resumed_config", "session_settings", "stderr_warning", "trust_notice", "trusted_flag",
-    "untrusted_changes", "with_session",
+    "TRUSTED_KEY", "Warn", "assemble_agent", "attach_servers", "broad_root", "contain", "drive",
+    "read_chat_template", "stderr_warning", "trust_notice", "untrusted_changes",
 ]  # fmt: skip
 
 Warn = Callable[[str], None]
 """Where a problem goes that does not stop the run (a plugin manifest's, an MCP server's)."""
 CURSOR_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<col>\d+))?$")
-MODEL_SETTINGS = ("provider", "model", "base_url")
-"""Reused by `resume` together, or not at all: another provider's model name would be meaningless."""
 TRUSTED_KEY = "asi_agent.trusted"
 """The `ctx.state` key that says whether the session trusts its project folder (its MCP servers start)."""
 
@@ -73,116 +69,6 @@ TRUSTED_KEY = "asi_agent.trusted"
 def stderr_warning(problem: str) -> None:
     """The default `Warn`: an `asi-agent: warning:` line on standard error, as the command line shows them."""
     print(f"asi-agent: warning: {problem}", file=sys.stderr)
-
-
-# -- settings ---------------------------------------------------------------------------------------
-
-
-def config_flags(args: argparse.Namespace) -> dict[str, Any]:
-    """The configuration the command-line options set (None where an option was not given), for `load_config`.
-
-    UserError for `--yes` with an `--approval` other than yolo."""
-    if args.yes and args.approval not in (None, "yolo"):
-        raise UserError(
-            f"--yes means --approval yolo and conflicts with --approval {args.approval}: give one of them"
-        )
-    return {
-        "policy": args.policy,
-        "provider": args.provider,
-        "model": args.model,
-        "base_url": args.base_url,
-        "tool_mode": args.tool_mode,
-        "call_format": args.call_format,
-        "chat_template": _template_path(getattr(args, "chat_template", None)),
-        "approval": "yolo" if args.yes else args.approval,
-        "max_turns": args.max_turns,
-        "auto_commit": True if getattr(args, "auto_commit", False) else None,
-        "timeout": args.timeout,
-        "sandbox": _sandbox_flags(args),
-    }
-
-
-def trusted_flag(args: argparse.Namespace) -> bool | None:
-    """`--trust` as `load_config`'s `trusted`: True for this run, else None (the stored decisions)."""
-    return True if getattr(args, "trust", False) else None
-
-
-def _sandbox_flags(args: argparse.Namespace) -> dict[str, bool] | None:
-    """`--no-sandbox` and `--allow-network` as the `[sandbox]` settings they override."""
-    flags = {}
-    if getattr(args, "no_sandbox", False):
-        flags["enabled"] = False
-    if getattr(args, "allow_network", False):
-        flags["network"] = True
-    return flags or None
-
-
-def _template_path(value: str | None) -> str | None:
-    """`--chat-template` as an absolute path (it names a file relative to where the command runs)."""
-    return str(Path(value).expanduser().resolve()) if value else None
-
-
-def read_chat_template(path: str | None, root: Path) -> str | None:
-    """The text of the configured chat template file (relative paths from the project root); UserError
-    when it cannot be read."""
-    if not path:
-        return None
-    file = (root / Path(path).expanduser()).resolve()
-    try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(
-            f"chat template {file}: {exc.strerror if isinstance(exc, OSError) else exc}; "
-            "give a readable Jinja chat template file (--chat-template FILE or chat_template in the config)"
-        ) from None
-
-
-def with_session(flags: dict[str, Any], resumed: Session | None) -> dict[str, Any]:
-    """The flags, completed with the resumed session's settings where no flag overrides them."""
-    return flags if resumed is None else _with_settings(flags, resumed.settings())
-
-
-def _with_settings(flags: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
-    if any(flags.get(key) is not None for key in MODEL_SETTINGS):
-        settings = {k: v for k, v in settings.items() if k not in MODEL_SETTINGS}
-    given = {k: v for k, v in flags.items() if v is not None}
-    return {**settings, **given}
-
-
-def resumed_config(
-    root: Path, flags: dict[str, Any], resumed: Session | None, *, trusted: bool | None
-) -> AsiConfig:
-    """`load_config` with a resumed session's settings under the flags (`with_session`). The transcript
-    lives in the project's `.asi/`: in an untrusted folder only its harmless settings are reused (its
-    provider, model, server and policy are the folder's to suggest, not to choose), the rest is ignored."""
-    trusted = is_trusted(root) if trusted is None else trusted
-    settings = resumed.settings() if resumed is not None else {}
-    dropped = {} if trusted else {k: v for k, v in settings.items() if PROJECT_KEYS.get(k) != "kept"}
-    kept = {k: v for k, v in settings.items() if k not in dropped}
-    config = load_config(root, _with_settings(flags, kept) if resumed else flags, trusted=trusted)
-    config.trust.ignored.extend(
-        f".asi/sessions (resumed): {key}"
-        for key, value in dropped.items()
-        if flags.get(key) is None and getattr(config, key) != value
-    )
-    return config
-
-
-def session_settings(config: AsiConfig, backend: Any) -> dict[str, Any]:
-    """What a resumed session reuses: the provider actually used, its model, tool mode and policy."""
-    provider = config.provider or provider_of(backend)
-    model = config.model
-    if provider in ("scripted", "local") and model and Path(model).is_file():
-        model = str(Path(model).resolve())  # a script or GGUF file, resumed from any folder
-    elif provider in ("openai", "ollama"):
-        model = backend.model_name  # the model auto-detection chose
-    return {
-        "provider": provider,
-        "model": model,
-        "base_url": config.base_url,
-        "tool_mode": config.tool_mode,
-        "policy": config.policy,
-    }
 
 
 # -- the agent --------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from asi_agent.assembly import resumed_config
 from asi_agent.config import PROJECT_KEYS, AsiConfig, load_config
+from asi_agent.runsettings import resumed_config
 from asi_agent.session import SessionStore
 from asi_agent.trust import is_trusted, trust_folder, trusted_by, trusted_folders, untrust_folder
 

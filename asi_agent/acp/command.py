@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from asi_agent.assembly import config_flags, trusted_flag
 from asi_agent.config import load_config
+from asi_agent.runsettings import config_flags, trusted_flag
 
 __all__ = ["acp_command"]
 

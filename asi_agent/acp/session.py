@@ -23,7 +23,7 @@ from asi_agent.acp.prompt import Prompt
 from asi_agent.acp.replay import replay
 from asi_agent.acp.updates import TurnReporter
 from asi_agent.agent import Agent
-from asi_agent.assembly import assemble_agent, attach_servers, resumed_config, trust_notice
+from asi_agent.assembly import assemble_agent, attach_servers, trust_notice
 from asi_agent.bounds import RunWatch
 from asi_agent.commands import CustomCommand, Expansion, expand, find_commands, narrowed, split_slash
 from asi_agent.config import Approval, AsiConfig, user_config_dir
@@ -32,6 +32,7 @@ from asi_agent.exceptions import UserError
 from asi_agent.handoff import RUN_PLAN, plan_task
 from asi_agent.plugins.mcp import MCP_KEY, McpHub
 from asi_agent.providers import create_backend
+from asi_agent.runsettings import resumed_config
 from asi_agent.session import SessionStore
 from asi_agent.tools.todo import current_todos
 

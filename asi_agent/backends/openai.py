@@ -26,10 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from asi_agent.backends.adopt import adopting_transport
 from asi_agent.backends.base import NO_OPTIONS, BackendBase, DeltaCallback, RequestOptions, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
-from asi_agent.backends.chat_http import StatusError, StreamedError, not_an_api, sse_data, status_error
+from asi_agent.backends.chat_http import StatusError, StreamedError, sse_data, status_error
 from asi_agent.backends.guard import StreamGuard
 from asi_agent.backends.guide import TurnPlan
 from asi_agent.backends.http1 import Http1Pool, Http1Response, lean_eligible
+from asi_agent.backends.openai_errors import connection_problem, status_problem
 from asi_agent.backends.openai_wire import (
     StreamState,
     WireMessages,
@@ -37,19 +38,15 @@ from asi_agent.backends.openai_wire import (
     json_body,
     to_openai_messages,
 )
-from asi_agent.backends.probe import ServerProbe, looks_like_context_overflow
+from asi_agent.backends.probe import ServerProbe
 from asi_agent.backends.retry import (
-    RETRYABLE_STATUSES,
     RetryCallback,
     RetryPolicy,
     TransientError,
     call_within,
-    connection_failure,
-    looks_like_tools_unsupported,
-    parse_retry_after,
 )
 from asi_agent.backends.tls import verify_for
-from asi_agent.exceptions import BackendError, ContextOverflowError, ToolsUnsupportedError
+from asi_agent.exceptions import BackendError, ToolsUnsupportedError
 from asi_agent.memo import LastValue
 from asi_agent.messages import Completion, Message
 from asi_agent.prefetch import NO_KEY
@@ -59,7 +56,6 @@ __all__ = ["DEFAULT_MAX_TOKENS", "OpenAIBackend", "OpenAIBackendConfig", "to_ope
 logger = logging.getLogger("asi_agent.backends.openai")
 
 _LIMITS = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
-_SET_URL = "set --base-url / ASI_BASE_URL"
 _CONNECT_TIMEOUT = 10.0
 _HEADERS = {"Content-Type": "application/json", "Accept": "text/event-stream", "User-Agent": "asi-agent"}
 DEFAULT_MAX_TOKENS = 4096
@@ -289,9 +285,9 @@ class OpenAIBackend(BackendBase):
         except StatusError as exc:
             if self._adapted(exc):
                 return await self._attempt(wire, tools, on_delta, encoded, options)
-            raise await self._status_error(exc, has_tools=tools is not None) from exc
+            raise await status_problem(self._config, exc, has_tools=tools is not None) from exc
         except httpx2.RequestError as exc:
-            error = self._connection_error(exc, mid_reply=state.chunks > 0)
+            error = connection_problem(self._config, exc, mid_reply=state.chunks > 0)
             # Text already shown to the person must not be shown twice: retry only clean failures.
             raise (error if state.streamed else TransientError(error)) from exc
         except StreamedError as exc:
@@ -338,74 +334,6 @@ class OpenAIBackend(BackendBase):
                     break
         finally:
             await response.aclose()
-
-    def _connection_error(self, exc: httpx2.RequestError, *, mid_reply: bool) -> BackendError:
-        url = self._config.base_url
-        if isinstance(exc, httpx2.TimeoutException):
-            waited = f"{self._config.idle_timeout:g} s (idle_timeout)"
-            if mid_reply:
-                return BackendError(f"the model server at {url} stopped sending its reply for {waited}")
-            return BackendError(
-                f"the model server at {url} did not answer within {waited}; "
-                f"is it overloaded? raise the timeout or {_SET_URL}"
-            )
-        reason = connection_failure(exc)
-        if mid_reply:
-            return BackendError(f"the model server at {url} dropped the connection mid-reply ({reason})")
-        return BackendError(f"cannot reach the model server at {url} ({reason}); is it running? {_SET_URL}")
-
-    async def _status_error(self, exc: StatusError, *, has_tools: bool) -> Exception:
-        status, url, message = exc.status, self._config.base_url, exc.message
-        if status in RETRYABLE_STATUSES:
-            error = BackendError(f"the model server at {url} answered {status} ({message}); try again later")
-            return TransientError(error, parse_retry_after(exc.headers))
-        if status in (401, 403):
-            return BackendError(
-                f"the model server at {url} refused the API key ({status}: {message}); "
-                "set ASI_API_KEY or OPENAI_API_KEY"
-            )
-        if (status == 404 or exc.code == "model_not_found") and not exc.html:
-            return await self._unknown_model(message)
-        if status in (400, 413) and looks_like_context_overflow(message):
-            return ContextOverflowError(f"the prompt does not fit the model's context window ({message})")
-        if status == 400 and has_tools and looks_like_tools_unsupported(message):
-            return ToolsUnsupportedError(
-                f"the model server at {url} does not accept native tool definitions ({message}); "
-                "use --tool-mode text"
-            )
-        rejected = f"the model server at {url} rejected the request ({status}: {message})"
-        # a web page is not an API's error object: another server, or a base URL without its /v1
-        page = not_an_api(url, f"it answered {status} with a web page")
-        return BackendError(page if exc.html else rejected)
-
-    async def _unknown_model(self, message: str) -> BackendError:
-        model, url = self._config.model, self._config.base_url
-        names = await self._model_names()
-        if names:
-            return BackendError(
-                f"model '{model}' is not available at {url}; the server offers: {', '.join(names)}. "
-                "Set --model / ASI_MODEL"
-            )
-        return BackendError(
-            f"the model server at {url} answered 404 for model '{model}' ({message}); check --model / "
-            f"ASI_MODEL and --base-url (OpenAI-compatible URLs usually end in /v1)"
-        )
-
-    async def _model_names(self) -> list[str]:
-        """The models the server lists, by the `openai` SDK (loaded only here); [] when it lists none."""
-        import openai  # noqa: PLC0415 - half a second of imports, only after a 404
-
-        config = self._config
-        timeout = min(10.0, config.idle_timeout)
-        key = config.api_key or NO_KEY
-        try:
-            async with openai.AsyncOpenAI(
-                api_key=key, base_url=config.base_url, max_retries=0, timeout=timeout
-            ) as client:
-                page = await client.models.list()
-                return sorted(item.id for item in page.data)
-        except openai.APIError:
-            return []
 
 
 def openai_tool_choice(choice: str) -> str | dict[str, Any]:

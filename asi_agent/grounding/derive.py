@@ -22,15 +22,8 @@ from typing import Any
 from asi_agent.grounding.clauses import name_words
 from asi_agent.grounding.project import ProjectView
 from asi_agent.grounding.request import Edit
-from asi_agent.grounding.rewrite import (
-    CODE,
-    DATA,
-    MODEL_TEXT,
-    TRANSFORMS,
-    hint_words,
-    key_line,
-    set_setting,
-)
+from asi_agent.grounding.rewrite import CODE, DATA, MODEL_TEXT, TRANSFORMS, hint_words
+from asi_agent.grounding.settings import key_line, set_setting
 
 __all__ = ["PlannedCall", "plan_calls"]
 

@@ -232,7 +232,7 @@ class Grounder:
     async def _task_symbols(self, task: str) -> list[str]:
         """Symbols of the code index that the task names (the index is built on first use)."""
         if task not in self._symbols:
-            from asi_agent.tools.code.lookup import open_index  # noqa: PLC0415  # sqlite, only when needed
+            from asi_agent.tools.code.sessionindex import open_index  # noqa: PLC0415  # sqlite, only when needed
 
             index = await open_index(self.ctx)
             wanted = [w.lower() for w in words(task)]

@@ -21,7 +21,8 @@ from asi_agent.grounding.clauses import key_words, name_words
 from asi_agent.grounding.derive import PlannedCall
 from asi_agent.grounding.does import describe
 from asi_agent.grounding.project import ProjectView
-from asi_agent.grounding.rewrite import DECLARED, block_end
+from asi_agent.grounding.rewrite import block_end
+from asi_agent.grounding.settings import DECLARED
 
 __all__ = ["Answered", "answer_question", "unquotable"]
 

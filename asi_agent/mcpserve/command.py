@@ -9,12 +9,15 @@ import os
 import sys
 from pathlib import Path
 
-from asi_agent.assembly import config_flags, trusted_flag
+from asi_agent.assembly import trust_notice
 from asi_agent.config import AsiConfig, load_config
 from asi_agent.exceptions import UserError
 from asi_agent.mcpserve.paths import project_root
+from asi_agent.runsettings import config_flags, trusted_flag
 
 __all__ = ["mcp_command"]
+
+log = logging.getLogger("asi_agent.mcpserve")
 
 
 def mcp_command(args: argparse.Namespace) -> int:
@@ -47,16 +50,22 @@ async def _serve(root: Path, config: AsiConfig, tools: str | tuple[str, ...], *,
     except ValueError as exc:
         raise UserError(f"--tools: {exc}") from None
     print(f"asi-agent mcp: serving {root} ({served.agent.runner.ctx.sandbox_note})", file=sys.stderr)
-    server = served.build()
+    if notice := trust_notice(root, config):  # why the folder's own MCP servers and tools are not served
+        log.warning("%s", notice)
     try:
+        for problem in await served.attach():
+            log.warning("%s", problem)
+        server = served.build()
         if port is not None:
             from asi_agent.mcpserve.http import serve_http  # noqa: PLC0415
 
             await serve_http(server, port=port, token=os.environ.get("ASI_MCP_TOKEN"))
             return
+        from mcp.server.lowlevel.server import NotificationOptions  # noqa: PLC0415
         from mcp.server.stdio import stdio_server  # noqa: PLC0415 - heavy, only here
 
+        changes = NotificationOptions(tools_changed=served.follows_servers)
         async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
+            await server.run(read, write, server.create_initialization_options(changes))
     finally:
         await served.aclose()

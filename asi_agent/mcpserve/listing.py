@@ -8,13 +8,14 @@ import asyncio
 import json
 from dataclasses import asdict
 
-from asi_agent.assembly import contain, trusted_flag
+from asi_agent.assembly import contain
 from asi_agent.config import load_config, user_config_dir
 from asi_agent.exceptions import ToolError, UserError
 from asi_agent.mcpserve.paths import project_root
 from asi_agent.plugins.mcp_sources import approve_servers
 from asi_agent.plugins.mcp_states import find_server, server_states, sign_in
 from asi_agent.policy import load_policy
+from asi_agent.runsettings import trusted_flag
 
 __all__ = ["approve_command", "list_command", "login_command"]
 

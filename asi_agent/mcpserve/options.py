@@ -56,7 +56,9 @@ def add_mcp_parser(sub: Any) -> None:
         description="An MCP server on standard input and output offering the project's tools, every call "
         "gated by the policy, journaled (asi-agent undo reverts edits) and sandboxed. Approvals go to the "
         "client's person through MCP elicitation where the client supports it; otherwise a call the "
-        "policy would ask about is refused.",
+        "policy would ask about is refused. With --tools all (or a list naming server__tool), the MCP "
+        "servers asi-agent uses here are started too (a project's only in a trusted folder) and their "
+        "tools served, gated the same way.",
     )
     add = serve.add_argument
     add("--cwd", default=".", help="the project folder served (default: .)")
@@ -70,7 +72,8 @@ def add_mcp_parser(sub: Any) -> None:
     add(
         "--tools",
         default="asi",
-        help="asi (the spec's 22 tools and the two moss tools, default), all, or a comma-separated list",
+        help="asi (the spec's 22 tools and the two moss tools, default), all (with the tools of the MCP "
+        "servers asi-agent uses here, named server__tool), or a comma-separated list",
     )
     add(
         "--approval", choices=list(MODES), help="the permission mode (default: the configuration's, else ask)"

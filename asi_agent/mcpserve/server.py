@@ -6,27 +6,35 @@ journal (so `asi-agent undo` reverts what a client changed) and the same sandbox
 the question goes to the client's person through MCP elicitation when the client supports it; otherwise
 the call is refused, as a run without a terminal refuses it. The project's instruction files are
 offered as resources.
+
+When the selection may name them (`--tools all`, or a list naming `server__tool`), the MCP servers the
+agent itself would use here are started as `asi-agent run` starts them (a project's only in a trusted
+folder, `.mcp.json`'s only once approved), and their tools are offered under the agent's names for
+them, each call gated like any other; a server that fails to start is left out with a warning.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+import weakref
+from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from asi_agent.agent import Agent
-from asi_agent.assembly import assemble_agent
+from asi_agent.assembly import assemble_agent, attach_servers
 from asi_agent.backends.scripted import ScriptedBackend
 from asi_agent.calls import new_call_id
 from asi_agent.config import AsiConfig
 from asi_agent.events import Answer, ApprovalRequested, DecisionMade
 from asi_agent.exceptions import ModelFixableError
 from asi_agent.mcpserve.progress import forwarded_progress
-from asi_agent.mcpserve.tools import annotations_for, chosen_specs
+from asi_agent.mcpserve.tools import annotations_for, chosen_specs, missing_tools, wants_servers
 from asi_agent.messages import ToolCall
+from asi_agent.plugins.mcp import MCP_KEY, McpHub
 from asi_agent.prompts import instruction_files
 from asi_agent.toolrun import Outcome, Prepared
+from asi_agent.tools.base import ToolSpec
 from asi_agent.wire import ResultKind, tool_text
 
 if TYPE_CHECKING:
@@ -59,19 +67,67 @@ class AsiToolServer:
             root, config, ScriptedBackend([]), interactive=True, warn=log.warning
         )
         self.root = root
-        self.specs = {spec.name: spec for spec in chosen_specs(self.agent.runner.registry, tools)}
+        self.tools = tools
+        self.sessions: weakref.WeakSet[Any] = weakref.WeakSet()
+        """The clients' sessions heard from: told when a proxied server's tools change."""
+        missing_tools(self.agent.runner.registry, tools)  # a name no MCP tool can have: said before any start
+
+    async def attach(self) -> list[str]:
+        """Start the MCP servers the agent would use here, when the selection may name their tools; the
+        problems to warn about (a server that failed, a listed tool no server offers)."""
+        if not wants_servers(self.agent.runner.registry, self.tools):
+            return []
+        problems = await attach_servers(self.agent)
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)
+        if isinstance(hub, McpHub):
+            self._announce_changes(hub)
+        missing = missing_tools(self.agent.runner.registry, self.tools)
+        return [*problems, *(f"--tools: no MCP server here offers {name}; not served" for name in missing)]
+
+    @property
+    def follows_servers(self) -> bool:
+        """Whether MCP servers were started, whose tool lists may change while serving."""
+        return isinstance(self.agent.runner.ctx.state.get(MCP_KEY), McpHub)
+
+    def _announce_changes(self, hub: McpHub) -> None:
+        """After the registry followed a server's changed tools, tell the clients their list changed."""
+        for connection in hub.connections.values():
+            relist = connection.tools_changed
+            if relist is None:
+                continue
+
+            async def changed(relist: Callable[[], Awaitable[None]] = relist) -> None:
+                await relist()
+                for session in list(self.sessions):
+                    try:
+                        await session.send_tool_list_changed()
+                    except (
+                        Exception
+                    ) as exc:  # a client gone away: it lists the tools again when it comes back
+                        log.warning("tools/list_changed not sent: %s", exc)
+
+            connection.tools_changed = changed
+
+    @property
+    def specs(self) -> dict[str, ToolSpec]:
+        """The tools offered now, by name (with `all`, an MCP server's changed tool list shows at once)."""
+        return {spec.name: spec for spec in chosen_specs(self.agent.runner.registry, self.tools)}
 
     def build(self) -> Server[Any]:
         """The MCP server (low level: the schemas go out exactly as the registry publishes them)."""
         from mcp.server.lowlevel import Server  # noqa: PLC0415 - heavy, only for `mcp serve`
 
+        instructions = (
+            f"The ASI tools of the project folder {self.root}. Every call goes through asi-agent's "
+            "permission policy, its change journal (`asi-agent undo` reverts edits) and its sandbox."
+        )
+        hub = self.agent.runner.ctx.state.get(MCP_KEY)
+        if isinstance(hub, McpHub) and (said := hub.instructions()):  # the proxied servers' own word
+            instructions = f"{instructions}\n\n{said}"
         return Server(
             "asi-agent",
             version=_version(),
-            instructions=(
-                f"The ASI tools of the project folder {self.root}. Every call goes through asi-agent's "
-                "permission policy, its change journal (`asi-agent undo` reverts edits) and its sandbox."
-            ),
+            instructions=instructions,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
             on_list_resources=self._list_resources,
@@ -87,13 +143,15 @@ class AsiToolServer:
     async def _list_tools(self, ctx: Any, params: Any) -> Any:
         import mcp_types as types  # noqa: PLC0415
 
+        self.sessions.add(ctx.session)
         registry = self.agent.runner.registry
         sandbox = self.agent.runner.ctx.sandbox
         network = sandbox is None or sandbox.network
         tools = []
+        offered = self.specs
         for schema in registry.schemas():
             function = schema["function"]
-            spec = self.specs.get(function["name"])
+            spec = offered.get(function["name"])
             if spec is None:
                 continue
             tools.append(
@@ -109,6 +167,7 @@ class AsiToolServer:
     async def _call_tool(self, ctx: Any, params: Any) -> Any:
         import mcp_types as types  # noqa: PLC0415
 
+        self.sessions.add(ctx.session)
         async with forwarded_progress(ctx.session, ctx.meta):
             kind, text = await self.call(params.name, dict(params.arguments or {}), ctx.session)
         return types.CallToolResult(

@@ -14,15 +14,7 @@ from typing import cast
 
 from asi_agent import traces
 from asi_agent.agent import Agent
-from asi_agent.assembly import (
-    assemble_agent,
-    attach_servers,
-    broad_root,
-    config_flags,
-    trust_notice,
-    trusted_flag,
-    untrusted_changes,
-)
+from asi_agent.assembly import assemble_agent, attach_servers, broad_root, trust_notice, untrusted_changes
 from asi_agent.backends.base import Backend
 from asi_agent.config import Approval, AsiConfig, load_config
 from asi_agent.events import AgentEvent, RunFinished, ToolFinished, ToolStarted
@@ -33,6 +25,7 @@ from asi_agent.plugins import describe_tools
 from asi_agent.plugins.mcp import MCP_KEY, McpHub
 from asi_agent.plugins.mcp_mentions import expand_mcp_references
 from asi_agent.providers import available_models, create_backend
+from asi_agent.runsettings import config_flags, trusted_flag
 from asi_agent.session import Session, SessionInfo, SessionStore
 from asi_agent.toolrun import BackendModel, Outcome, Prepared
 from asi_agent.tools.base import Cursor, ToolContext

@@ -11,17 +11,7 @@ import asyncio
 import sys
 
 from asi_agent.agent import Agent
-from asi_agent.assembly import (
-    assemble_agent,
-    broad_root,
-    config_flags,
-    drive,
-    resumed_config,
-    session_settings,
-    stderr_warning,
-    trust_notice,
-    trusted_flag,
-)
+from asi_agent.assembly import assemble_agent, broad_root, drive, stderr_warning, trust_notice
 from asi_agent.bounds import RunWatch
 from asi_agent.commands import Expansion, narrowed, slash_command
 from asi_agent.config import AsiConfig, user_config_dir
@@ -29,6 +19,7 @@ from asi_agent.events import AgentEvent, ApprovalRequested, RunFinished, progres
 from asi_agent.exceptions import UserError
 from asi_agent.handoff import PLAN_NOTE
 from asi_agent.providers import create_backend
+from asi_agent.runsettings import config_flags, resumed_config, session_settings, trusted_flag
 from asi_agent.session import SessionStore
 from asi_agent.threads import leave
 from asi_agent.ui.cli import EXIT_INTERRUPTED, project_root

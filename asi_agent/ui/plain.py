@@ -15,10 +15,10 @@ import sys
 from collections.abc import AsyncGenerator, Iterable
 from typing import Any
 
-from asi_agent.assembly import config_flags, trusted_flag
 from asi_agent.config import load_config
 from asi_agent.events import AgentEvent, Answer, ApprovalRequested, SubagentEvent
 from asi_agent.exceptions import AsiError
+from asi_agent.runsettings import config_flags, trusted_flag
 from asi_agent.threads import abandon_threads_at_exit, leave
 from asi_agent.ui.chatsession import ChatSession, trust_question
 from asi_agent.ui.cli import project_root

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from asi_agent.acp.options import add_acp_parser
-from asi_agent.assembly import config_flags
+from asi_agent.runsettings import config_flags
 
 
 def _parse(*argv: str) -> argparse.Namespace:

@@ -1,28 +1,17 @@
 """Code intelligence tools over the project's code index: `find_code_location`, `codebase_search`,
 `get_cursor_context`.
 
-The index (`asi_agent.tools.code.index`) is opened on first use and kept in `ctx.state` for the session.
-Before answering, a tool refreshes it without rescanning the project: file-system notifications
-(`index.watch`) say which files changed since the last call, and the files this session read or wrote
-are checked too, so the agent's own edits are seen at once. Where notifications are unavailable, the
-whole project is rescanned when the last scan is older than `RESCAN_SECONDS`.
+The index (`asi_agent.tools.code.index`) is the session's (`tools.code.sessionindex`), brought up to date
+before each answer so that the agent's own edits are seen at once.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import functools
 import re
 import sqlite3
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 from asi_agent.exceptions import ModelFixableError, ToolError
-from asi_agent.state import ensure_state_dir
 from asi_agent.tools import beneath
 from asi_agent.tools.args import CodebaseSearchArgs, FindCodeLocationArgs, GetCursorContextArgs
 from asi_agent.tools.base import ToolContext
@@ -31,23 +20,18 @@ from asi_agent.tools.code.index import query as q
 from asi_agent.tools.code.index.chunks import query_terms
 from asi_agent.tools.code.index.cursor import number_lines, resolve_cursor
 from asi_agent.tools.code.index.embed import EMBEDDER_KEY, Embedder, reciprocal_rank_fusion, vector_ranking
-from asi_agent.tools.code.index.store import BUSY_TIMEOUT_MS, CodeIndex
-from asi_agent.tools.code.index.watch import ChangeFeed
+from asi_agent.tools.code.sessionindex import IndexSession, indexed_session
 from asi_agent.tools.files.ops import anchored
 from asi_agent.tools.files.textio import read_text
 from asi_agent.tools.paths import display_path, resolve_in_project
 
 __all__ = [
-    "RESCAN_SECONDS",
     "RESULT_CAP",
     "codebase_search",
     "find_code_location",
     "get_cursor_context",
-    "open_index",
 ]
 
-RESCAN_SECONDS = 2.0
-"""How old the last full scan may be before a tool call rescans the whole project."""
 RESULT_CAP = 50
 """Most result lines `find_code_location` shows."""
 _SEARCH_MAX = 50
@@ -59,84 +43,6 @@ _KINDS: dict[str, tuple[str, ...]] = {
     "function": ("function", "method"),
     "variable": ("variable", "constant"),
 }
-_T = TypeVar("_T")
-
-
-@dataclass
-class _Session:
-    """The open index of one session and when it was last fully scanned."""
-
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    index: CodeIndex | None = None
-    feed: ChangeFeed | None = None
-    scanned_at: float = float("-inf")
-
-    async def run(self, function: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run `function` on the index connection in a worker thread."""
-        index = self.index
-        assert index is not None, "open_index() first"
-
-        def locked() -> _T:
-            with index.lock, _busy_is_an_error(index):
-                return function(index.conn)
-
-        return await asyncio.to_thread(locked)
-
-
-@contextlib.contextmanager
-def _busy_is_an_error(index: CodeIndex | Path) -> Iterator[None]:
-    """SQLite's "database is locked" after the busy timeout, said as what it is and what to do."""
-    try:
-        yield
-    except sqlite3.OperationalError as exc:
-        if "locked" not in str(exc) and "busy" not in str(exc):
-            raise
-        where = index.db_path if isinstance(index, CodeIndex) else index
-        raise ToolError(
-            f"the code index ({where.name} in {where.parent}) stayed locked by another asi-agent process "
-            f"for {BUSY_TIMEOUT_MS // 1000} s; try again when it has finished, or use grep_search meanwhile"
-        ) from exc
-
-
-async def open_index(ctx: ToolContext) -> CodeIndex:
-    """The session's code index, created on first use and brought up to date (see the module docstring)."""
-    session = ctx.state.setdefault(__name__, _Session())
-    async with session.lock:
-        if session.index is None:
-            db_path = ensure_state_dir(ctx.state_dir, "index") / "code.db"
-            with _busy_is_an_error(db_path):
-                session.index = await asyncio.to_thread(CodeIndex, ctx.root, db_path)
-            session.feed = ChangeFeed.start(session.index.root)
-            ctx.cleanups.append(functools.partial(asyncio.to_thread, _close, session))
-        index: CodeIndex = session.index
-        changed = session.feed.drain() if session.feed is not None else None
-        never_scanned = session.scanned_at == float("-inf")
-        with _busy_is_an_error(index):
-            if never_scanned or (changed is None and time.monotonic() - session.scanned_at > RESCAN_SECONDS):
-                await asyncio.to_thread(index.update)
-                session.scanned_at = time.monotonic()
-            else:
-                cursor = [ctx.last_location[0]] if ctx.last_location else []
-                touched = {*(changed or ()), *ctx.stamps, *cursor}
-                if touched:
-                    await asyncio.to_thread(index.update, touched)
-    return index
-
-
-def _close(session: _Session) -> None:
-    if session.feed is not None:
-        # Its daemon thread touches nothing but the feed: waiting out its polling step (up to 50 ms)
-        # would only delay the end of the run after the result was shown.
-        session.feed.stop(wait=False)
-    if session.index is not None:
-        session.index.close()
-
-
-async def _session(ctx: ToolContext) -> _Session:
-    await open_index(ctx)
-    session: _Session = ctx.state[__name__]
-    return session
-
 
 # -- find_code_location --------------------------------------------------------------------------
 
@@ -154,7 +60,7 @@ async def find_code_location(args: FindCodeLocationArgs, ctx: ToolContext) -> st
                 f"invalid regular expression {search!r}: {exc}; fix it or use searchType contains"
             ) from exc
     scope = _scope(ctx, args.path, args.fileType)
-    session = await _session(ctx)
+    session = await indexed_session(ctx)
     return await session.run(lambda conn: _locate(conn, _Lines(ctx.root), args, search, scope))
 
 
@@ -280,7 +186,7 @@ async def codebase_search(args: CodebaseSearchArgs, ctx: ToolContext) -> str:
         raise ToolError('"query" has no words to search for; describe the code or name an identifier')
     limit = max(1, min(int(args.limit), _SEARCH_MAX))
     scope = q.Scope(suffixes=q.Scope.file_type(args.fileType))
-    session = await _session(ctx)
+    session = await indexed_session(ctx)
     embedder = ctx.state.get(EMBEDDER_KEY)
     if isinstance(embedder, Embedder):
         hits = await _hybrid(session, embedder, args.query, scope, limit)
@@ -299,7 +205,7 @@ async def codebase_search(args: CodebaseSearchArgs, ctx: ToolContext) -> str:
 
 
 async def _hybrid(
-    session: _Session, embedder: Embedder, text: str, scope: q.Scope, limit: int
+    session: IndexSession, embedder: Embedder, text: str, scope: q.Scope, limit: int
 ) -> list[q.ChunkHit]:
     """Lexical and embedding rankings fused by reciprocal rank fusion."""
     terms = query_terms(text)
@@ -367,7 +273,7 @@ async def get_cursor_context(args: GetCursorContextArgs, ctx: ToolContext) -> st
         number_lines(lines, first, last, line),
     ]
     if args.semanticContext or args.includeCallers or args.includeCallees:
-        session = await _session(ctx)
+        session = await indexed_session(ctx)
         parts.extend(
             await session.run(lambda conn: _semantic(conn, _Lines(ctx.root), cursor.rel, line, args))
         )

@@ -21,9 +21,10 @@ from pathlib import Path
 
 from asi_agent.exceptions import ToolError
 from asi_agent.tools.base import ToolContext
+from asi_agent.tools.exec.frameworks import detect_framework
 from asi_agent.tools.exec.lint import iter_project_files
 from asi_agent.tools.exec.terminal import new_log_path, read_capped, run_command, shell_argv
-from asi_agent.tools.exec.testing import detect_framework, render, run_test_suite
+from asi_agent.tools.exec.testing import render, run_test_suite
 
 __all__ = ["SOURCE_SUFFIXES", "TestPlan", "TestRun", "affected_tests", "detect_tests", "named", "run_plan"]
 

@@ -1,15 +1,13 @@
 """run_tests: find the project's test framework, run it, and read its structured results.
 
 Results come from the runners' own reports (JUnit XML, jest/mocha JSON, `go test -json`), never from
-their console text; the console's tail is shown only when the run itself broke. `run_test_suite` and
-`detect_framework` are the typed API that other tools (generate_tests, fix_tests) build on.
+their console text; the console's tail is shown only when the run itself broke. `run_test_suite` (with
+`frameworks.detect_framework`) is the typed API that other tools (generate_tests, fix_tests) build on.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -21,32 +19,23 @@ from asi_agent.tools.args import RunTestsArgs
 from asi_agent.tools.base import ToolContext
 from asi_agent.tools.exec import junit
 from asi_agent.tools.exec.environment import detect_environment, missing_runner, pytest_command, runner_has
+from asi_agent.tools.exec.frameworks import detect_framework
 from asi_agent.tools.exec.junit import ParsedResults, ResultsFormatError, TestFailure
-from asi_agent.tools.exec.lint import iter_project_files
 from asi_agent.tools.exec.terminal import run_command, work_folder
 from asi_agent.tools.paths import display_path
 
 __all__ = [
-    "FRAMEWORKS",
     "TestFailure",
     "TestReport",
-    "detect_framework",
-    "pytest_style",
     "render",
     "run_test_suite",
     "run_tests",
 ]
 
-FRAMEWORKS = ("pytest", "unittest", "jest", "vitest", "mocha", "node", "go", "cargo")
-"""Every framework `detect_framework` can name."""
 TEST_TIMEOUT = 600.0
 """Seconds a whole test run may take: suites are slower than single commands."""
 _TAIL_LINES = 40
 _SHOWN_FAILURES = 20
-_JS_RUNNERS = ("vitest", "jest", "mocha")
-_PY_TEST_NAME = re.compile(r"^(test_.*|.*_test)\.py$")
-_JS_TEST_NAME = re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$")
-_PYTEST_STYLE = re.compile(r"^(def test_|async def test_|import pytest|from pytest|@pytest\.)", re.MULTILINE)
 _UNITTEST_RUNNER = """
 import json, os, sys, unittest
 out, test_file, pattern = sys.argv[1:4]
@@ -126,75 +115,6 @@ class _Plan:
     """The report file; None when the runner reports on stdout."""
     coverage: Path | None = None
     notes: list[str] = field(default_factory=list)
-
-
-def detect_framework(root: Path, test_file: str | Path | None = None) -> str | None:
-    """The test framework of the project (or of `test_file`): one of FRAMEWORKS, or None."""
-    if test_file is not None and (found := _framework_of_file(root, Path(test_file).suffix)):
-        return found
-    if _has_pytest_config(root):
-        return "pytest"
-    markers = {"go.mod": "go", "Cargo.toml": "cargo"}
-    if found := _js_framework(root) or next((v for k, v in markers.items() if (root / k).is_file()), None):
-        return found
-    names = [path.name for path in iter_project_files(root, root, limit=20_000)]
-    if any(_PY_TEST_NAME.match(name) for name in names):
-        return _python_framework(root)
-    return "node" if any(_JS_TEST_NAME.search(name) for name in names) else None
-
-
-def _framework_of_file(root: Path, suffix: str) -> str | None:
-    """The framework that runs a test file of this kind in this project."""
-    if suffix == ".py":
-        return "pytest" if _has_pytest_config(root) else _python_framework(root)
-    if re.fullmatch(r"\.[cm]?[jt]sx?", suffix):
-        return _js_framework(root) or "node"
-    return {".go": "go", ".rs": "cargo"}.get(suffix)
-
-
-def _has_pytest_config(root: Path) -> bool:
-    """pytest.ini, a conftest.py, or a pytest section in pyproject.toml, setup.cfg or tox.ini."""
-    if any((root / name).is_file() for name in ("pytest.ini", "conftest.py", "tests/conftest.py")):
-        return True
-    sections = {"pyproject.toml": "[tool.pytest", "setup.cfg": "[tool:pytest]", "tox.ini": "[pytest]"}
-    return any(marker in _read(root / name) for name, marker in sections.items())
-
-
-def _read(path: Path) -> str:
-    """A small text file's content, or "" when it is missing or unreadable."""
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
-def _python_framework(root: Path) -> str:
-    """pytest for pytest-style tests or where it is installed (it also runs unittest tests), else unittest."""
-    if pytest_style(root) or pytest_command(detect_environment(root)) is not None:
-        return "pytest"
-    return "unittest"
-
-
-def pytest_style(root: Path) -> bool:
-    """Whether the project's tests need pytest: bare `def test_` functions, `import pytest`, fixtures."""
-    names = (p for p in iter_project_files(root, root, limit=20_000) if _PY_TEST_NAME.match(p.name))
-    return any(_PYTEST_STYLE.search(_read(path)) for path in itertools.islice(names, 200))
-
-
-def _js_framework(root: Path) -> str | None:
-    """jest, vitest or mocha from package.json's dependencies or test script; node for `node --test`."""
-    try:
-        package = json.loads(_read(root / "package.json") or "{}")
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(package, dict):
-        return None
-    deps = {**(package.get("dependencies") or {}), **(package.get("devDependencies") or {})}
-    script = str((package.get("scripts") or {}).get("test", ""))
-    for name in _JS_RUNNERS:
-        if name in deps or re.search(rf"\b{name}\b", script):
-            return name
-    return "node" if "node --test" in script else None
 
 
 def _node_bin(req: _Request, name: str) -> str:

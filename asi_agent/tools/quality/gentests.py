@@ -17,8 +17,9 @@ from asi_agent.tools.args import GenerateTestsArgs
 from asi_agent.tools.base import ModelAccess, ToolContext
 from asi_agent.tools.code.index.symbols import language_of
 from asi_agent.tools.exec.environment import detect_environment
+from asi_agent.tools.exec.frameworks import FRAMEWORKS, detect_framework
 from asi_agent.tools.exec.terminal import run_command
-from asi_agent.tools.exec.testing import FRAMEWORKS, detect_framework, render, run_test_suite
+from asi_agent.tools.exec.testing import render, run_test_suite
 from asi_agent.tools.files.guard import EditGuarded, guard_change
 from asi_agent.tools.files.ops import commit_change, read_existing
 from asi_agent.tools.files.syntax import checked_language, parse_problem, syntax_error

@@ -18,7 +18,7 @@ from typing import TypeVar
 from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.tools.args import ReplaceTextArgs
 from asi_agent.tools.base import ModelAccess, ToolContext
-from asi_agent.tools.code.lookup import open_index
+from asi_agent.tools.code.sessionindex import open_index
 from asi_agent.tools.files.edit import replace_text
 
 __all__ = [

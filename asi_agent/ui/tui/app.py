@@ -18,11 +18,11 @@ from textual.markup import escape
 from textual.widgets import OptionList
 from textual.worker import Worker
 
-from asi_agent.assembly import config_flags, trusted_flag
 from asi_agent.config import Approval, load_config
 from asi_agent.events import AgentEvent, ApprovalRequested
 from asi_agent.exceptions import AsiError, UserError
 from asi_agent.handoff import RUN_PLAN
+from asi_agent.runsettings import config_flags, trusted_flag
 from asi_agent.threads import abandon_threads_at_exit
 from asi_agent.tools.todo import current_todos
 from asi_agent.trust import trust_folder

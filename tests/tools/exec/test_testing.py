@@ -14,7 +14,8 @@ import pytest
 from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.tools.args import RunTestsArgs
 from asi_agent.tools.base import ToolContext
-from asi_agent.tools.exec.testing import TestFailure, detect_framework, render, run_test_suite, run_tests
+from asi_agent.tools.exec.frameworks import detect_framework
+from asi_agent.tools.exec.testing import TestFailure, render, run_test_suite, run_tests
 from asi_agent.tools.files.journal import Journal
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"

@@ -77,7 +77,7 @@ async def test_find_code_location_sees_an_outside_edit_without_waiting_for_a_res
     try:
         first = await find_code_location(FindCodeLocationArgs(search="helper", findDefinition=True), ctx)
         assert "app/util.py" in first
-        feed = ctx.state["asi_agent.tools.code.lookup"].feed
+        feed = ctx.state["asi_agent.tools.code.sessionindex"].feed
         assert feed is not None and feed.wait_ready(5)
         new = write(root, "app/extra.py", "def brand_new_helper():\n    return 2\n")
         time.sleep(0.4)  # the notification's debounce; a real model's next call comes seconds later
