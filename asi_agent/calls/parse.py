@@ -53,7 +53,11 @@ _HEADER_WINDOW = 160
 _TRAILER_RE = re.compile(r"(?:[ \t]*<[|｜](?:/[\w:.-]+|[\w:.-]*end[\w:.-]*|eom|eot)[|｜]>)+")
 # A message's recipient header (Glimmer, harmony-like: ` to=user<|message|>`,
 # `<|start|>assistant<|message|>`): framing, not the model's words.
-_FRAME_RE = re.compile(r"(?:<\|start\|>\s*assistant\b)?[ \t]*(?:\bto=[\w.:-]+[ \t]*)?<\|message\|>")
+# A lone `<|message|>` in the middle of the prose stays: only a header is framing.
+_FRAME_RE = re.compile(
+    r"(?:<\|start\|>\s*assistant\b)?[ \t]*\bto=[\w.:-]+[ \t]*<\|message\|>"
+    r"|<\|start\|>\s*assistant[ \t]*<\|message\|>|\A\s*<\|message\|>"
+)
 # A wrapper element a call was taken out of, left empty (`<dots_function_call></dots_function_call>`).
 _EMPTY_WRAPPER_RE = re.compile(
     r"<(?P<tag>[A-Za-z_][\w:.-]*(?:tool|function|call|invoke|action)[\w:.-]*)>\s*</(?P=tag)>", re.I

@@ -117,6 +117,10 @@ def test_headers_addressing_a_message_are_framing_and_a_message_to_itself_is_rea
     assert named(call) == [("run", {"cmd": "pwd"})] and call.text == ""
 
 
+def test_a_message_token_in_the_middle_of_the_prose_is_the_models_text():
+    assert parse_reply("Write <|message|> before the body.").text == "Write <|message|> before the body."
+
+
 def test_a_message_to_a_tool_that_holds_no_call_is_reported():
     reply = parse_reply(' to=read_file<|message|>{"path": "a.py"}', FILES)
     assert reply.calls == () and reply.problems
