@@ -17,7 +17,7 @@ from typing import Any, cast
 from asi_agent.calls.dialects import READERS, ReadContext, Span
 from asi_agent.calls.dialects.base import FORMAT_HINT, cut_json, cut_span, problem, value_span
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
-from asi_agent.calls.reasoning import reasoning_regions
+from asi_agent.calls.reasoning import Region, reasoning_regions
 from asi_agent.calls.template.known import KNOWN_SHAPES
 from asi_agent.calls.template.reader import scan_shape
 from asi_agent.calls.template.shape import CallShape
@@ -310,6 +310,38 @@ def _learned_markers(markers: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(marker) for marker in every))
 
 
+def _prose(text: str, spans: list[Span], regions: Sequence[Region]) -> str:
+    """The text without its calls (with their headers and closing tokens) and reasoning blocks."""
+    framed = [
+        (_header_start(text, span.start), _trailer_end(text, span.end))
+        if span.calls
+        else (span.start, span.end)
+        for span in spans
+    ]
+    cuts = sorted(framed + [(r.start, r.end) for r in regions])
+    pieces: list[str] = []
+    position = 0
+    for start, end in cuts:
+        pieces.append(text[position : max(start, position)])
+        position = max(position, end)
+    pieces.append(text[position:])
+    prose = pieces[0]
+    for piece in pieces[1:]:
+        prose = _seam(prose, piece)
+    return prose
+
+
+def _visible(prose: str, spans: list[Span]) -> tuple[str, bool]:
+    """What a client sees of the prose, and whether framing was taken out: a fence or inline code a call
+    left empty, an emptied wrapper and a label line beside read calls, end tokens, message headers."""
+    rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
+    if any(span.calls for span in spans):
+        rest = _LABEL_RE.sub("", _EMPTY_WRAPPER_RE.sub("", rest))
+    framed = rest
+    rest = _START_RE.sub("", _FRAME_RE.sub("", _EOS_RE.sub("", rest)))
+    return rest, rest != framed
+
+
 def parse_reply(
     text: str,
     tools: Sequence[Mapping[str, Any]] = (),
@@ -333,28 +365,8 @@ def parse_reply(
     regions = reasoning_regions(text, [(span.start, span.end) for span in found if span.calls])
     spans = [span for span in found if not any(r.start <= span.start < r.end for r in regions)]
     considered = [span for span in found if span.calls and span not in spans]
-    framed = [
-        (_header_start(text, span.start), _trailer_end(text, span.end))
-        if span.calls
-        else (span.start, span.end)
-        for span in spans
-    ]
-    cuts = sorted(framed + [(r.start, r.end) for r in regions])
-    pieces: list[str] = []
-    position = 0
-    for start, end in cuts:
-        pieces.append(text[position : max(start, position)])
-        position = max(position, end)
-    pieces.append(text[position:])
-    prose = pieces[0]
-    for piece in pieces[1:]:
-        prose = _seam(prose, piece)
-    # Removing a call can leave the fence or inline code that held it empty.
-    rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
-    if any(span.calls for span in spans):
-        rest = _LABEL_RE.sub("", _EMPTY_WRAPPER_RE.sub("", rest))
-    framed_prose = rest
-    rest = _START_RE.sub("", _FRAME_RE.sub("", _EOS_RE.sub("", rest)))
+    prose = _prose(text, spans, regions)
+    rest, stripped = _visible(prose, spans)
     calls = tuple(call for span in spans for call in span.calls)
     problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx, shape)
     if not calls and not problems and considered and not _tidy(rest):
@@ -366,7 +378,7 @@ def parse_reply(
         problems.append(f"The reply was cut off inside a call, so none of its calls ran (not run: {names}).")
         calls = ()
     dialect = next((span.dialect for span in spans if span.calls), "")
-    markup = bool(regions) or any(not span.problems for span in spans) or rest != framed_prose
+    markup = bool(regions) or any(not span.problems for span in spans) or stripped
     reasoning = "\n\n".join(
         text[r.inner_start : r.inner_end].strip()
         for r in regions
