@@ -89,7 +89,9 @@ def damage(text: str) -> str | None:
         elif char in "}]" and stack and (stack.pop() != char or last == ":"):
             return "its brackets do not match" if last != ":" else "a value is missing"
         last = char
-    return "it was cut off" if stack and last not in ('"', "}", "]") else None
+    if stack:  # closers the text never wrote: adding them would be a guess at where the value ends
+        return "it was cut off" if last not in ('"', "}", "]") else "a closing bracket is missing"
+    return None
 
 
 def lenient_json(text: str) -> Any:
@@ -169,9 +171,13 @@ CALL_ID_RE = re.compile(r"^(?:call|toolu|tool_call|chatcmpl-tool)[_-][A-Za-z0-9_
 """A call id (`call_0`, `call_abc123`, `toolu_01…`): never a tool's name."""
 
 
+_CONTROL_TOKEN_RE = re.compile(r"<\|[\w:.-]*\|>")
+
+
 def clean_name(name: str) -> str:
-    """A tool name without surrounding quotes, backticks and spaces."""
-    return name.strip().strip("`'\"“”").strip()
+    """A tool name without surrounding quotes, backticks and spaces, and without a control token the
+    model fumbled into it (`read<|message|>`): no tool's name holds one."""
+    return _CONTROL_TOKEN_RE.sub("", name).strip().strip("`'\"“”").strip()
 
 
 def normalize_native(raw: RawCall) -> ToolCall:

@@ -17,7 +17,7 @@ from typing import Any, cast
 from asi_agent.calls.dialects import READERS, ReadContext, Span
 from asi_agent.calls.dialects.base import FORMAT_HINT, cut_json, cut_span, problem, value_span
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
-from asi_agent.calls.reasoning import reasoning_regions
+from asi_agent.calls.reasoning import Region, reasoning_regions
 from asi_agent.calls.template.known import KNOWN_SHAPES
 from asi_agent.calls.template.reader import scan_shape
 from asi_agent.calls.template.shape import CallShape
@@ -40,21 +40,41 @@ _MAX_SPANS = 64
 _MAX_LEAKS = 4
 _EMPTY_FENCE_RE = re.compile(r"^[ \t]*```[^`\n]*\n(?:[ \t]*\n)*[ \t]*```[ \t]*$", re.M)
 _EMPTY_CODE_RE = re.compile(r"(?<!`)``(?!`)")
-# Control tokens framing a call (`<|function_call|>`, `<|message_sep|>function call<|role_sep|>`): a
-# role or channel header right before the call belongs to it, not to the prose.
-_HEADER_RE = re.compile(r"(?:<\|[A-Za-z_][\w-]*\|>\s*(?:[A-Za-z][A-Za-z ]{0,24}(?=<\|))?)+\s*\Z")
+# Control tokens framing a call (`<|function_call|>`, `<|message_sep|>function call<|role_sep|>`,
+# `<｜tool_calls_begin｜>`, a recipient header `<|start|>assistant to=NAME<|message|>`): a role, channel or
+# recipient header right before the call belongs to it, not to the prose.
+_TOKEN = r"<[|｜][A-Za-z_][\w-]*[|｜]>"
+_HEADER_RE = re.compile(
+    rf"(?:(?:\bto=[\w.:-]+\s*)?{_TOKEN}\s*(?:[A-Za-z][\w .:=-]{{0,48}}(?=<[|｜]))?)+\s*\Z"
+)
 _HEADER_WINDOW = 160
-# Control tokens right after a call that close it (`<|tool_call_end|>`, `<|/tool_call|>`): the call's,
-# even when the reader that read the call did not know them.
-_TRAILER_RE = re.compile(r"(?:[ \t]*<\|(?:/[\w:.-]+|[\w:.-]*end[\w:.-]*)\|>)+")
+# Control tokens right after a call that close it (`<|tool_call_end|>`, `<|/tool_call|>`, a message's
+# `<|eom|>`): the call's, even when the reader that read the call did not know them.
+_TRAILER_RE = re.compile(r"(?:[ \t]*<[|｜](?:/[\w:.-]+|[\w:.-]*end[\w:.-]*|eom|eot)[|｜]>)+")
+# A message's recipient header (Glimmer, harmony-like: ` to=user<|message|>`,
+# `<|start|>assistant<|message|>`): framing, not the model's words.
+# A lone `<|message|>` in the middle of the prose stays: only a header is framing.
+_FRAME_RE = re.compile(
+    r"(?:<\|start\|>\s*assistant\b)?[ \t]*\bto=[\w.:-]+[ \t]*<\|message\|>"
+    r"|<\|start\|>\s*assistant[ \t]*<\|message\|>|\A\s*<\|message\|>"
+)
 # A wrapper element a call was taken out of, left empty (`<dots_function_call></dots_function_call>`).
 _EMPTY_WRAPPER_RE = re.compile(
     r"<(?P<tag>[A-Za-z_][\w:.-]*(?:tool|function|call|invoke|action)[\w:.-]*)>\s*</(?P=tag)>", re.I
 )
+# A label line naming the call that follows (`**Tool Call:**`): the call's, not the prose's.
+_LABEL_RE = re.compile(
+    r"^[ \t]*(?:\*\*|__)?[ \t]*(?:tool|function)[ _-]?calls?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*"
+    r"(?:\n|\Z)",
+    re.I | re.M,
+)
 # End-of-sequence tokens a server left at the end of the reply: the model's stop, not its words.
 _EOS_RE = re.compile(
-    r"(?:\s*(?:</s>|<eos>|<end_of_turn>|<\|(?:im_end|eot_id|eom_id|end|endoftext|end_of_text|return)\|>))+\s*\Z"
+    r"(?:\s*(?:</s>|<eos>|<end_of_turn>|<\|(?:im_end|eot_id|eom_id|end|endoftext|end_of_text|return|eot|eom"
+    r"|assistant_end)\|>))+\s*\Z"
 )
+# A role token opening the model's turn, left at the start of the reply (Apertus's `<|assistant_start|>`).
+_START_RE = re.compile(r"\A\s*<\|(?:assistant_start|start_of_turn|im_start)\|>(?:assistant\b)?")
 _MARKERS = tuple(
     sorted(
         {marker for dialect in READERS for marker in dialect.markers}
@@ -236,16 +256,26 @@ def _leaks(prose: str, ctx: ReadContext, shape: CallShape | None) -> list[str]:
 
 
 _CALL_TAG_RE = re.compile(
-    r"<\|?(?P<tag>[A-Za-z_][\w:.|-]*(?:tool|function|call|invoke|action)[\w:.|-]*)(?=[\s>=|])", re.I
+    r"<\|?(?P<tag>(?:tool|function|call|invoke|action):|[A-Za-z_][\w:.|-]*(?:tool|function|call|invoke|action)"
+    r"[\w:.|-]*(?=[\s>=|]))",
+    re.I,
 )
 
 
+# A message addressed to a tool (` to=get_weather<|message|>…`): a call attempt, whatever its body.
+_RECIPIENT_RE = re.compile(r"\bto=(?P<name>[\w.:-]+)[ \t]*<\|message\|>")
+_PEOPLE = frozenset({"user", "self", "all", "assistant"})
 _ECHO_RE = re.compile(r"response|result|output", re.I)  # a tool's answer echoed back is not a call
 
 
 def _call_shaped(prose: str, ctx: ReadContext) -> list[str]:
     """For a reply that gave no call: a call-looking tag (closed or not) or a listed tool's name followed
     by arguments, which no reader could read — so the attempt is reported, never dropped in silence."""
+    recipient = next((r for r in _RECIPIENT_RE.finditer(prose) if r["name"].lower() not in _PEOPLE), None)
+    if recipient is not None:
+        fragment = prose[recipient.start() :].split("\n", 1)[0]
+        reason = f"the message to `{recipient['name']}` holds no call a reader could read"
+        return [problem(fragment, reason, ctx)]
     tag = next((t for t in _CALL_TAG_RE.finditer(prose) if not _ECHO_RE.search(t.group("tag"))), None)
     if tag is not None:
         line = prose[prose.rfind("\n", 0, tag.start()) + 1 :].split("\n", 1)[0]
@@ -265,9 +295,51 @@ def _call_shaped(prose: str, ctx: ReadContext) -> list[str]:
     return [problem(line, f"`{found.group('name')}` is followed by arguments no reader could read", ctx)]
 
 
+def _only_considered(text: str, span: Span, ctx: ReadContext) -> str:
+    """A reply whose only call sits inside its reasoning: the call was considered, not made. It does not
+    run (reasoning is not action), and the model is told, so that a call it meant is not lost."""
+    reason = (
+        "the call is inside the reasoning, where a call is only considered, so it was not run; "
+        "to make it, write it after the reasoning"
+    )
+    return problem(text[span.start : span.end], reason, ctx)
+
+
 def _learned_markers(markers: tuple[str, ...]) -> re.Pattern[str]:
     every = sorted({*_MARKERS, *markers}, key=len, reverse=True)
     return re.compile("|".join(re.escape(marker) for marker in every))
+
+
+def _prose(text: str, spans: list[Span], regions: Sequence[Region]) -> str:
+    """The text without its calls (with their headers and closing tokens) and reasoning blocks."""
+    framed = [
+        (_header_start(text, span.start), _trailer_end(text, span.end))
+        if span.calls
+        else (span.start, span.end)
+        for span in spans
+    ]
+    cuts = sorted(framed + [(r.start, r.end) for r in regions])
+    pieces: list[str] = []
+    position = 0
+    for start, end in cuts:
+        pieces.append(text[position : max(start, position)])
+        position = max(position, end)
+    pieces.append(text[position:])
+    prose = pieces[0]
+    for piece in pieces[1:]:
+        prose = _seam(prose, piece)
+    return prose
+
+
+def _visible(prose: str, spans: list[Span]) -> tuple[str, bool]:
+    """What a client sees of the prose, and whether framing was taken out: a fence or inline code a call
+    left empty, an emptied wrapper and a label line beside read calls, end tokens, message headers."""
+    rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
+    if any(span.calls for span in spans):
+        rest = _LABEL_RE.sub("", _EMPTY_WRAPPER_RE.sub("", rest))
+    framed = rest
+    rest = _START_RE.sub("", _FRAME_RE.sub("", _EOS_RE.sub("", rest)))
+    return rest, rest != framed
 
 
 def parse_reply(
@@ -292,29 +364,13 @@ def parse_reply(
     # written inside reasoning are dropped: reasoning is not action.
     regions = reasoning_regions(text, [(span.start, span.end) for span in found if span.calls])
     spans = [span for span in found if not any(r.start <= span.start < r.end for r in regions)]
-    framed = [
-        (_header_start(text, span.start), _trailer_end(text, span.end))
-        if span.calls
-        else (span.start, span.end)
-        for span in spans
-    ]
-    cuts = sorted(framed + [(r.start, r.end) for r in regions])
-    pieces: list[str] = []
-    position = 0
-    for start, end in cuts:
-        pieces.append(text[position : max(start, position)])
-        position = max(position, end)
-    pieces.append(text[position:])
-    prose = pieces[0]
-    for piece in pieces[1:]:
-        prose = _seam(prose, piece)
-    # Removing a call can leave the fence or inline code that held it empty.
-    rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
-    if any(span.calls for span in spans):
-        rest = _EMPTY_WRAPPER_RE.sub("", rest)
-    rest = _EOS_RE.sub("", rest)
+    considered = [span for span in found if span.calls and span not in spans]
+    prose = _prose(text, spans, regions)
+    rest, stripped = _visible(prose, spans)
     calls = tuple(call for span in spans for call in span.calls)
     problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx, shape)
+    if not calls and not problems and considered and not _tidy(rest):
+        problems = [_only_considered(text, considered[0], ctx)]
     if not calls and not problems:
         problems = _call_shaped(prose, ctx)
     if calls and any(span.cut for span in spans):
@@ -322,7 +378,7 @@ def parse_reply(
         problems.append(f"The reply was cut off inside a call, so none of its calls ran (not run: {names}).")
         calls = ()
     dialect = next((span.dialect for span in spans if span.calls), "")
-    markup = bool(regions) or any(not span.problems for span in spans)
+    markup = bool(regions) or any(not span.problems for span in spans) or stripped
     reasoning = "\n\n".join(
         text[r.inner_start : r.inner_end].strip()
         for r in regions

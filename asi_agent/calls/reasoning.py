@@ -2,7 +2,9 @@
 
 Blocks: `<think>…</think>` (DeepSeek R1, Qwen3, QwQ, GLM, Granite…), `<thinking>`, `<seed:think>`,
 Command R7B's `<|START_THINKING|>`, Solar Open 2's `<|think:start|>`, harmony's analysis channel and
-Mistral's `[THINK]`. A template that opens the block in the prompt leaves only its end in the reply:
+Mistral's `[THINK]`, Apertus's `<|inner_prefix|>`, Laguna's `<thought>`, and a message a model
+addresses to itself (Glimmer's ` to=self<|message|>…`, ended by `<|eom|>`, `<|eot|>` or the next
+message's `<|start|>`). A template that opens the block in the prompt leaves only its end in the reply:
 what precedes a lone end is reasoning.
 A block the model never closes ends where a call begins (Kimi writes calls inside it) or at the end.
 """
@@ -25,15 +27,23 @@ _BLOCKS: tuple[tuple[str, str], ...] = (
     ("<|channel|>analysis<|message|>", "<|end|>"),
     ("[THINK]", "[/THINK]"),
     ("<|think:start|>", "<|think:end|>"),
+    ("<|inner_prefix|>", "<|inner_suffix|>"),
+    ("<thought>", "</thought>"),
 )
+_SELF_OPEN = r"(?:<\|start\|>\s*assistant)?[ \t]*\bto=self[ \t]*<\|message\|>"
+_SELF_KEY = "to=self"
+_SELF_CLOSE_RE = re.compile(r"<\|eom\|>|<\|eot\|>|<\|end\|>|(?=<\|start\|>)")
 _OPEN_RE = re.compile(
     r"(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>|"
+    + _SELF_OPEN
+    + "|"
     + "|".join(re.escape(opener) for opener, _ in _BLOCKS if "channel" not in opener)
 )
 _CLOSERS = {opener: closer for opener, closer in _BLOCKS}
 # Ends that may appear alone (the prompt opened the block).
 _LONE_END_RE = re.compile(
     r"</think>|</seed:think>|<\|END_THINKING\|>|\[/THINK\]|\[BEGIN FINAL RESPONSE\]|<\|think:end\|>"
+    r"|<\|inner_suffix\|>"
 )
 # Where an unclosed block stops: a call in any dialect.
 _CALL_START_RE = re.compile(
@@ -44,7 +54,18 @@ _CALL_START_RE = re.compile(
 
 
 def _opener_key(matched: str) -> str:
+    if _SELF_KEY in matched:
+        return _SELF_KEY
     return "<|channel|>analysis<|message|>" if "analysis" in matched else matched
+
+
+def _close(masked: str, key: str, start: int) -> tuple[int, int] | None:
+    """Where the block opened by `key` closes after `start`: (closer start, closer end), or None."""
+    if key == _SELF_KEY:
+        found = _SELF_CLOSE_RE.search(masked, start)
+        return (found.start(), found.end()) if found is not None else None
+    close = masked.find(_CLOSERS[key], start)
+    return (close, close + len(_CLOSERS[key])) if close >= 0 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +100,10 @@ def reasoning_regions(text: str, protected: Sequence[tuple[int, int]] = ()) -> l
         regions.append(Region(0, lone.end(), 0, lone.start()))
         position = lone.end()
     while (opened := _OPEN_RE.search(masked, position)) is not None:
-        closer = _CLOSERS[_opener_key(opened.group())]
-        close = masked.find(closer, opened.end())
-        if close >= 0:
-            regions.append(Region(opened.start(), close + len(closer), opened.end(), close))
-            position = close + len(closer)
+        closed = _close(masked, _opener_key(opened.group()), opened.end())
+        if closed is not None:
+            regions.append(Region(opened.start(), closed[1], opened.end(), closed[0]))
+            position = closed[1]
             continue
         call = _CALL_START_RE.search(masked, opened.end())
         stops = [start for start, _ in protected if start >= opened.end()]

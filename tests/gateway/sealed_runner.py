@@ -1,5 +1,5 @@
-"""How a sealed set of replies is scored through the gateway (shared by `sealed/score.py` and
-`sealed2/score.py`; each set is scored once, see its SOURCES.md).
+"""How a sealed set of replies is scored through the gateway (shared by every `sealed*/score.py`,
+each a few lines that hand their set to `main`; each set is scored once, see its SOURCES.md).
 
 `asi-agent serve --emulate always` runs in front of a local OpenAI-compatible server that answers each
 request with the case's reply (and any second ask with a plain sentence); every case is one
@@ -10,6 +10,7 @@ take the place of the untyped entries of the same name.
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import subprocess
@@ -19,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import openai
@@ -179,3 +181,44 @@ def record(result: Score, path: Path, name: str, command: str) -> None:
         **result.as_json(),
     }
     path.write_text(json.dumps(entry, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _set_names(cases: Iterable[Case]) -> set[str]:
+    return {name for case in cases for name, _ in case.calls}
+
+
+def main(cases: ModuleType, name: str, extra_names: Iterable[str] = (), doc: str = "") -> None:
+    """Score one set's `cases` module through the gateway and print its tables; `--json PATH` also
+    records them with the commit. The headline is `cases.CASES`; a set whose module has
+    `SEEN_FAMILY_CASES` (families an earlier set or the corpus used, from new source files) has them
+    scored and reported apart. Families come from `cases.FAMILIES` (source → family) when the module has
+    one. Misses never fail it: the first score is the one reported."""
+    parser = argparse.ArgumentParser(description=(doc or __doc__ or "").splitlines()[0])
+    parser.add_argument("--json", type=Path, help="also write the score, with the commit, to this file")
+    args = parser.parse_args()
+    headline_cases: tuple[Case, ...] = cases.CASES
+    seen_cases: tuple[Case, ...] = getattr(cases, "SEEN_FAMILY_CASES", ())
+    families: dict[str, str] | None = getattr(cases, "FAMILIES", None)
+
+    def family(case: Case) -> str:
+        if families is not None:
+            return families[case.source]
+        return case.source.rsplit("/", 1)[-1].removeprefix("test_").removesuffix("_tool_parser.py")
+
+    every_name = (*extra_names, *_set_names(headline_cases), *_set_names(seen_cases))
+    headline = score(headline_cases, family, every_name)
+    seen = score(seen_cases, family, every_name) if seen_cases else None
+    if seen is None:
+        print(headline.table())
+        print("\nMisses:\n" + "\n".join(headline.misses))
+    else:
+        print("Headline (families no earlier set used):\n" + headline.table())
+        print("\nFamilies seen before, from new source files (not in the headline):\n" + seen.table())
+        print("\nMisses:\n" + "\n".join(headline.misses + seen.misses))
+    if args.json:
+        folder = Path(cases.__file__ or "").resolve().parent.name
+        record(headline, args.json, name, f"python tests/gateway/{folder}/score.py")
+        if seen is not None:
+            entry = json.loads(args.json.read_text(encoding="utf-8"))
+            entry["seen_family"] = seen.as_json()
+            args.json.write_text(json.dumps(entry, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -26,6 +26,7 @@ from asi_agent.calls.dialects.plamo import PLAMO
 from asi_agent.calls.dialects.pythonic import PYTHONIC
 from asi_agent.calls.dialects.qwen_xml import QWEN_XML
 from asi_agent.calls.dialects.token_args import TOKEN_ARGS
+from asi_agent.calls.dialects.tool_tag import TOOL_TAG
 from asi_agent.calls.dialects.wrappers import WRAPPERS
 from asi_agent.calls.dialects.xml_param import XML_PARAM
 
@@ -61,9 +62,10 @@ DIALECTS: tuple[Dialect, ...] = (
 """Every dialect a contract can be written in; all of them read every reply, whatever the contract
 asked for."""
 
-READERS: tuple[Dialect, ...] = (*DIALECTS, TOKEN_ARGS, XML_PARAM, PLAMO)
+READERS: tuple[Dialect, ...] = (*DIALECTS, TOKEN_ARGS, XML_PARAM, PLAMO, TOOL_TAG)
 """Every reader: the dialects, then forms only read (Solar Open 2's argument tokens, MiniCPM 5's named
-parameters, PLaMo 3's request tokens), which no contract teaches: a model writes them on its own."""
+parameters, PLaMo 3's request tokens, Code World Model's `<tool: …>` blocks), which no contract teaches:
+a model writes them on its own."""
 
 _BY_NAME = {dialect.name: dialect for dialect in DIALECTS}
 CALL_FORMATS: tuple[str, ...] = ("auto", *_BY_NAME)

@@ -4,6 +4,8 @@ V3 / R1:  <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜too
           ```json {…} ```<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>
 V3.1:     <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…
 The tokens are also accepted with ASCII `|` and `_` (as some servers detokenize them).
+Step3:    the same tokens (written with `_`) around an XML invoke element instead of a name and JSON:
+          <｜tool_calls_begin｜><｜tool_call_begin｜>[function<｜tool_sep｜>NAME\n]<steptml:invoke …>…
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from asi_agent.calls.dialects.base import Dialect, ReadContext, Span, named_span, problem
+from asi_agent.calls.dialects.qwen_xml import QWEN_XML
 from asi_agent.calls.dialects.tokens import section_spans
 from asi_agent.messages import ToolCall
 
@@ -31,7 +34,23 @@ _SEP = _token("tool sep")
 _FENCE_RE = re.compile(r"^\s*(?P<name>[^\n`]*?)\s*\n?\s*```(?:json)?\s*\n?(?P<body>.*?)\n?\s*```\s*$", re.S)
 
 
+# An XML call inside the call tokens (Step3): read as the XML reader reads it.
+_XML_CALL_RE = re.compile(
+    r"^\s*(?:function\s*(?:<[|｜]tool[▁_ ]sep[|｜]>)[^<\n]*\n?\s*)?<(?:[A-Za-z][\w-]*:)?invoke "
+)
+
+
+def _read_xml(body: str, start: int, end: int, ctx: ReadContext) -> Span:
+    """A call whose body is an XML invoke element; the name the tokens give before it is not needed."""
+    spans = [span for span in QWEN_XML.scan(body, ctx) if span.calls or span.problems]
+    calls = tuple(call for span in spans for call in span.calls)
+    problems = tuple(item for span in spans for item in span.problems)
+    return Span(start, end, calls, problems, "deepseek", cut=any(span.cut for span in spans))
+
+
 def _read(body: str, start: int, end: int, ctx: ReadContext) -> Span:
+    if _XML_CALL_RE.match(body):
+        return _read_xml(body, start, end, ctx)
     sep = _SEP.search(body)
     if sep is None:
         return Span(

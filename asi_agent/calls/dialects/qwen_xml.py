@@ -5,6 +5,8 @@ Qwen3-Coder / Qwen3.5 / Seed-OSS / StepFun:
     (`<seed:tool_call>` for Seed-OSS; the wrapper may be missing)
 MiniMax-M2:
     <minimax:tool_call><invoke name="NAME"><parameter name="P">value</parameter></invoke></minimax:tool_call>
+The invoke form with any XML namespace on its elements (Step3's `<steptml:invoke>`, Glimmer's
+`<atem:function_calls><atem:invoke>`): the prefix changes nothing of how the call is read.
 """
 
 from __future__ import annotations
@@ -14,21 +16,30 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from asi_agent.calls.dialects.base import Dialect, ReadContext, Span, cut_span, problem, typed_value
-from asi_agent.calls.jsonish import new_call_id
+from asi_agent.calls.jsonish import clean_name, new_call_id
 from asi_agent.messages import ToolCall
 
 __all__ = ["QWEN_XML", "xml_value"]
 
-_FUNCTION_RE = re.compile(r"<function=(?P<name>[^>\n]*)>|<invoke name=\"(?P<invoke>[^\"\n]*)\">")
-_WRAPPERS = (
-    ("<tool_call>", "</tool_call>"),
-    ("<seed:tool_call>", "</seed:tool_call>"),
-    ("<minimax:tool_call>", "</minimax:tool_call>"),
+# An XML namespace on the invoke elements (`<steptml:invoke>`, `<atem:parameter>`).
+_NS = r"(?:[A-Za-z][\w-]*:)?"
+_FUNCTION_RE = re.compile(
+    rf"<function=(?P<name>[^>\n]*)>|<(?P<ns>{_NS})invoke name=\"(?P<invoke>[^\"\n]*)\">"
 )
-_WRAPPER_TOKEN_RE = re.compile(r"</?(?:seed|minimax):tool_call>")
-_PARAM_RE = re.compile(r"<parameter=(?P<name>[^>\n]*)>|<parameter name=\"(?P<attr>[^\"\n]*)\">")
-_STOP_RE = re.compile(r"<parameter[= ]|</function>|</invoke>|<function=|<invoke |</tool_call>")
-_CLOSERS_RE = re.compile(r"</(?:(?:seed:|minimax:)?tool_call|function|invoke)>")
+# The wrapper right around a function element: `<tool_call>`, `<seed:tool_call>`, `<minimax:tool_call>`,
+# `<atem:function_calls>`.
+_WRAPPER = r"(?:[A-Za-z][\w-]*:)?tool_call|[A-Za-z][\w-]*:function_calls"
+_OPEN_WRAPPER_RE = re.compile(rf"<(?:{_WRAPPER})>\s*\Z")
+_CLOSE_WRAPPER_RE = re.compile(rf"\s*</(?:{_WRAPPER})>")
+_WRAPPER_WINDOW = 200
+# Namespaced wrappers around the calls: `<seed:tool_call>`, `<minimax:tool_call>`, `<atem:function_calls>`.
+_WRAPPER_TOKEN_RE = re.compile(r"</?[A-Za-z][\w-]*:(?:tool_calls?|function_calls)>")
+_PARAM_RE = re.compile(rf"<parameter=(?P<name>[^>\n]*)>|<{_NS}parameter name=\"(?P<attr>[^\"\n]*)\">")
+_PARAM_CLOSE_RE = re.compile(rf"</{_NS}parameter>")
+_STOP_RE = re.compile(
+    rf"<{_NS}parameter[= ]|</function>|</{_NS}invoke>|<function=|<{_NS}invoke |</{_NS}tool_call>"
+)
+_CLOSERS_RE = re.compile(rf"</(?:{_NS}tool_call|function|{_NS}invoke)>")
 
 
 def xml_value(raw: str) -> str:
@@ -49,12 +60,16 @@ def _parameters(body: str, tool: str, ctx: ReadContext) -> tuple[dict[str, Any],
     arguments: dict[str, Any] = {}
     for match in _PARAM_RE.finditer(body):
         name = (match.group("name") or match.group("attr") or "").strip()
-        close = body.find("</parameter>", match.end())
+        closer = _PARAM_CLOSE_RE.search(body, match.end())
+        close = closer.start() if closer is not None else -1
         following = _STOP_RE.search(body, match.end())
         closed = close >= 0 and (following is None or close < following.start())
         if not closed:
             close = following.start() if following is not None else len(body)
-        value = typed_value(xml_value(body[match.end() : close]), tool, name, ctx)
+        raw = body[match.end() : close]
+        # `<parameter=P>` puts its value on lines of its own; the `name="P"` form writes it inline, where
+        # every space is the value's (Step3's whitespace-exact edits).
+        value = typed_value(xml_value(raw) if match.group("name") is not None else raw, tool, name, ctx)
         if not closed and _cut_structure(value, tool, name, ctx):
             return arguments, False
         arguments[name] = value
@@ -68,24 +83,24 @@ def _cut_structure(value: Any, tool: str, name: str, ctx: ReadContext) -> bool:
     return isinstance(value, str) and (kind in ("object", "array") or value.lstrip()[:1] in ("{", "["))
 
 
-def _extend(text: str, start: int, end: int) -> tuple[int, int]:
-    """Widen a function element to the wrapper around it, when there is one."""
-    for opener, closer in _WRAPPERS:
-        before = text.rfind(opener, 0, start)
-        if before >= 0 and not text[before + len(opener) : start].strip():
-            after = text.find(closer, end)
-            if after >= 0 and not text[end:after].strip():
-                return before, after + len(closer)
-            return before, end
-    return start, end
+def _extend(text: str, start: int, end: int) -> tuple[int, int, bool]:
+    """Widen a function element to the wrapper right around it, when there is one; True when that
+    wrapper was opened and the reply ended before it closed (the model had not finished the call)."""
+    opened = _OPEN_WRAPPER_RE.search(text, max(0, start - _WRAPPER_WINDOW), start)
+    if opened is None:
+        return start, end, False
+    closed = _CLOSE_WRAPPER_RE.match(text, end)
+    if closed is None:
+        return opened.start(), end, not text[end:].strip()
+    return opened.start(), closed.end(), False
 
 
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
     for wrapper in _WRAPPER_TOKEN_RE.finditer(text):  # around several functions: markup, not prose
         yield Span(wrapper.start(), wrapper.end(), dialect="qwen-xml")
     for match in _FUNCTION_RE.finditer(text):
-        name = (match.group("name") or match.group("invoke") or "").strip()
-        closer = "</function>" if match.group("name") is not None else "</invoke>"
+        name = clean_name(match.group("name") or match.group("invoke") or "")
+        closer = "</function>" if match.group("name") is not None else f"</{match.group('ns')}invoke>"
         close = text.find(closer, match.end())
         following = _FUNCTION_RE.search(text, match.end())
         closed = close >= 0 and (following is None or close < following.start())
@@ -96,9 +111,10 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             body = text[match.end() : end]
         if body.lstrip().startswith("{"):  # `<function=NAME>{json}</function>` is the function-tag dialect
             continue
-        start, end = _extend(text, match.start(), end)
+        start, end, unwrapped = _extend(text, match.start(), end)
         fragment = text[start:end]
-        if not closed and following is None and _CLOSERS_RE.search(text, match.end()) is None:
+        unfinished = not closed and following is None and _CLOSERS_RE.search(text, match.end()) is None
+        if unfinished or (unwrapped and following is None):
             yield cut_span(start, len(text), text[start:], "qwen-xml", ctx)  # the reply stopped in the call
             continue
         if not name:
@@ -141,5 +157,5 @@ QWEN_XML = Dialect(
         "- For several calls in one reply, write one block per call.",
     ),
     models=("qwen3-coder", "qwen3.5", "qwen3.6", "qwen3-next", "seed-oss", "minimax", "step-3", "stepfun"),
-    needs=("<function=", "<invoke ", ":tool_call>"),
+    needs=("<function=", "invoke name=", ":tool_call>"),
 )

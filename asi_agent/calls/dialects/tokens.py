@@ -65,7 +65,7 @@ def section_spans(
         problems = tuple(item for span in spans for item in span.problems)
         if not spans:
             problems = (problem(text[opened.start() : end], "the section holds no call", ctx),)
-        yield Span(opened.start(), end, calls, problems, dialect)
+        yield Span(opened.start(), end, calls, problems, dialect, cut=any(span.cut for span in spans))
         covered.append((opened.start(), end))
         position = end
     for span in _calls(text, (0, len(text)), call, read, ctx):
