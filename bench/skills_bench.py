@@ -14,6 +14,8 @@ the earlier held-out sets were tuned on afterwards, as `--label NAME-round3` and
 `heldout5.jsonl` is round 5's sealed set, written before round 5's tuning and scored once by it
 (`--label heldout5`); the round-5 router on the six sets it was tuned on is `--label NAME-round5`, and
 `bench/skills_loso.py` shows how its "none" floors fare on each of them when chosen on the other five.
+`heldout6.jsonl` is round 6's sealed set, written before round 6's tuning and scored once by it
+(`--label heldout6`); the round-6 router on the seven sets it was tuned on is `--label NAME-round6`.
 
     python bench/skills_bench.py --queries bench/skills/dev.jsonl [--lexical] [--label dev]
 """

@@ -16,21 +16,27 @@ _FILES = {
     "heldout3": "skills-heldout3.json",  # round 3, scored once
     "heldout4": "skills-heldout4.json",  # round 4, scored once
     "heldout4_gap": "skills-heldout4-timing-gap1s.json",  # round 4's timing at a query a second
-    "heldout5": "skills-heldout5.json",  # round 5 (the current router), scored once
+    "heldout5": "skills-heldout5.json",  # round 5, scored once
     "heldout5_gap": "skills-heldout5-timing-gap1s.json",  # round 5's timing at a query a second
+    "heldout6": "skills-heldout6.json",  # round 6 (the current router), scored once
+    "heldout6_gap": "skills-heldout6-timing-gap1s.json",  # round 6's timing at a query a second
+    "heldout6_before": "skills-heldout6-previous-router.json",  # round 6's set, the round-5 decision
     "heldout3_gap": "skills-heldout3-timing-gap1s.json",  # round 3's, on a quiet machine
     "heldout3_before": "skills-heldout3-previous-router.json",  # round 3's set, the round-2 router
     "dev": "skills-dev.json",  # round 1's development queries, as tuned
     "dev2": "skills-dev2.json",  # round 2's Chinese-heavy development queries
     "timing": "skills-heldout-timing.json",
     "loso5": "skills-loso-round5.json",  # round 5's "none" floors, each seen set left out in turn
+    "loso6": "skills-loso-round6.json",  # round 6's
 }
 _ROUND3_TUNED = ("dev", "dev2", "heldout", "heldout2")
 """The sets round 3 was tuned on (`skills-SET-round3.json`: the round-3 router on them)."""
 _ROUND4_TUNED = ("dev", "dev2", "heldout", "heldout2", "heldout3")
 """The sets round 4 was tuned on (`skills-SET-round4.json`: the round-4 router on them)."""
 _ROUND5_TUNED = ("dev", "dev2", "heldout", "heldout2", "heldout3", "heldout4")
-"""The sets round 5 was tuned on (`skills-SET-round5.json`: the current router on them)."""
+"""The sets round 5 was tuned on (`skills-SET-round5.json`: the round-5 router on them)."""
+_ROUND6_TUNED = (*_ROUND5_TUNED, "heldout5")
+"""The sets round 6 was tuned on (`skills-SET-round6.json`: the current router on them)."""
 _ROWS = (
     ("top-3 recall", "top3_recall"),
     ("no-fit queries declared none", "none_right"),
@@ -44,7 +50,8 @@ def load_results(bench: Path) -> dict[str, Any] | None:
     found = {}
     names = {**_FILES, **{f"{key}_round3": f"skills-{key}-round3.json" for key in _ROUND3_TUNED},
              **{f"{key}_round4": f"skills-{key}-round4.json" for key in _ROUND4_TUNED},
-             **{f"{key}_round5": f"skills-{key}-round5.json" for key in _ROUND5_TUNED}}  # fmt: skip
+             **{f"{key}_round5": f"skills-{key}-round5.json" for key in _ROUND5_TUNED},
+             **{f"{key}_round6": f"skills-{key}-round6.json" for key in _ROUND6_TUNED}}  # fmt: skip
     for key, name in names.items():
         path = bench / "results" / name
         if path.is_file():
@@ -94,6 +101,8 @@ def _table(columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]]) -> 
 def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """Each held-out set as scored once, newest first; the newest also with the router before it."""
     columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+    if "heldout6" in data:
+        columns.append(("held-out 6 (round 6)", data["heldout6"], None))
     if "heldout5" in data:
         columns.append(("held-out 5 (round 5)", data["heldout5"], None))
     if "heldout4" in data:
@@ -185,6 +194,76 @@ def _round5(data: dict[str, Any]) -> Figures:
     }
 
 
+def _round6(data: dict[str, Any]) -> Figures:
+    """What round 6 changed: round 5's sealed figures, the seen sets pooled before and after, and round 6's
+    sealed set with the round-5 decision beside the current one."""
+    fifth = data.get("heldout5", data["heldout"])
+    after = data.get("heldout5_round6", fifth)
+    tuned = [data[f"{key}_round6"] for key in _ROUND6_TUNED if f"{key}_round6" in data]
+    before = [data[f"{key}_round5"] for key in _ROUND5_TUNED if f"{key}_round5" in data] + [fifth]
+    previous = data.get("heldout6_before", data.get("heldout6", fifth))
+    loso = data.get("loso6")
+    return {
+        "r5_n": str(fifth["overall"]["queries"]),
+        "r5_zh": str(fifth["zh"]["queries"]),
+        "r5_no_fit": str(fifth["overall"]["no_fit"]),
+        "r5_recall": pct(fifth["overall"]["top3_recall"]),
+        "r5_none_right": pct(fifth["overall"]["none_right"]),
+        "r5_en_none_right": pct(fifth["en"]["none_right"]),
+        "r5_zh_none_right": pct(fifth["zh"]["none_right"]),
+        "r5_fit_none": _pct(fifth["overall"]["fitting_declared_none"]),
+        "r6_heldout5_none_right": pct(after["overall"]["none_right"]),
+        "r6_heldout5_zh_none_right": pct(after["zh"]["none_right"]),
+        "r6_tuned_n": str(sum(r["overall"]["queries"] for r in tuned)),
+        "r6_tuned_none_before": _pooled(before, "none_right", "no_fit"),
+        "r6_tuned_none": _pooled(tuned, "none_right", "no_fit"),
+        "r6_tuned_fit_none_before": _pooled(before, "fitting_declared_none", "fitting"),
+        "r6_tuned_fit_none": _pooled(tuned, "fitting_declared_none", "fitting"),
+        "r6_tuned_recall": _pooled_recall(tuned),
+        "prev_none_right": _split(previous, "none_right"),
+        "prev_fit_none": _pct(previous["overall"]["fitting_declared_none"]),
+        "prev_precision": _pct(previous["overall"]["none_precision"]),
+        "loso6_table": _loso_table(loso),
+        **_quiet_figures("r5_quiet", data.get("heldout5_gap")),
+        "loso6_none_right": _loso_pooled(loso, data, "none_right", "no_fit"),
+        "loso6_fit_none": _loso_pooled(loso, data, "fitting_declared_none", "fitting"),
+        "floor6_en": num(loso["router_floors"]["en"], 3) if loso else "—",
+        "floor6_zh": num(loso["router_floors"]["zh"], 3) if loso else "—",
+    }
+
+
+def _loso_pooled(loso: dict[str, Any] | None, data: dict[str, Any], key: str, count: str) -> str:
+    """A leave-one-set-out share over every set left out, each weighted by its count (from its result)."""
+    if not loso:
+        return "—"
+    counts = {
+        name: data[f"{name}_round6"]["overall"][count] for name in loso["sets"] if f"{name}_round6" in data
+    }
+    part = sum(round((loso["sets"][name][key] or 0) * n) for name, n in counts.items())
+    return pct(part / sum(counts.values())) if sum(counts.values()) else "—"
+
+
+def _quiet_figures(prefix: str, quiet: dict[str, Any] | None) -> Figures:
+    """Wall p50, CPU p50 and load of a timing taken at a query a second (dashes without one)."""
+    timing = quiet["timing_200_skills"] if quiet else {}
+    return {
+        f"{prefix}_p50": ms(timing["p50_ms"]) if quiet else "—",
+        f"{prefix}_cpu": _cpu(timing).split(" /")[0] if quiet else "—",
+        f"{prefix}_load": load(quiet["machine"]["load_1min"]) if quiet else "—",
+    }
+
+
+def _quiet(quiet: dict[str, Any] | None) -> str:
+    """The current router's time at a query a second, or that it is yet to be taken."""
+    if not quiet:
+        return "its time at a query a second (`--timing-only --gap 1`) is yet to be taken on a quiet machine"
+    timing = quiet["timing_200_skills"]
+    return (
+        f"at a query a second it took {ms(timing['p50_ms'])} ms ({ms(timing['p95_ms'])} at p95) at load "
+        f"average {load(quiet['machine']['load_1min'])}"
+    )
+
+
 def _loso_table(loso: dict[str, Any] | None) -> str:
     """Per seen set: the floors chosen on the other sets, and what they did to it (`bench/skills_loso.py`)."""
     if not loso:
@@ -209,14 +288,12 @@ def _pooled(results: list[dict[str, Any]], key: str, count: str) -> str:
 def skills(data: dict[str, Any]) -> Figures:
     """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
     tuned: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
-        (f"{key} (tuned on)", data[f"{key}_round5"], None)
-        for key in _ROUND5_TUNED
-        if f"{key}_round5" in data
+        (f"{key} (tuned on)", data[f"{key}_round6"], None) for key in _ROUND6_TUNED if f"{key}_round6" in data
     ]
-    current = data.get("heldout5", data.get("heldout4", data.get("heldout3", data["heldout"])))
+    current = data.get("heldout6", data.get("heldout5", data.get("heldout4", data["heldout"])))
     timing = current["timing_200_skills"] if current is not data["heldout"] else (
         data.get("timing", current)["timing_200_skills"])  # fmt: skip
-    quiet = data.get("heldout5_gap") if current is data.get("heldout5") else None
+    quiet = data.get("heldout6_gap") if current is data.get("heldout6") else None
     quiet_timing = quiet["timing_200_skills"] if quiet else timing
     overall = current["overall"]
     first, second, tokens = data["heldout"], data.get("heldout2", data["heldout"]), current["tokens"]
@@ -255,8 +332,10 @@ def skills(data: dict[str, Any]) -> Figures:
         "quiet_p50": ms(quiet_timing["p50_ms"]),
         "quiet_p95": ms(quiet_timing["p95_ms"]),
         "quiet_load": load(quiet["machine"]["load_1min"]) if quiet else load(current["machine"]["load_1min"]),
+        "quiet": _quiet(quiet),
         "cores": str(current["machine"]["cpus"]),
         "load": load(current["machine"]["load_1min"]),
         **_rounds(data),
         **_round5(data),
+        **_round6(data),
     }

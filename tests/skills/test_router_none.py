@@ -83,3 +83,16 @@ def test_a_request_a_skill_serves_is_still_offered_it(tmp: Path, query: str, ski
     candidates = route["candidates"]
     assert isinstance(candidates, list)
     assert candidates[0]["name"] == skill
+
+
+def test_a_request_naming_a_tool_no_skill_mentions_is_routed_none(tmp: Path) -> None:
+    """The embedding puts a Jenkins pipeline next to the GitHub Actions skill (once routed "choose"); that no
+    skill's text holds the tool's name (the lexical signal, reported as `unknown`) tips it to none, while the
+    same request naming the tool the skill covers is still offered it."""
+    foreign = _route(tmp, "set up a Jenkins pipeline that runs our tests on every push")
+    covered = _route(tmp, "set up GitHub Actions workflows that run our tests on every push")
+    assert foreign["decision"] == "none", foreign
+    assert covered["decision"] != "none", covered
+    assert isinstance(foreign["unknown"], float) and isinstance(covered["unknown"], float)
+    assert foreign["unknown"] > covered["unknown"]
+    assert foreign["candidates"][0]["name"] == covered["candidates"][0]["name"] == "ci-workflows"  # type: ignore[index]
