@@ -37,6 +37,13 @@ _CALL_STARTS = "`<[{"
 """Characters a call can begin with in some dialect: streamed text stops at the first one until the
 reply has ended and been parsed."""
 _STATUS = "AGENT_STATUS"
+_RECIPIENT = re.compile(r"\bto=[\w.:-]")
+_LABEL = re.compile(
+    r"^[ \t]*(?:\*\*|__)?[ \t]*(?:tool|function)[ _-]?calls?[ \t]*(?:\*\*|__)?[ \t]*:", re.I | re.M
+)
+"""What opens a call without one of `_CALL_STARTS`: a recipient header (` to=NAME<|message|>`) and a label
+line (`**Tool Call:**`); the parser takes both out of the text, so the stream stops at them too."""
+_LABEL_WORDS = ("tool", "function")
 _STATUS_LINE = re.compile(r"^[ \t]*AGENT_STATUS:[ \t]*[A-Z]+[ \t]*$\n?", re.MULTILINE)
 _URL_IMAGES = frozenset({"openai", "anthropic"})
 """Providers whose API takes an image by its http(s) address (the server fetches it, not the gateway)."""
@@ -89,15 +96,15 @@ class _HeldText:
         if self.held or not delta:
             return
         text, self.pending = self.pending + delta, ""
+        at_line_start = not self.sent
         starts = [text.find(c) for c in _CALL_STARTS] + [text.find(_STATUS)]
+        recipient, label = _RECIPIENT.search(text), _LABEL.search(text, 0 if at_line_start else 1)
+        starts += [found.start() for found in (recipient, label) if found is not None]
         cut = min((i for i in starts if i >= 0), default=-1)
         if cut >= 0:
             self.held, text = True, text[:cut].rstrip()
-        else:  # an ending that may be the start of the status line waits for the next delta
-            keep = next(
-                (k for k in range(min(len(text), len(_STATUS) - 1), 0, -1) if _STATUS.startswith(text[-k:])),
-                0,
-            )
+        else:  # an ending that may grow into the status line or an opener waits for the next delta
+            keep = _unsure_ending(text, at_line_start)
             text, self.pending = text[: len(text) - keep], text[len(text) - keep :]
             stripped = text.rstrip()  # space before a call is trimmed with it: wait for what follows
             text, self.pending = stripped, text[len(stripped) :] + self.pending
@@ -112,6 +119,35 @@ class _HeldText:
         if shared >= len(self.sent.rstrip()):  # the parser trims the space left before a call
             return final[shared:]
         return f"\n\n{final}" if self.sent else final  # a retry answered after text already shown
+
+
+def _unsure_ending(text: str, at_line_start: bool) -> int:
+    """How many characters at the end of `text` may be the start of the status line, a recipient header
+    (` to=`) or a label line (`**Tool Call:**`): they wait for the next delta."""
+    keep = next(
+        (k for k in range(min(len(text), len(_STATUS) - 1), 0, -1) if _STATUS.startswith(text[-k:])), 0
+    )
+    word = re.search(r"\bto?\Z", text)
+    if word is not None:
+        keep = max(keep, len(text) - word.start())
+    line_start = text.rfind("\n") + 1
+    if (line_start or at_line_start) and _may_be_label(text[line_start:]):
+        keep = max(keep, len(text) - line_start)
+    return keep
+
+
+def _may_be_label(line: str) -> bool:
+    """Whether the unfinished `line` may still become a label line naming a call (`**Tool Call:**`)."""
+    rest = line.lstrip(" \t*_").lower()
+    if not rest:
+        return bool(line)
+    for word in _LABEL_WORDS:
+        if word.startswith(rest):
+            return True
+        if rest.startswith(word):
+            tail = rest[len(word) :].lstrip(" _-")
+            return "call".startswith(tail) or (tail.startswith("call") and not tail[4:].strip("s \t*_"))
+    return False
 
 
 def visible(text: str) -> str:

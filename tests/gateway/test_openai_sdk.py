@@ -208,3 +208,30 @@ def test_a_reply_cut_off_inside_a_call_gives_no_call(gateway: Gateway, stream: b
     else:
         reply = client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ])
         assert reply.choices[0].finish_reason == "length" and not reply.choices[0].message.tool_calls
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        'Reading it now.\n**Tool Call:**\n<tool_call>{"name": "read_file", "arguments": {"path": "a.py"}}'
+        "</tool_call>",
+        'Reading it now. to=read_file<|message|><q:function_calls><q:invoke name="read_file">'
+        '<q:parameter name="path">a.py</q:parameter></q:invoke></q:function_calls><|eom|>',
+    ],
+)
+def test_a_label_or_recipient_header_before_a_call_is_not_streamed(gateway: Gateway, reply: str) -> None:
+    gateway.upstream.reply(reply)
+    stream = client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ], stream=True)
+    chunks = list(stream)
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert text.strip() == "Reading it now.", text
+    calls = [t for c in chunks if c.choices for t in c.choices[0].delta.tool_calls or ()]
+    assert [call.function.name for call in calls if call.function] == ["read_file"]
+
+
+def test_prose_that_looks_like_an_opener_is_still_delivered_whole(gateway: Gateway) -> None:
+    prose = "Tools are fine to use.\nFunction calls: none needed here, I want to answer directly."
+    gateway.upstream.reply(prose)
+    stream = client(gateway).chat.completions.create(model="m", messages=ASK, tools=[READ], stream=True)
+    text = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
+    assert text.strip() == prose
