@@ -93,14 +93,7 @@ def serve_command(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    import uvicorn  # noqa: PLC0415
+    from asi_agent.gateway.server import run  # noqa: PLC0415 - only here
 
-    # No X-Forwarded-* rewriting: nothing here reads the client's address, and it wraps every request.
-    server_config = uvicorn.Config(
-        app, log_level="warning", access_log=False, timeout_graceful_shutdown=5, proxy_headers=False
-    )
-    server = uvicorn.Server(server_config)
-    # `Server.run`, not `asyncio.run(server.serve())`: only it builds uvicorn's own loop (uvloop when the
-    # gateway extra is installed), which costs a request about half the CPU of the plain asyncio loop.
-    server.run(sockets=[sock])
+    run(app, sock, max_body=args.max_body)
     return 0
