@@ -140,10 +140,15 @@ class Request:
             raise Gone
         return b"".join(self._body)
 
+    def _closes(self) -> bool:
+        """Whether the connection ends with this answer (said in its head)."""
+        conn = self._conn
+        return not self.keep_alive or not self._complete or conn.closing or conn.close_after
+
     def answer(self, status: int, body: bytes, content_type: bytes, extra: bytes = b"") -> None:
         """A whole answer in one write; `extra` is more header lines (each ending in CRLF)."""
         self.answered = True
-        close = not self.keep_alive or not self._complete or self._conn.closing
+        close = self._closes()
         head = b"HTTP/1.1 %d %s\r\ncontent-type: %s\r\ncontent-length: %d\r\n%s%s%s\r\n" % (
             status,
             _REASONS.get(status, b""),
@@ -163,7 +168,7 @@ class Request:
         the stream is closed (which stops the upstream request behind it)."""
         self.answered = True
         conn = self._conn
-        close = not self.keep_alive or not self._complete or conn.closing
+        close = self._closes()
         head = b"HTTP/1.1 200 OK\r\n" + _STREAM_HEAD + _date_header()
         head += b"connection: close\r\n\r\n" if close else b"\r\n"
         conn.close_after = close

@@ -147,3 +147,12 @@ def test_sigterm_lets_the_answer_in_progress_finish(gateway: Gateway) -> None:
         assert status == 200 and headers["connection"] == "close"
         assert json.loads(body)["choices"][0]["message"]["content"] == "Finished anyway."
     assert gateway.process.wait(10) == 0
+
+
+def test_an_upgrade_it_does_not_speak_is_answered_in_http_1_1_then_closed(gateway: Gateway) -> None:
+    upgrade = "connection: Upgrade, HTTP2-Settings\r\nupgrade: h2c\r\nhttp2-settings: AAMAAABkAAQAAP__"
+    with _connect(gateway) as sock, sock.makefile("rb") as stream:
+        sock.sendall(f"GET /health HTTP/1.1\r\nhost: gateway\r\n{upgrade}\r\n\r\n".encode())
+        status, headers, body = _read(stream)
+        assert status == 200 and json.loads(body)["status"] == "ok" and headers["connection"] == "close"
+        assert _closed(sock)
