@@ -92,6 +92,10 @@ class _Gateway:
         length = request.header(b"content-length")
         if length is not None and length.isdigit() and int(length) > self.config.max_body:
             raise _Refused(413, self._too_large(), "request_too_large")
+
+    def _admit(self) -> None:
+        """429 when the requests in flight are at the limit (counted once a request's body is in: a client
+        slow to send one holds no place)."""
         if self.in_flight >= self.config.max_concurrent:
             raise _Refused(
                 429, f"too many requests at once (limit {self.config.max_concurrent})", "rate_limit_error"
@@ -118,9 +122,11 @@ class _Gateway:
         started, entry = time.perf_counter(), {"api": api, "path": request.path}
         try:
             self._check(request)
+            body = await self._body(request)
+            self._admit()
             self.in_flight += 1
             try:
-                await self._answer(api, request, entry)
+                await self._answer(api, body, request, entry)
             finally:
                 self.in_flight -= 1
         except BadRequest as exc:
@@ -133,8 +139,8 @@ class _Gateway:
             pass  # logged as 499 below
         self._done(entry, started)
 
-    async def _answer(self, api: Api, request: Request, entry: dict[str, Any]) -> None:
-        chat = _READERS[api](await self._body(request))
+    async def _answer(self, api: Api, body: dict[str, Any], request: Request, entry: dict[str, Any]) -> None:
+        chat = _READERS[api](body)
         await self.upstream.check(chat)
         entry["stream"] = chat.stream
         if chat.stream:
@@ -192,6 +198,7 @@ class _Gateway:
         """`GET /v1/models`: the one model served."""
         try:
             self._check(request)
+            self._admit()
         except _Refused as exc:
             _send_json(request, exc.status, openai_api.error_body(str(exc), exc.kind))
             return
@@ -226,9 +233,12 @@ class _Gateway:
         try:
             self._check(request)
             chat = from_anthropic({**await self._body(request), "max_tokens": 1})
+            self._admit()
         except (_Refused, BadRequest) as exc:
             status = exc.status if isinstance(exc, _Refused) else 400
             _send_json(request, status, anthropic_api.error_body(str(exc)))
+            return
+        except Gone:
             return
         text = "\n".join(m.content for m in chat.messages) + json.dumps(chat.tools)
         counted = await self.upstream.backend.count_tokens(text)

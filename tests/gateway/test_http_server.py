@@ -156,3 +156,18 @@ def test_an_upgrade_it_does_not_speak_is_answered_in_http_1_1_then_closed(gatewa
         status, headers, body = _read(stream)
         assert status == 200 and json.loads(body)["status"] == "ok" and headers["connection"] == "close"
         assert _closed(sock)
+
+
+def test_a_slow_body_holds_no_place_and_the_limit_answers_429(serve: Callable[..., Gateway]) -> None:
+    gateway = serve("--emulate", "always", "--max-concurrent", "1")
+    gateway.upstream.reply(Reply(text="Slow.", delay=1.5), "Next.")
+    with _connect(gateway) as slow, _connect(gateway) as busy, busy.makefile("rb") as stream:
+        slow.sendall(_post(BODY[:10], f"content-length: {len(BODY)}"))  # the rest never comes
+        busy.sendall(_post(BODY, f"content-length: {len(BODY)}"))  # takes the one place for 1.5 s
+        time.sleep(0.5)
+        refused = httpx.post(f"{gateway.v1}/chat/completions", content=BODY, timeout=10)
+        assert refused.status_code == 429 and "limit 1" in refused.json()["error"]["message"]
+        status, _, body = _read(stream)
+        assert status == 200 and json.loads(body)["choices"][0]["message"]["content"] == "Slow."
+    answer = httpx.post(f"{gateway.v1}/chat/completions", content=BODY, timeout=10)
+    assert answer.json()["choices"][0]["message"]["content"] == "Next."
