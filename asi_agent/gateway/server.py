@@ -35,9 +35,9 @@ IDLE_SECONDS = 5.0
 
 _REASONS = {status.value: status.phrase.encode("latin-1") for status in HTTPStatus}
 _STREAM_HEAD = (
-    b"content-type: text/event-stream; charset=utf-8\r\ncache-control: no-cache\r\n"
-    b"x-accel-buffering: no\r\ntransfer-encoding: chunked\r\n"
+    b"content-type: text/event-stream; charset=utf-8\r\ncache-control: no-cache\r\nx-accel-buffering: no\r\n"
 )
+_CHUNKED = b"transfer-encoding: chunked\r\n"
 _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 _LAST_CHUNK = b"0\r\n\r\n"
 
@@ -86,6 +86,7 @@ class Request:
         "_waiter",
         "answered",
         "headers",
+        "http10",
         "keep_alive",
         "method",
         "path",
@@ -99,7 +100,7 @@ class Request:
         self.url = b""
         self.headers: dict[bytes, bytes] = {}
         """Header values by lower-case name (a repeated header: the last one)."""
-        self.method, self.path, self.keep_alive = "GET", "/", True
+        self.method, self.path, self.keep_alive, self.http10 = "GET", "/", True, False
         self._body: list[bytes] = []
         self._size, self._complete, self.too_large, self.answered = 0, False, False, False
         self._waiter: asyncio.Future[None] | None = None
@@ -143,7 +144,8 @@ class Request:
     def _closes(self) -> bool:
         """Whether the connection ends with this answer (said in its head)."""
         conn = self._conn
-        return not self.keep_alive or not self._complete or conn.closing or conn.close_after
+        closes = not self.keep_alive or not self._complete or conn.closing or conn.close_after
+        return closes or self.http10
 
     def answer(self, status: int, body: bytes, content_type: bytes, extra: bytes = b"") -> None:
         """A whole answer in one write; `extra` is more header lines (each ending in CRLF)."""
@@ -165,21 +167,23 @@ class Request:
     async def stream(self, pieces: AsyncGenerator[tuple[str, bool], None]) -> None:
         """An event stream (status 200) of `pieces` (text, whether it is the last), each written as it
         comes, the last with the end of the body; the first with the head. Should the client go away,
-        the stream is closed (which stops the upstream request behind it)."""
+        the stream is closed (which stops the upstream request behind it). Chunked, except to an
+        HTTP/1.0 client: its body ends with the connection."""
         self.answered = True
-        conn = self._conn
+        conn, chunked = self._conn, not self.http10
         close = self._closes()
-        head = b"HTTP/1.1 200 OK\r\n" + _STREAM_HEAD + _date_header()
+        head = b"HTTP/1.1 200 OK\r\n" + _STREAM_HEAD + (_CHUNKED if chunked else b"") + _date_header()
         head += b"connection: close\r\n\r\n" if close else b"\r\n"
+        last_chunk = _LAST_CHUNK if chunked else b""
         conn.close_after = close
         conn.streaming = self.task
         ended = False
         try:
             async for text, last in pieces:
                 data = text.encode("utf-8")
-                chunk = b"%x\r\n%s\r\n" % (len(data), data) if data else b""
+                chunk = b"%x\r\n%s\r\n" % (len(data), data) if data and chunked else data
                 if last:
-                    chunk += _LAST_CHUNK
+                    chunk += last_chunk
                 conn.write(head + chunk if head else chunk)
                 head = b""
                 if conn.paused:
@@ -188,7 +192,7 @@ class Request:
                     ended = True
                     break
             if not ended:
-                conn.write(head + _LAST_CHUNK)
+                conn.write(head + last_chunk)
         except asyncio.CancelledError:
             if not conn.lost or self.task is None:
                 raise
@@ -301,6 +305,7 @@ class Connection(asyncio.Protocol):
             self._idle = None
         request.method = self.parser.get_method().decode("ascii")
         request.keep_alive = self.parser.should_keep_alive()
+        request.http10 = self.parser.get_http_version() == "1.0"
         path = request.url.partition(b"?")[0].decode("latin-1")
         request.path = unquote(path) if "%" in path else path
         if self.active is None:

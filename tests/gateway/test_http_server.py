@@ -171,3 +171,20 @@ def test_a_slow_body_holds_no_place_and_the_limit_answers_429(serve: Callable[..
         assert status == 200 and json.loads(body)["choices"][0]["message"]["content"] == "Slow."
     answer = httpx.post(f"{gateway.v1}/chat/completions", content=BODY, timeout=10)
     assert answer.json()["choices"][0]["message"]["content"] == "Next."
+
+
+def test_a_stream_to_an_http_1_0_client_ends_with_the_connection_not_in_chunks(gateway: Gateway) -> None:
+    gateway.upstream.reply("Streamed to an old client.")
+    body = json.dumps({"model": "m", "messages": ASK, "stream": True}).encode()
+    with _connect(gateway) as sock:
+        head = f"POST /v1/chat/completions HTTP/1.0\r\ncontent-length: {len(body)}\r\n\r\n"
+        sock.sendall(head.encode() + body)
+        received = b""
+        while piece := sock.recv(65536):  # until the server closes
+            received += piece
+    head_part, _, events = received.partition(b"\r\n\r\n")
+    assert b"transfer-encoding" not in head_part.lower() and b"connection: close" in head_part
+    lines = [line for line in events.decode().split("\n") if line.startswith("data: ")]
+    assert lines[-1] == "data: [DONE]"
+    text = "".join(json.loads(line[6:])["choices"][0]["delta"].get("content") or "" for line in lines[:-1])
+    assert text == "Streamed to an old client."
