@@ -114,12 +114,16 @@ def start_upstream() -> str:
     return f"http://127.0.0.1:{port}/v1"
 
 
-def start_gateway(upstream: str, work: Path) -> tuple[str, subprocess.Popen[bytes]]:
-    """`asi-agent serve --emulate always` in front of `upstream`."""
+def start_gateway(
+    upstream: str, work: Path, package: str | None = None
+) -> tuple[str, subprocess.Popen[bytes]]:
+    """`asi-agent serve --emulate always` in front of `upstream` (the `asi_agent` found in the folder
+    `package` when given: another version of the gateway, measured in the same sitting)."""
     log = work / "serve.log"
     command = [sys.executable, "-m", "asi_agent", "serve", "--port", "0", "--provider", "openai"]
     command += ["--base-url", upstream, "--model", "m", "--emulate", "always", "--max-concurrent", "256"]
     env = {"PATH": "/usr/bin:/bin", "ASI_CONFIG_DIR": str(work / "config"), "HOME": str(work)}
+    env |= {"PYTHONPATH": str(Path(package).resolve())} if package else {}
     with log.open("wb") as sink:
         process = subprocess.Popen(command, cwd=work, stdout=subprocess.DEVNULL, stderr=sink, env=env)
     for _ in range(600):
@@ -323,11 +327,16 @@ def main() -> None:
     parser.add_argument(
         "--router", metavar="CCR", help="claude-code-router's `ccr` binary: measured side by side"
     )
+    parser.add_argument(
+        "--package",
+        metavar="DIR",
+        help="serve the asi_agent package in DIR (e.g. `git archive OLD asi_agent` unpacked): an A/B run",
+    )
     args = parser.parse_args()
     load_before = [float(v) for v in Path("/proc/loadavg").read_text().split()[:3]]
     upstream = start_upstream()
     with tempfile.TemporaryDirectory() as folder:
-        gateway, process = start_gateway(upstream, Path(folder))
+        gateway, process = start_gateway(upstream, Path(folder), args.package)
         try:
             used = cpu_seconds(process.pid)
             figures = asyncio.run(latency(upstream, gateway, args.rounds))

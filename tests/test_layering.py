@@ -29,6 +29,7 @@ VENDOR_ONLY_IN: dict[str, str | tuple[str, ...]] = {
     # the HTTP server stack: only `asi-agent serve` and `asi-agent mcp serve --http` run it
     "starlette": "gateway",
     "uvicorn": ("gateway", "mcpserve"),
+    "httptools": "gateway",  # the gateway's own HTTP/1.1 server
     "textual": "ui",
     "prompt_toolkit": "ui",
     "acp": "acp",  # the Agent Client Protocol SDK: only the editor front end speaks it

@@ -4,6 +4,8 @@ import subprocess
 import sys
 
 HEAVY = ("textual", "openai", "ollama", "tree_sitter", "xllamacpp", "mcp", "httpx", "pydantic", "acp")
+SERVER = ("httptools", "uvloop", "uvicorn", "starlette")
+"""The gateway's HTTP server stack: loaded by `asi-agent serve` only when it serves."""
 
 
 def _imported(*args: str) -> set[str]:
@@ -24,7 +26,11 @@ def _imported(*args: str) -> set[str]:
 
 
 def test_help_imports_no_heavy_library():
-    assert not set(HEAVY) & _imported("--help")
+    assert not set(HEAVY + SERVER) & _imported("--help")
+
+
+def test_serve_help_imports_no_server():
+    assert not set(HEAVY + SERVER) & _imported("serve", "--help")
 
 
 def test_run_help_imports_no_heavy_library():

@@ -225,12 +225,15 @@ class Http1Response:
             if "gzip" in encoding or "deflate" in encoding
             else None
         )
-        self._done = False
+        self._done = self._trailers = False
 
     async def aiter_bytes(self) -> AsyncIterator[bytes]:
         """The body as it arrives, decoded from its transfer and content encodings."""
         try:
-            async for piece in self._raw():
+            while (piece := self._available()) is not None:
+                if not piece:
+                    await self._connection.wait(self._timeout)
+                    continue
                 data = self._inflate.decompress(piece) if self._inflate is not None else piece
                 if data:
                     yield data
@@ -241,10 +244,44 @@ class Http1Response:
 
     async def aread(self) -> bytes:
         """The whole body."""
-        return b"".join([piece async for piece in self.aiter_bytes()])
+        if self._inflate is not None:
+            return b"".join([piece async for piece in self.aiter_bytes()])
+        pieces = []
+        while (piece := self._available()) is not None:
+            if piece:
+                pieces.append(piece)
+            else:
+                await self._connection.wait(self._timeout)
+        return b"".join(pieces)
 
     async def aiter_lines(self) -> AsyncIterator[str]:
-        """The body's lines as text (UTF-8), without their ends (`\\n`, `\\r\\n` or `\\r`)."""
+        """The body's lines as text (UTF-8), without their ends (`\\n`, `\\r\\n` or `\\r`).
+
+        One generator over the connection's buffer: each time data arrives, every whole chunk in it is
+        unframed and every whole line split off in one pass (a streamed reply's few lines used to cross
+        four nested generators each). Bytes split at `\\n` never cut a UTF-8 character in two."""
+        if self._inflate is not None:
+            async for text in self._decoded_lines():
+                yield text
+            return
+        connection, pending = self._connection, b""
+        while (data := self._available()) is not None:
+            if not data:
+                await connection.wait(self._timeout)
+                continue
+            *lines, pending = (pending + data).split(b"\n")
+            for line in lines:
+                if b"\r" in line[:-1]:  # lone `\r` line ends too
+                    for part in line.rstrip(b"\r").split(b"\r"):
+                        yield part.decode("utf-8", "replace")
+                else:
+                    yield line.rstrip(b"\r").decode("utf-8", "replace")
+        if pending:
+            for part in pending.split(b"\r"):
+                yield part.decode("utf-8", "replace")
+
+    async def _decoded_lines(self) -> AsyncIterator[str]:
+        """`aiter_lines` for a compressed body: decompressed piece by piece, then split."""
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         pending = ""
         async for piece in self.aiter_bytes():
@@ -258,6 +295,67 @@ class Http1Response:
         for line in text.splitlines():
             yield line
 
+    def _available(self) -> bytes | None:
+        """The body's bytes buffered now, unframed (b"": none yet), or None once the body has ended."""
+        if self._done:
+            return None
+        connection = self._connection
+        buffer = connection.buffer
+        if self._chunked:
+            return self._unchunk(buffer)
+        if self._left is None:
+            return self._until_end()
+        if not self._left:
+            self._done = True
+            return None
+        piece = connection.take(min(self._left, len(buffer)))
+        self._left -= len(piece)
+        return piece
+
+    def _until_end(self) -> bytes | None:
+        """`_available` for a body that ends with the connection."""
+        connection = self._connection
+        self._keep = False
+        if connection.buffer:
+            return connection.take(len(connection.buffer))
+        if connection.closed:
+            self._done = True
+            return None
+        return b""
+
+    def _unchunk(self, buffer: bytearray) -> bytes | None:
+        """Every whole chunk in `buffer`, unframed and removed; None once the last chunk and its
+        trailers have been read."""
+        pieces, at = [], 0
+        while (end := buffer.find(b"\r\n", at)) >= 0:
+            if self._trailers:  # after the last chunk: lines up to a blank one
+                blank, at = end == at, end + 2
+                if blank:
+                    self._done = True
+                    break
+                continue
+            line = bytes(buffer[at:end]).split(b";", 1)[0].strip()
+            try:
+                size = int(line, 16)
+            except ValueError:
+                raise httpx2.RemoteProtocolError(f"a malformed chunk size: {line[:20]!r}") from None
+            if size == 0:
+                self._trailers, at = True, end + 2
+                continue
+            start = end + 2
+            if len(buffer) < start + size + 2:
+                break  # the chunk (and the line end after it) is still on its way
+            if buffer[start + size : start + size + 2] != b"\r\n":
+                raise httpx2.RemoteProtocolError("a chunk does not end where its size says")
+            pieces.append(bytes(buffer[start : start + size]))
+            at = start + size + 2
+        if len(buffer) - at > _MAX_HEAD and buffer.find(b"\r\n", at) < 0:
+            raise httpx2.RemoteProtocolError("a chunk size line is too long")
+        del buffer[:at]
+        if pieces:
+            return b"".join(pieces)
+        return None if self._done else b""
+
     async def aclose(self) -> None:
         """Give the connection back when the body was read to its end, else drop it."""
         if self._done and self._keep:
@@ -266,61 +364,3 @@ class Http1Response:
             self._connection.close()
         self._done = True
         self._keep = False
-
-    async def _raw(self) -> AsyncIterator[bytes]:
-        if self._chunked:
-            async for piece in self._chunks():
-                yield piece
-        elif self._left is not None:
-            async for piece in self._sized():
-                yield piece
-        else:
-            self._keep = False  # the body ends with the connection
-            async for piece in self._until_close():
-                yield piece
-        self._done = True
-
-    async def _sized(self) -> AsyncIterator[bytes]:
-        connection = self._connection
-        while self._left:
-            if not connection.buffer:
-                await connection.wait(self._timeout)
-            piece = connection.take(min(self._left, len(connection.buffer)))
-            self._left -= len(piece)
-            yield piece
-
-    async def _until_close(self) -> AsyncIterator[bytes]:
-        connection = self._connection
-        while True:
-            if connection.buffer:
-                yield connection.take(len(connection.buffer))
-            elif connection.closed:
-                return
-            else:
-                await connection.wait(self._timeout)
-
-    async def _chunks(self) -> AsyncIterator[bytes]:
-        connection = self._connection
-        while True:
-            line = (await self._line()).split(b";", 1)[0].strip()
-            try:
-                size = int(line, 16)
-            except ValueError:
-                raise httpx2.RemoteProtocolError(f"a malformed chunk size: {line[:20]!r}") from None
-            if size == 0:
-                while await self._line():  # trailers, up to the blank line
-                    pass
-                return
-            while len(connection.buffer) < size + 2:  # the chunk and the line end after it
-                await connection.wait(self._timeout)
-            yield connection.take(size)
-            if connection.take(2) != b"\r\n":
-                raise httpx2.RemoteProtocolError("a chunk does not end where its size says")
-
-    async def _line(self) -> bytes:
-        connection = self._connection
-        while (end := connection.buffer.find(b"\r\n")) < 0:
-            if len(connection.buffer) > _MAX_HEAD:
-                raise httpx2.RemoteProtocolError("a chunk size line is too long")
-            await connection.wait(self._timeout)
-        return connection.take(end + 2)[:-2]

@@ -1,5 +1,5 @@
-"""The gateway's HTTP application (plain ASGI, served by uvicorn): the OpenAI and Anthropic endpoints over
-one `Upstream`.
+"""The gateway's HTTP application (served by the gateway's own server, `server.py`): the OpenAI and
+Anthropic endpoints over one `Upstream`.
 
 Every request: the bearer token checked when one is set, the body size and the number of requests in
 flight bounded (clear 413 / 429 errors), one JSON log line when it ends (checklist §11), written after
@@ -13,9 +13,8 @@ import hmac
 import json
 import logging
 import time
-import traceback
 from collections import Counter
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -24,26 +23,18 @@ from asi_agent import traces
 from asi_agent.context.images import image_tokens
 from asi_agent.exceptions import BackendError
 from asi_agent.gateway import anthropic_api, openai_api, responses_api
-from asi_agent.gateway.asgi import (
-    Receive,
-    Scope,
-    Send,
-    TooLarge,
-    header,
-    read_body,
-    send_json,
-    send_stream,
-    send_text,
-)
 from asi_agent.gateway.emulate import Outcome, Upstream
 from asi_agent.gateway.normalize import BadRequest, ChatRequest, from_anthropic, from_openai, from_responses
+from asi_agent.gateway.server import Gone, Request, TooLarge
 from asi_agent.gateway.streams import answer_stream
 
-__all__ = ["GatewayConfig", "build_app"]
+__all__ = ["GatewayApp", "GatewayConfig", "build_app"]
 
 log = logging.getLogger("asi_agent.gateway")
 Api = Literal["openai", "anthropic", "responses"]
-App = Callable[[Scope, Receive, Send], Any]
+Endpoint = Callable[[Request], Awaitable[None]]
+_JSON = b"application/json"
+_TEXT = b"text/plain; charset=utf-8"
 
 
 class GatewayConfig(BaseModel):
@@ -67,6 +58,13 @@ class _Refused(Exception):
 
 _LOG_LINE = json.JSONEncoder(ensure_ascii=False).encode
 """`json.dumps(…, ensure_ascii=False)` without building an encoder for every request's log line."""
+_JSON_BODY = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+"""A JSON answer's body, encoded as Starlette's `JSONResponse` encodes it."""
+
+
+def _send_json(request: Request, status: int, content: Any) -> None:
+    request.answer(status, _JSON_BODY(content).encode("utf-8"), _JSON)
+
 
 _READERS: dict[Api, Callable[[dict[str, Any]], ChatRequest]] = {
     "openai": from_openai,
@@ -82,18 +80,22 @@ class _Gateway:
         self.counts: Counter[str] = Counter()
         self.started = time.time()
 
-    def _check(self, scope: Scope) -> None:
+    def _check(self, request: Request) -> None:
         token = self.config.token
         if token is not None:
-            given = header(scope, b"x-api-key") or header(scope, b"authorization") or ""
+            given = request.header(b"x-api-key") or request.header(b"authorization") or ""
             given = given.removeprefix("Bearer ").strip()
             if not hmac.compare_digest(given.encode(), token.encode()):
                 raise _Refused(
                     401, "missing or wrong token (Authorization: Bearer TOKEN)", "authentication_error"
                 )
-        length = header(scope, b"content-length")
+        length = request.header(b"content-length")
         if length is not None and length.isdigit() and int(length) > self.config.max_body:
             raise _Refused(413, self._too_large(), "request_too_large")
+
+    def _admit(self) -> None:
+        """429 when the requests in flight are at the limit (counted once a request's body is in: a client
+        slow to send one holds no place)."""
         if self.in_flight >= self.config.max_concurrent:
             raise _Refused(
                 429, f"too many requests at once (limit {self.config.max_concurrent})", "rate_limit_error"
@@ -102,9 +104,9 @@ class _Gateway:
     def _too_large(self) -> str:
         return f"request body over the limit of {self.config.max_body} bytes"
 
-    async def _body(self, receive: Receive) -> dict[str, Any]:
+    async def _body(self, request: Request) -> dict[str, Any]:
         try:
-            raw = await read_body(receive, self.config.max_body)
+            raw = await request.body()
         except TooLarge:
             raise _Refused(413, self._too_large(), "request_too_large") from None
         try:
@@ -115,36 +117,40 @@ class _Gateway:
             raise _Refused(400, "the body must be a JSON object", "invalid_request_error")
         return body
 
-    async def handle(self, api: Api, scope: Scope, receive: Receive, send: Send) -> None:
+    async def handle(self, api: Api, request: Request) -> None:
         """One API request, answered (an error in the client's API shape), then logged."""
-        started, entry = time.perf_counter(), {"api": api, "path": scope["path"]}
+        started, entry = time.perf_counter(), {"api": api, "path": request.path}
         try:
-            self._check(scope)
+            self._check(request)
+            body = await self._body(request)
+            self._admit()
             self.in_flight += 1
             try:
-                await self._answer(api, receive, send, entry)
+                await self._answer(api, body, request, entry)
             finally:
                 self.in_flight -= 1
         except BadRequest as exc:
-            await self._error(send, api, _Refused(400, str(exc), "invalid_request_error"), entry)
+            self._error(request, api, _Refused(400, str(exc), "invalid_request_error"), entry)
         except BackendError as exc:
-            await self._error(send, api, _Refused(502, f"upstream: {exc}", "api_error"), entry)
+            self._error(request, api, _Refused(502, f"upstream: {exc}", "api_error"), entry)
         except _Refused as exc:
-            await self._error(send, api, exc, entry)
+            self._error(request, api, exc, entry)
+        except Gone:
+            pass  # logged as 499 below
         self._done(entry, started)
 
-    async def _answer(self, api: Api, receive: Receive, send: Send, entry: dict[str, Any]) -> None:
-        chat = _READERS[api](await self._body(receive))
+    async def _answer(self, api: Api, body: dict[str, Any], request: Request, entry: dict[str, Any]) -> None:
+        chat = _READERS[api](body)
         await self.upstream.check(chat)
         entry["stream"] = chat.stream
         if chat.stream:
-            await send_stream(receive, send, self._events(api, chat, entry))
+            await request.stream(self._events(api, chat, entry))
             return
         with traces.span("gateway.request", api=api, stream=False):
             outcome = await self.upstream.answer(chat)
         entry |= outcome.trace | {"status": 200}
         encode = {"openai": openai_api.chat_completion, "anthropic": anthropic_api.message}
-        await send_json(send, 200, encode[api](outcome) if api in encode else responses_api.response(outcome))
+        _send_json(request, 200, encode[api](outcome) if api in encode else responses_api.response(outcome))
 
     async def _events(
         self, api: Api, chat: ChatRequest, entry: dict[str, Any]
@@ -172,10 +178,10 @@ class _Gateway:
         finally:
             entry |= outcome[0].trace if outcome else {}
 
-    async def _error(self, send: Send, api: Api, exc: _Refused, entry: dict[str, Any]) -> None:
+    def _error(self, request: Request, api: Api, exc: _Refused, entry: dict[str, Any]) -> None:
         entry |= {"status": exc.status, "error": str(exc)}
         encode = anthropic_api.error_body if api == "anthropic" else openai_api.error_body
-        await send_json(send, exc.status, encode(str(exc), exc.kind))
+        _send_json(request, exc.status, encode(str(exc), exc.kind))
 
     def _done(self, entry: dict[str, Any], started: float) -> None:
         entry["ms"] = round((time.perf_counter() - started) * 1000, 1)
@@ -188,16 +194,17 @@ class _Gateway:
         if log.isEnabledFor(logging.INFO):
             log.info(_LOG_LINE(entry))  # no arguments: the line is not %-formatted again
 
-    async def models(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def models(self, request: Request) -> None:
         """`GET /v1/models`: the one model served."""
         try:
-            self._check(scope)
+            self._check(request)
+            self._admit()
         except _Refused as exc:
-            await send_json(send, exc.status, openai_api.error_body(str(exc), exc.kind))
+            _send_json(request, exc.status, openai_api.error_body(str(exc), exc.kind))
             return
         name = self.upstream.backend.model_name
-        await send_json(
-            send,
+        _send_json(
+            request,
             200,
             {
                 "object": "list",
@@ -205,13 +212,13 @@ class _Gateway:
             },
         )
 
-    async def health(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def health(self, request: Request) -> None:
         """`GET /health` (open to probes: no token)."""
         native = self.upstream.native
         body = {"status": "ok", "model": self.upstream.backend.model_name, "native_tools": native}
-        await send_json(send, 200, body)
+        _send_json(request, 200, body)
 
-    async def metrics(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def metrics(self, request: Request) -> None:
         """`GET /metrics` in the Prometheus text format."""
         lines = [
             f"asi_gateway_in_flight {self.in_flight}",
@@ -219,22 +226,25 @@ class _Gateway:
         ]
         lines += [f"asi_gateway_{name}_total {value}" for name, value in sorted(self.counts.items())]
         text = ("\n".join(lines) + "\n").encode("utf-8")
-        await send_text(send, 200, text, b"text/plain; charset=utf-8")
+        request.answer(200, text, _TEXT)
 
-    async def count_tokens(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def count_tokens(self, request: Request) -> None:
         """`POST /v1/messages/count_tokens`: the upstream's count, else an estimate."""
         try:
-            self._check(scope)
-            chat = from_anthropic({**await self._body(receive), "max_tokens": 1})
+            self._check(request)
+            chat = from_anthropic({**await self._body(request), "max_tokens": 1})
+            self._admit()
         except (_Refused, BadRequest) as exc:
             status = exc.status if isinstance(exc, _Refused) else 400
-            await send_json(send, status, anthropic_api.error_body(str(exc)))
+            _send_json(request, status, anthropic_api.error_body(str(exc)))
+            return
+        except Gone:
             return
         text = "\n".join(m.content for m in chat.messages) + json.dumps(chat.tools)
         counted = await self.upstream.backend.count_tokens(text)
         images = sum(image_tokens(i, "anthropic") for m in chat.messages for i in m.images)
         estimate = counted if counted is not None else len(text) // 4
-        await send_json(send, 200, {"input_tokens": estimate + images})
+        _send_json(request, 200, {"input_tokens": estimate + images})
 
 
 def _stream_error(api: Api, message: str) -> str:
@@ -244,56 +254,49 @@ def _stream_error(api: Api, message: str) -> str:
     return f"data: {json.dumps(openai_api.error_body(message, 'api_error'))}\n\n"
 
 
-def build_app(upstream: Upstream, config: GatewayConfig) -> App:
-    """The ASGI application: `/v1/chat/completions`, `/v1/messages` (+ `count_tokens`), `/v1/responses`,
-    `/v1/models`, `/health`, `/metrics`."""
-    gateway = _Gateway(upstream, config)
+class GatewayApp:
+    """The application the server runs: routes by path and method, then the endpoint answers."""
 
-    def api(name: Api) -> App:
-        return lambda scope, receive, send: gateway.handle(name, scope, receive, send)
+    def __init__(self, upstream: Upstream, config: GatewayConfig) -> None:
+        self.upstream, self.config = upstream, config
+        gateway = _Gateway(upstream, config)
 
-    routes: dict[str, tuple[str, App]] = {
-        "/v1/chat/completions": ("POST", api("openai")),
-        "/v1/messages": ("POST", api("anthropic")),
-        "/v1/messages/count_tokens": ("POST", gateway.count_tokens),
-        "/v1/responses": ("POST", api("responses")),
-        "/v1/models": ("GET", gateway.models),
-        "/health": ("GET", gateway.health),
-        "/metrics": ("GET", gateway.metrics),
-    }
+        def api(name: Api) -> Endpoint:
+            return lambda request: gateway.handle(name, request)
 
-    async def app(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            await _lifespan(upstream, receive, send)
-            return
-        if scope["type"] != "http":
-            return
-        method, endpoint = routes.get(scope["path"], ("", None))
+        self.routes: dict[str, tuple[str, Endpoint]] = {
+            "/v1/chat/completions": ("POST", api("openai")),
+            "/v1/messages": ("POST", api("anthropic")),
+            "/v1/messages/count_tokens": ("POST", gateway.count_tokens),
+            "/v1/responses": ("POST", api("responses")),
+            "/v1/models": ("GET", gateway.models),
+            "/health": ("GET", gateway.health),
+            "/metrics": ("GET", gateway.metrics),
+        }
+
+    async def handle(self, request: Request) -> None:
+        """One request: 404 for an unknown path, 405 for a wrong method, else its endpoint's answer."""
+        method, endpoint = self.routes.get(request.path, ("", None))
         if endpoint is None:
-            await send_text(send, 404, b"Not Found", b"text/plain; charset=utf-8")
-        elif scope["method"] != method and not (method == "GET" and scope["method"] == "HEAD"):
-            allow = [(b"allow", f"{method}, HEAD".encode() if method == "GET" else method.encode())]
-            await send_text(send, 405, b"Method Not Allowed", b"text/plain; charset=utf-8", allow)
+            request.answer(404, b"Not Found", _TEXT)
+        elif request.method != method and not (method == "GET" and request.method == "HEAD"):
+            allow = f"{method}, HEAD" if method == "GET" else method
+            request.answer(405, b"Method Not Allowed", _TEXT, f"allow: {allow}\r\n".encode())
         else:
-            await endpoint(scope, receive, send)
+            await endpoint(request)
 
-    return app
+    async def start(self) -> None:
+        """Learn about the upstream before the first request."""
+        await self.upstream.start()
+
+    async def close(self) -> None:
+        """Close the upstream's connections after the last request."""
+        await self.upstream.backend.aclose()
+        if self.upstream.unstreamed is not self.upstream.backend:
+            await self.upstream.unstreamed.aclose()
 
 
-async def _lifespan(upstream: Upstream, receive: Receive, send: Send) -> None:
-    """Learn about the upstream at start-up; close its connections at shutdown."""
-    while True:
-        message = await receive()
-        if message["type"] == "lifespan.startup":
-            try:
-                await upstream.start()
-            except BaseException:  # told to the server (which stops), as Starlette tells it
-                await send({"type": "lifespan.startup.failed", "message": traceback.format_exc()})
-                raise
-            await send({"type": "lifespan.startup.complete"})
-        elif message["type"] == "lifespan.shutdown":
-            await upstream.backend.aclose()
-            if upstream.unstreamed is not upstream.backend:
-                await upstream.unstreamed.aclose()
-            await send({"type": "lifespan.shutdown.complete"})
-            return
+def build_app(upstream: Upstream, config: GatewayConfig) -> GatewayApp:
+    """The application: `/v1/chat/completions`, `/v1/messages` (+ `count_tokens`), `/v1/responses`,
+    `/v1/models`, `/health`, `/metrics`."""
+    return GatewayApp(upstream, config)

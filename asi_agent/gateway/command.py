@@ -51,10 +51,20 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _require_server() -> None:
+    """UserError without the gateway extra's HTTP parser (its server cannot run without it)."""
+    try:
+        import httptools  # noqa: F401, PLC0415
+    except ModuleNotFoundError:
+        raise UserError("asi-agent serve needs the gateway extra: pip install 'asi-agent[gateway]'") from None
+
+
 def serve_command(args: argparse.Namespace) -> int:
     """Serve until interrupted; UserError (exit 1) for a bad option, configuration or address."""
+    _require_server()
     from asi_agent.gateway.app import GatewayConfig, build_app  # noqa: PLC0415 - only here
     from asi_agent.gateway.emulate import Upstream  # noqa: PLC0415
+    from asi_agent.gateway.server import run  # noqa: PLC0415
 
     root = Path.cwd()
     flags = {
@@ -93,14 +103,5 @@ def serve_command(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    import uvicorn  # noqa: PLC0415
-
-    # No X-Forwarded-* rewriting: nothing here reads the client's address, and it wraps every request.
-    server_config = uvicorn.Config(
-        app, log_level="warning", access_log=False, timeout_graceful_shutdown=5, proxy_headers=False
-    )
-    server = uvicorn.Server(server_config)
-    # `Server.run`, not `asyncio.run(server.serve())`: only it builds uvicorn's own loop (uvloop when the
-    # gateway extra is installed), which costs a request about half the CPU of the plain asyncio loop.
-    server.run(sockets=[sock])
+    run(app, sock, max_body=args.max_body)
     return 0

@@ -170,3 +170,25 @@ async def test_an_http_proxy_in_the_environment_is_honoured(raw: RawServer, monk
 
     assert completion.text == "via proxy"
     assert raw.request_lines == ["POST http://model.invalid:8000/v1/chat/completions HTTP/1.1"]
+
+
+async def test_a_stream_in_tiny_chunks_with_crlf_lines_a_line_separator_and_trailers(raw: RawServer):
+    # U+2028 inside a JSON string is not a line end for SSE (only CR and LF are); chunks of 3 bytes cut
+    # every line, every chunk-size line and every character; trailers follow the last chunk.
+    events = [{"choices": [{"index": 0, "delta": {"content": t}}]} for t in ("one\u2028two", " — three")]
+    events.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    lines = [b"data: " + json.dumps(e, ensure_ascii=False).encode() + b"\r\n\r\n" for e in events]
+    body = chunked(b"".join([*lines, b"data: [DONE]\r\n\r\n"]), 5)
+    body = body.removesuffix(b"0\r\n\r\n") + b"0\r\nx-trailer: 1\r\n\r\n"
+    pieces = [body[i : i + 3] for i in range(0, len(body), 3)]
+    raw.replies.append(([_head("Transfer-Encoding: chunked\r\n"), *pieces], False))
+    raw.replies.append(([_head("Transfer-Encoding: chunked\r\n"), chunked(_sse("again"), 64)], False))
+    backend = _backend(raw.url())
+
+    first = await backend.complete(USER)
+    second = await backend.complete(USER)
+    await backend.aclose()
+
+    assert first.text == "one\u2028two — three" and first.finish_reason == "stop"
+    assert second.text == "again"
+    assert raw.connections == 1  # the first reply was read to its end: its connection was reused

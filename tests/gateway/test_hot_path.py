@@ -1,5 +1,5 @@
 """A streaming client that goes away stops the upstream request behind it, and the request is still
-logged (the gateway answers streams through its own ASGI code, not a framework's); the text-mode
+logged (the gateway answers streams through its own HTTP server, not a framework's); the text-mode
 contract, rendered once per tool set, still follows each request's tools; unknown paths and methods
 are refused as before."""
 

@@ -127,9 +127,11 @@ def test_a_tool_results_image_follows_the_framed_result(gateway: Gateway) -> Non
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_model_that_reads_no_images_is_named_in_a_clear_error(
-    gateway: Gateway, openai_server: OpenAIServer, stream: bool
+    serve: Callable[..., Gateway], openai_server: OpenAIServer, stream: bool
 ) -> None:
-    openai_server.props = {"modalities": {"vision": False}}  # llama.cpp without a vision projector
+    # llama.cpp without a vision projector; set before the gateway starts, which asks `/props` once
+    openai_server.props = {"modalities": {"vision": False}}
+    gateway = serve("--emulate", "always")
     with pytest.raises(openai.BadRequestError) as caught:
         openai_client(gateway).chat.completions.create(model="m", messages=LOOK, stream=stream)  # type: ignore[arg-type,call-overload]
     assert caught.value.status_code == 400
