@@ -45,7 +45,12 @@ def agent_tool_parser() -> Callable[[Case], Parsed] | None:
         return None
 
     def parse(case: Case) -> Parsed:
-        calls = try_parse_tool_calls(case.reply) or []
+        try:
+            calls = try_parse_tool_calls(case.reply) or []
+        except BaseException as exc:  # its Rust core panics on some replies (pyo3's PanicException)
+            if isinstance(exc, KeyboardInterrupt | SystemExit):
+                raise
+            return [], False
         return [(str(call.name), dict(call.args or {})) for call in calls], False
 
     return parse
