@@ -5,15 +5,12 @@ out of the text, and wrapper calls without their arguments object or with half a
 from __future__ import annotations
 
 import pytest
+from replies import named
 
-from asi_agent.calls import ParsedReply, parse_reply
+from asi_agent.calls import parse_reply
 
 CALL = '{"name": "add_note", "arguments": {"t": "x"}}'
 NOTE = {"type": "function", "function": {"name": "add_note", "parameters": {"type": "object"}}}
-
-
-def named(reply: ParsedReply) -> list[tuple[str, dict[str, object]]]:
-    return [(call.name, call.arguments) for call in reply.calls]
 
 
 def test_a_function_calls_block_of_python_calls_one_per_line():

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from replies import named
 
 from asi_agent.calls import (
     ParsedReply,
@@ -27,10 +28,6 @@ def only_call(reply: ParsedReply) -> ToolCall:
     assert reply.problems == ()
     assert len(reply.calls) == 1
     return reply.calls[0]
-
-
-def named(reply: ParsedReply) -> list[tuple[str, dict[str, object]]]:
-    return [(call.name, call.arguments) for call in reply.calls]
 
 
 # --- ids and native calls -------------------------------------------------------------------------

@@ -4,32 +4,14 @@ closing token, no lone end of reasoning. The replies are written here; none come
 
 from __future__ import annotations
 
-from typing import Any
+from replies import named, tools
 
 from asi_agent.backends.scripted import ScriptedBackend
-from asi_agent.calls import ParsedReply, parse_reply
+from asi_agent.calls import parse_reply
 from asi_agent.calls.adapter import CallAdapter
 from asi_agent.messages import Message
 
-
-def _tools(**params: dict[str, str]) -> list[dict[str, Any]]:
-    return [
-        {
-            "type": "function",
-            "function": {
-                "name": name,
-                "parameters": {"type": "object", "properties": {k: {"type": t} for k, t in props.items()}},
-            },
-        }
-        for name, props in params.items()
-    ]
-
-
-def named(reply: ParsedReply) -> list[tuple[str, dict[str, Any]]]:
-    return [(call.name, call.arguments) for call in reply.calls]
-
-
-FILES = _tools(read_file={"path": "string", "limit": "integer"}, list_dir={"path": "string"})
+FILES = tools(read_file={"path": "string", "limit": "integer"}, list_dir={"path": "string"})
 
 # --- argument tokens (Solar Open 2) ----------------------------------------------------------------------
 
