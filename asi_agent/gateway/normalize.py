@@ -15,6 +15,7 @@ from typing import Any
 
 from asi_agent.backends.base import ToolSchema
 from asi_agent.calls.jsonish import lenient_json
+from asi_agent.gateway.documents import carries_documents, part_texts
 from asi_agent.gateway.errors import BadRequest
 from asi_agent.gateway.images import anthropic_images, openai_images, responses_images
 from asi_agent.messages import Message, ToolCall
@@ -86,8 +87,7 @@ def _text(content: Any, where: str) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        parts = [p.get("text") or "" for p in content if isinstance(p, Mapping) and "text" in p]
-        return "\n".join(str(p) for p in parts)
+        return "\n".join(part_texts(content, where))
     raise BadRequest(f"{where}: content must be a string or a list of parts")
 
 
@@ -233,7 +233,7 @@ def _anthropic_turn(raw: Any, index: int) -> list[Message]:
     blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
     if not isinstance(blocks, list):
         raise BadRequest(f"{where}: content must be a string or a list of blocks")
-    texts = [str(b.get("text") or "") for b in blocks if isinstance(b, Mapping) and b.get("type") == "text"]
+    texts = part_texts(blocks, where)
     if raw["role"] == "assistant":
         calls = tuple(
             ToolCall(
@@ -329,7 +329,8 @@ def _responses_item(item: Any, index: int) -> Message:
     if kind in ("function_call_output", "custom_tool_call_output"):
         output = item.get("output")
         images = responses_images(output, where)
-        text = output if isinstance(output, str) else _text(output, where) if images else json.dumps(output)
+        carried = images or carries_documents(output)
+        text = output if isinstance(output, str) else _text(output, where) if carried else json.dumps(output)
         return Message("tool", text, tool_call_id=str(item.get("call_id")), images=images)
     if kind == "message":
         role = item.get("role")
