@@ -154,6 +154,6 @@ def _limited(text: str, where: str) -> str:
 
 def _wrapped(text: str, kind: str, name: str, context: str = "") -> str:
     """The text between a header naming the document and a closing line."""
-    shown = f"{name!r} " if name else ""
-    lines = [f"[DOCUMENT {shown}({kind})]", *([f"Context: {context}"] if context else []), text.strip()]
-    return "\n".join([*lines, f"[END OF DOCUMENT {shown}]".replace(" ]", "]")])
+    named = f" {name!r}" if name else ""
+    lines = [f"[DOCUMENT{named} ({kind})]", *([f"Context: {context}"] if context else []), text.strip()]
+    return "\n".join([*lines, f"[END OF DOCUMENT{named}]"])

@@ -275,3 +275,13 @@ def test_an_anthropic_upstream_gets_the_documents_text(claude: tuple[str, Anthro
     assert final.content[0].text == "Revenue is up."  # type: ignore[union-attr]
     (asked,) = server.chat_bodies[-1]["messages"]
     assert asked["content"] == [{"type": "text", "text": f"{REPORT_SEEN}\nSummarize this."}]
+
+
+def test_count_tokens_counts_a_documents_text(gateway: Gateway) -> None:
+    ask = [{"role": "user", "content": [{"type": "text", "text": "Summarize this."}]}]
+    shown = [{"role": "user", "content": [pdf_block(), *ask[0]["content"]]}]
+    client = claude_client(gateway.url)
+    plain = client.messages.count_tokens(model="m", messages=ask).input_tokens  # type: ignore[arg-type]
+    with_pdf = client.messages.count_tokens(model="m", messages=shown).input_tokens  # type: ignore[arg-type]
+    assert with_pdf - plain >= len(REPORT_SEEN) // 8  # the extracted text is counted, not the base64
+    assert with_pdf - plain < len(REPORT) // 4
