@@ -15,6 +15,7 @@ from typing import Any
 import httpx2 as httpx  # the project's HTTP client
 import pytest
 from asi_cli import model_free_env
+from servers.anthropic_server import AnthropicServer
 from servers.openai_server import OpenAIServer
 
 _LISTENING = re.compile(r"listening on (http://\S+)")
@@ -98,3 +99,27 @@ def serve(tmp_path: Path, openai_server: OpenAIServer) -> Iterator[Callable[...,
 def gateway(serve: Callable[..., Gateway]) -> Gateway:
     """A gateway that always emulates tool calling (the upstream gets no tools)."""
     return serve("--emulate", "always")
+
+
+CLAUDE_KEY = "sk-ant-fake-0000"
+"""The key the Messages API upstream of `claude` requires (it answers 401 to any other)."""
+
+
+@pytest.fixture
+def claude(tmp_path: Path) -> Iterator[tuple[str, AnthropicServer]]:
+    """A gateway in front of a local Messages API server (`--provider anthropic`, tools native); yields the
+    gateway's address and the server."""
+    with AnthropicServer() as server:
+        server.api_key = CLAUDE_KEY
+        args = ("--provider", "anthropic", "--base-url", server.base_url, "--model", "claude-test")
+        url, process, _log = start_gateway(
+            tmp_path, "http://unused.invalid/v1", *args, env={"ANTHROPIC_API_KEY": CLAUDE_KEY}
+        )
+        try:
+            yield url, server
+        finally:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()

@@ -8,8 +8,7 @@ official SDKs."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import anthropic
@@ -18,7 +17,7 @@ import pytest
 from servers.anthropic_server import AnthropicServer
 from servers.anthropic_server import Reply as ClaudeReply
 
-from gateway.conftest import Gateway, start_gateway
+from gateway.conftest import Gateway
 from gateway.test_anthropic_sdk import READ as CLAUDE_READ
 from gateway.test_openai_sdk import READ
 
@@ -250,21 +249,6 @@ def test_a_document_over_the_size_limit_is_refused(serve: Callable[..., Gateway]
         )  # type: ignore[list-item,misc]
     assert "over the document limit of 33,554,432 bytes (32 MiB)" in str(caught.value)
     assert gateway.upstream.chat_bodies == []
-
-
-@pytest.fixture
-def claude(tmp_path: Path) -> Iterator[tuple[str, AnthropicServer]]:
-    """A gateway in front of a local Messages API server (`--provider anthropic`)."""
-    with AnthropicServer() as server:
-        args = ("--provider", "anthropic", "--base-url", server.base_url, "--model", "claude-test")
-        url, process, _log = start_gateway(
-            tmp_path, "http://unused.invalid/v1", *args, env={"ANTHROPIC_API_KEY": "k"}
-        )
-        try:
-            yield url, server
-        finally:
-            process.terminate()
-            process.wait(10)
 
 
 def test_an_anthropic_upstream_gets_the_documents_text(claude: tuple[str, AnthropicServer]) -> None:

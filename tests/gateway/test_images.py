@@ -192,21 +192,6 @@ def test_anthropic_image_blocks_reach_an_openai_upstream(gateway: Gateway, strea
     assert sorted(sent_images(gateway.upstream.chat_bodies[-1])) == sorted([SHOT_URL, REMOTE])
 
 
-@pytest.fixture
-def claude(tmp_path: Path) -> Iterator[tuple[str, AnthropicServer]]:
-    """A gateway in front of a local Messages API server (`--provider anthropic`)."""
-    with AnthropicServer() as server:
-        args = ("--provider", "anthropic", "--base-url", server.base_url, "--model", "claude-test")
-        url, process, _log = start_gateway(
-            tmp_path, "http://unused.invalid/v1", *args, env={"ANTHROPIC_API_KEY": "k"}
-        )
-        try:
-            yield url, server
-        finally:
-            process.terminate()
-            process.wait(10)
-
-
 @pytest.mark.parametrize("stream", [False, True])
 def test_anthropic_upstream_gets_image_blocks_and_urls(
     claude: tuple[str, AnthropicServer], stream: bool

@@ -5,9 +5,7 @@ received."""
 
 from __future__ import annotations
 
-import subprocess
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import anthropic
@@ -19,7 +17,7 @@ from servers.anthropic_server import Call as ClaudeCall
 from servers.anthropic_server import Reply as ClaudeReply
 from servers.openai_server import Call, Reply
 
-from gateway.conftest import Gateway, start_gateway
+from gateway.conftest import Gateway
 
 READ = {
     "type": "function",
@@ -38,7 +36,6 @@ GREP = {
 ASK = [{"role": "user", "content": "What does a.py do?"}]
 CLAUDE_READ = {"name": "read_file", "input_schema": READ["function"]["parameters"]}  # type: ignore[index]
 CLAUDE_GREP = {"name": "grep", "input_schema": GREP["function"]["parameters"]}  # type: ignore[index]
-KEY = "sk-ant-fake-0000"
 
 
 def sdk(gateway: Gateway) -> openai.OpenAI:
@@ -121,32 +118,6 @@ def test_responses_max_output_tokens_reaches_the_upstream(gateway: Gateway) -> N
     answer = httpx.post(f"{gateway.v1}/responses", json={"input": "Hi", "max_output_tokens": 66}, timeout=30)
     assert answer.status_code == 200, answer.text
     assert gateway.upstream.chat_bodies[-1]["max_tokens"] == 66
-
-
-@pytest.fixture
-def claude(tmp_path: Path) -> Iterator[tuple[str, AnthropicServer]]:
-    """A gateway in front of a local Messages API server (`--provider anthropic`, tools native)."""
-    with AnthropicServer() as server:
-        server.api_key = KEY
-        url, process, _log = start_gateway(
-            tmp_path,
-            "http://unused.invalid/v1",
-            "--provider",
-            "anthropic",
-            "--base-url",
-            server.base_url,
-            "--model",
-            "claude-test",
-            env={"ANTHROPIC_API_KEY": KEY},
-        )
-        try:
-            yield url, server
-        finally:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
 
 
 @pytest.mark.parametrize(
