@@ -14,6 +14,7 @@ from pathlib import Path
 import anyio
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
+from mcp_growing import add_grow_and_count
 from mcp_types import ToolAnnotations
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.responses import PlainTextResponse
@@ -42,24 +43,7 @@ def main() -> None:
             raise
         return "slept"
 
-    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
-    async def count(ctx: Context) -> str:
-        """Count to two, reporting progress."""
-        await ctx.report_progress(1, 2, "one")
-        await ctx.report_progress(2, 2, "two")
-        return "counted"
-
-    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
-    async def grow(ctx: Context) -> str:
-        """Add the tool `late` and tell the client its tool list changed."""
-
-        def late() -> str:
-            """A tool that exists only after grow."""
-            return "late but here"
-
-        server.add_tool(late, annotations=ToolAnnotations(read_only_hint=True))
-        await ctx.session.send_tool_list_changed()
-        return "grown"
+    add_grow_and_count(server)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def roots(ctx: Context) -> str:
