@@ -339,7 +339,7 @@ def _pool_arrays(
     skill's best passage is one `maximum.reduceat` (no Python loop over thousands of passages)."""
     import numpy  # noqa: PLC0415
 
-    sims = numpy.einsum("ij,j->i", index.matrix, numpy.asarray(vector, dtype=numpy.float32))
+    sims = _dots(index.matrix, vector)
     sharp = sims - config.hub_weight * index.hubs[1 if cjk else 0]
     own, starts = index.skill_passages, index.whole
     best = numpy.maximum.reduceat(sims[:own], starts)
@@ -363,10 +363,15 @@ def _similarities(matrix: Any, vector: list[float]) -> list[float]:
     """Dot products of unit vectors (cosine similarities)."""
     if isinstance(matrix, list):
         return [sum(a * b for a, b in zip(row, vector, strict=False)) for row in matrix]
+    result: list[float] = _dots(matrix, vector).tolist()
+    return result
+
+
+def _dots(matrix: Any, vector: list[float]) -> Any:
+    """`_similarities` as a numpy array, for a numpy `matrix`."""
     import numpy  # noqa: PLC0415
 
     # einsum, not `@`: a matrix-vector product this small costs well under a millisecond in one thread,
     # while BLAS wakes its thread pool, whose spinning threads then slow the next query's embedding (25 ms
     # against 1 ms here on a busy two-core machine).
-    result: list[float] = numpy.einsum("ij,j->i", matrix, numpy.asarray(vector, dtype=numpy.float32)).tolist()
-    return result
+    return numpy.einsum("ij,j->i", matrix, numpy.asarray(vector, dtype=numpy.float32))
