@@ -14,14 +14,12 @@ text to extract (a scan), and a file that is neither a PDF nor UTF-8 text.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from asi_agent.exceptions import ToolError
-from asi_agent.gateway.errors import BadRequest
+from asi_agent.gateway.errors import BadRequest, inline_data
 from asi_agent.tools.files.media import pdf_text
 
 __all__ = ["DOCUMENT_TYPES", "MAX_DOCUMENT_BYTES", "MAX_DOCUMENT_CHARS", "carries_documents", "part_texts"]
@@ -111,14 +109,8 @@ def _decoded(data: str, where: str) -> bytes:
 
 
 def _base64(data: str, where: str) -> bytes:
-    try:
-        raw = base64.b64decode("".join(data.split()), validate=True)
-    except (binascii.Error, ValueError):
-        raise BadRequest(f"{where}: the document data is not valid base64") from None
-    if len(raw) > MAX_DOCUMENT_BYTES:
-        limit = f"the document limit of {MAX_DOCUMENT_BYTES:,} bytes (32 MiB)"
-        raise BadRequest(f"{where}: the document is {len(raw):,} bytes, over {limit}")
-    return raw
+    limit = f"the document limit of {MAX_DOCUMENT_BYTES:,} bytes (32 MiB)"
+    return inline_data(data, where, "document", MAX_DOCUMENT_BYTES, limit)[1]
 
 
 def _read(raw: bytes, where: str) -> tuple[str, str]:

@@ -10,13 +10,11 @@ images is refused with an error naming the model, as the model APIs themselves a
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from asi_agent.backends.base import Backend
-from asi_agent.gateway.errors import BadRequest
+from asi_agent.gateway.errors import BadRequest, inline_data
 from asi_agent.messages import Image, Message
 from asi_agent.tools.files.media import MAX_IMAGE_BYTES, MEDIA_TYPES
 
@@ -31,14 +29,8 @@ def _inline(media_type: str, data: str, where: str) -> Image:
     media_type = media_type.strip().lower()
     if media_type not in _TYPES:
         raise BadRequest(f"{where}: image type {media_type or '(none)'!r} is not taken (use {_SHOWN_TYPES})")
-    compact = "".join(data.split())
-    try:
-        size = len(base64.b64decode(compact, validate=True))
-    except (binascii.Error, ValueError):
-        raise BadRequest(f"{where}: the image data is not valid base64") from None
-    if size > MAX_IMAGE_BYTES:
-        limit = f"the limit of {MAX_IMAGE_BYTES:,} (5 MiB)"
-        raise BadRequest(f"{where}: the image is {size:,} bytes, over {limit}")
+    limit = f"the limit of {MAX_IMAGE_BYTES:,} (5 MiB)"
+    compact, _raw = inline_data(data, where, "image", MAX_IMAGE_BYTES, limit)
     return Image(media_type, compact)
 
 
