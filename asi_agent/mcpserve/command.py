@@ -61,11 +61,9 @@ async def _serve(root: Path, config: AsiConfig, tools: str | tuple[str, ...], *,
 
             await serve_http(server, port=port, token=os.environ.get("ASI_MCP_TOKEN"))
             return
-        from mcp.server.lowlevel.server import NotificationOptions  # noqa: PLC0415
         from mcp.server.stdio import stdio_server  # noqa: PLC0415 - heavy, only here
 
-        changes = NotificationOptions(tools_changed=served.follows_servers)
         async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options(changes))
+            await server.run(read, write, server.create_initialization_options())
     finally:
         await served.aclose()

@@ -115,8 +115,6 @@ class AsiToolServer:
 
     def build(self) -> Server[Any]:
         """The MCP server (low level: the schemas go out exactly as the registry publishes them)."""
-        from mcp.server.lowlevel import Server  # noqa: PLC0415 - heavy, only for `mcp serve`
-
         instructions = (
             f"The ASI tools of the project folder {self.root}. Every call goes through asi-agent's "
             "permission policy, its change journal (`asi-agent undo` reverts edits) and its sandbox."
@@ -124,7 +122,7 @@ class AsiToolServer:
         hub = self.agent.runner.ctx.state.get(MCP_KEY)
         if isinstance(hub, McpHub) and (said := hub.instructions()):  # the proxied servers' own word
             instructions = f"{instructions}\n\n{said}"
-        return Server(
+        return _server_class(announces=self.follows_servers)(
             "asi-agent",
             version=_version(),
             instructions=instructions,
@@ -264,6 +262,24 @@ async def _ask(session: Any, request: ApprovalRequested) -> Answer:
         return "no"
     answer = result.content.get("answer")
     return "yes" if answer == "yes" else "always" if answer == "always" else "no"
+
+
+def _server_class(*, announces: bool) -> type[Server[Any]]:
+    """The low-level MCP server class, whose initialization options (over stdio and HTTP alike) declare
+    `tools.listChanged` when `announces`: the proxied servers' tool lists may change while serving."""
+    from mcp.server.lowlevel import NotificationOptions, Server  # noqa: PLC0415 - heavy, only here
+
+    class AnnouncingServer(Server[Any]):
+        def create_initialization_options(
+            self,
+            notification_options: NotificationOptions | None = None,
+            experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+            extensions: dict[str, dict[str, Any]] | None = None,
+        ) -> Any:
+            options = notification_options or NotificationOptions(tools_changed=announces)
+            return super().create_initialization_options(options, experimental_capabilities, extensions)
+
+    return AnnouncingServer
 
 
 def _version() -> str:
