@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from asi_agent.exceptions import ToolError
-from asi_agent.gateway.errors import BadRequest, inline_data
+from asi_agent.gateway.errors import BadRequest, data_url, inline_data
 from asi_agent.tools.files.media import pdf_text
 
 __all__ = ["DOCUMENT_TYPES", "MAX_DOCUMENT_BYTES", "MAX_DOCUMENT_CHARS", "carries_documents", "part_texts"]
@@ -101,11 +101,7 @@ def _blocks(content: Any, where: str) -> str:
 
 def _decoded(data: str, where: str) -> bytes:
     """The bytes of a `file_data`: a `data:<type>;base64,` URL or bare base64."""
-    if data.startswith("data:"):
-        header, comma, data = data[5:].partition(",")
-        if not comma or not header.lower().endswith(";base64"):
-            raise BadRequest(f"{where}: a data: URL must be data:<type>;base64,<data>")
-    return _base64(data, where)
+    return _base64(data_url(data, where)[1] if data.startswith("data:") else data, where)
 
 
 def _base64(data: str, where: str) -> bytes:

@@ -6,11 +6,19 @@ from __future__ import annotations
 import base64
 import binascii
 
-__all__ = ["BadRequest", "inline_data"]
+__all__ = ["BadRequest", "data_url", "inline_data"]
 
 
 class BadRequest(ValueError):
     """A request the gateway cannot read; its message says which field and why (HTTP 400)."""
+
+
+def data_url(url: str, where: str) -> tuple[str, str]:
+    """The media type and the base64 data of a `data:<type>;base64,<data>` URL; BadRequest otherwise."""
+    header, comma, data = url[5:].partition(",")
+    if not url.startswith("data:") or not comma or not header.lower().endswith(";base64"):
+        raise BadRequest(f"{where}: a data: URL must be data:<type>;base64,<data>")
+    return header.partition(";")[0], data
 
 
 def inline_data(data: str, where: str, what: str, limit: int, limit_text: str) -> tuple[str, bytes]:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from asi_agent.backends.base import Backend
-from asi_agent.gateway.errors import BadRequest, inline_data
+from asi_agent.gateway.errors import BadRequest, data_url, inline_data
 from asi_agent.messages import Image, Message
 from asi_agent.tools.files.media import MAX_IMAGE_BYTES, MEDIA_TYPES
 
@@ -39,11 +39,7 @@ def _from_url(url: Any, where: str) -> Image:
     if not isinstance(url, str) or not url:
         raise BadRequest(f"{where}: an image needs a URL (a data: URL or an http(s) address)")
     if url.startswith("data:"):
-        header, comma, data = url[5:].partition(",")
-        media_type, _, encoding = header.partition(";")
-        if not comma or encoding.lower() != "base64":
-            raise BadRequest(f"{where}: a data: URL must be data:<type>;base64,<data>")
-        return _inline(media_type, data, where)
+        return _inline(*data_url(url, where), where)
     if url.lower().startswith(("http://", "https://")):
         return Image("", "", url=url)
     raise BadRequest(f"{where}: an image URL must be a data: URL or an http(s) address")

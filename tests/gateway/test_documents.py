@@ -212,6 +212,10 @@ OPENAI_REFUSED: dict[str, tuple[dict[str, Any], str]] = {
         "not valid base64",
     ),
     "scanned": ({"type": "file", "file": {"file_data": SCAN}}, "the PDF has no text to extract"),
+    "not-a-base64-url": (
+        {"type": "file", "file": {"file_data": "data:text/plain,plain words"}},
+        "must be data:<type>;base64,<data>",
+    ),
     "binary": (
         {"type": "file", "file": {"file_data": base64.b64encode(b"\xff\xfe\x00\x81").decode()}},
         "neither a PDF nor UTF-8 text",

@@ -147,6 +147,7 @@ REFUSED = {
     "bmp": (lambda: f"data:image/bmp;base64,{SHOT}", "image type 'image/bmp' is not taken"),
     "not-base64": (lambda: "data:image/png;base64,@@not-base64@@", "not valid base64"),
     "file-url": (lambda: "file:///etc/hostname", "must be a data: URL or an http(s) address"),
+    "not-a-base64-url": (lambda: "data:image/png,rawbytes", "must be data:<type>;base64,<data>"),
 }
 
 
