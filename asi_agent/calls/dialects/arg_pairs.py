@@ -198,6 +198,8 @@ def _group(text: str, start: int, tokens: PairTokens, ctx: ReadContext) -> Span 
     while text.startswith(tokens.call[0], position):
         span = read_call(text, position, tokens, ctx)
         if span is None:
+            if not spans:
+                return None  # its first call is another form's (Hermes JSON inside `<tool_calls>`)
             break
         spans.append(span)
         if span.cut:
