@@ -14,6 +14,7 @@ and runs nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -61,21 +62,16 @@ class PairTokens:
         return _patterns(self)[name]
 
 
+@functools.cache
 def _patterns(tokens: PairTokens) -> Mapping[str, re.Pattern[str]]:
-    cached = _COMPILED.get(tokens)
-    if cached is None:
-        (k_open, k_close), (v_open, v_close) = map(_escaped, (tokens.key, tokens.value))
-        t_open, t_close = _escaped(tokens.kind)
-        kind = rf"(?:\s*{t_open}(?P<kind>.*?){t_close})?" if tokens.kind[0] else ""
-        pair = rf"{k_open}(?P<key>.*?){k_close}{kind}\s*{v_open}(?P<value>.*?)(?P<close>{v_close}|$)"
-        bare_kind = rf"(?:\s*{t_open}.*?{t_close})?" if tokens.kind[0] else ""
-        pairs = rf"(?:\s*{k_open}.*?{k_close}{bare_kind}\s*{v_open}.*?{v_close})*\s*"
-        cached = {"pair": re.compile(pair, re.S), "pairs": re.compile(pairs, re.S)}
-        _COMPILED[tokens] = cached
-    return cached
-
-
-_COMPILED: dict[PairTokens, Mapping[str, re.Pattern[str]]] = {}
+    """One argument pair, and any run of complete pairs, in this spelling (compiled once per spelling)."""
+    (k_open, k_close), (v_open, v_close) = map(_escaped, (tokens.key, tokens.value))
+    t_open, t_close = _escaped(tokens.kind)
+    kind = rf"(?:\s*{t_open}(?P<kind>.*?){t_close})?" if tokens.kind[0] else ""
+    pair = rf"{k_open}(?P<key>.*?){k_close}{kind}\s*{v_open}(?P<value>.*?)(?P<close>{v_close}|$)"
+    bare_kind = rf"(?:\s*{t_open}.*?{t_close})?" if tokens.kind[0] else ""
+    pairs = rf"(?:\s*{k_open}.*?{k_close}{bare_kind}\s*{v_open}.*?{v_close})*\s*"
+    return {"pair": re.compile(pair, re.S), "pairs": re.compile(pairs, re.S)}
 
 
 def _escaped(pair: tuple[str, str]) -> tuple[str, str]:
