@@ -155,8 +155,9 @@ def test_hunyuan_v3_calls_in_both_spellings():
         OPEN_SOURCE.removesuffix("</tool_calls:opensource>"),
         "<tool_calls:opensource>\n<tool_call:opensource>sea",
         "<tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>Tok",
+        "<tool_calls:opensource>junk</tool_calls:opensource>",
     ],
-    ids=["cut-after-sep", "group-never-closed", "cut-in-name", "cut-in-value"],
+    ids=["cut-after-sep", "group-never-closed", "cut-in-name", "cut-in-value", "junk-group"],
 )
 def test_hunyuan_v3_cut_off_or_unclosed_replies_are_reported_never_run(reply: str):
     _cut(reply)

@@ -31,7 +31,7 @@ _SPELLINGS = (_tokens(""), _tokens(":opensource"))
 
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
     for tokens in _SPELLINGS:
-        if tokens.call[0] in text:
+        if tokens.call[0] in text or tokens.group[0] in text:
             yield from pair_spans(text, ctx, tokens)
 
 
@@ -39,6 +39,7 @@ HUNYUAN = Dialect(
     name="hunyuan",
     scan=_scan,
     markers=("<tool_sep>", "<tool_sep:opensource>", "<tool_call:opensource>", "<tool_calls:opensource>"),
-    needs=("<tool_sep", "<tool_call:opensource>"),
+    # Every span it yields holds a `<tool_sep` (the plain spelling requires it) or a `:opensource>` token.
+    needs=("<tool_sep", ":opensource>"),
 )
 """Read only: no contract is written in this form."""
