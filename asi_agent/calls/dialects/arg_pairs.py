@@ -35,7 +35,7 @@ from asi_agent.calls.dialects.base import (
 from asi_agent.calls.jsonish import new_call_id
 from asi_agent.messages import ToolCall
 
-__all__ = ["PairTokens", "pair_spans"]
+__all__ = ["PairTokens", "pair_spans", "read_call", "schema_typed"]
 
 _NAME_RE = re.compile(r"\s*(?P<name>[A-Za-z_][\w.\-]*)")
 
