@@ -141,7 +141,7 @@ def _seam(before: str, after: str) -> str:
 
 
 # Dialects whose arguments are JSON: one the reply's end cut off is read only by repairing it.
-_TEXT_ARGUMENTS = frozenset({"qwen-xml", "glm", "pythonic", "functiongemma"})
+_TEXT_ARGUMENTS = frozenset({"qwen-xml", "glm", "hunyuan", "k2", "pythonic", "functiongemma"})
 # A reply that ends with a closer (a fence, a closing tag or token) was finished by the model.
 _CLOSED_END_RE = re.compile(r"(?:```|</[\w:.\-]+>|<\|[\w/]+\|>|\[/\w+\])\s*$")
 

@@ -2,7 +2,8 @@
 
 Blocks: `<think>…</think>` (DeepSeek R1, Qwen3, QwQ, GLM, Granite…), `<thinking>`, `<seed:think>`,
 Command R7B's `<|START_THINKING|>`, Solar Open 2's `<|think:start|>`, harmony's analysis channel and
-Mistral's `[THINK]`, Apertus's `<|inner_prefix|>`, Laguna's `<thought>`, and a message a model
+Mistral's `[THINK]`, Apertus's `<|inner_prefix|>`, Laguna's `<thought>`, K2's `<ifm|think>` (and its
+`_fast` / `_faster` efforts), and a message a model
 addresses to itself (Glimmer's ` to=self<|message|>…`, ended by `<|eom|>`, `<|eot|>` or the next
 message's `<|start|>`). A template that opens the block in the prompt leaves only its end in the reply:
 what precedes a lone end is reasoning.
@@ -29,6 +30,9 @@ _BLOCKS: tuple[tuple[str, str], ...] = (
     ("<|think:start|>", "<|think:end|>"),
     ("<|inner_prefix|>", "<|inner_suffix|>"),
     ("<thought>", "</thought>"),
+    ("<ifm|think>", "</ifm|think>"),
+    ("<ifm|think_fast>", "</ifm|think_fast>"),
+    ("<ifm|think_faster>", "</ifm|think_faster>"),
 )
 _SELF_OPEN = r"(?:<\|start\|>\s*assistant)?[ \t]*\bto=self[ \t]*<\|message\|>"
 _SELF_KEY = "to=self"
@@ -49,7 +53,7 @@ _LONE_END_RE = re.compile(
 _CALL_START_RE = re.compile(
     r"<tool_call>|<\|tool_calls_section_begin\|>|<\|tool_call_begin\|>|<｜tool▁calls▁begin｜>|\[TOOL_CALLS\]"
     r"|<\|python_tag\|>|<start_function_call>|<\|START_ACTION\|>|<\|tool_call_start\|>|\[TOOL_CALL\]"
-    r"|<\|tool_call:start\|>"
+    r"|<\|tool_call:start\|>|<ifm\|tool_call"
 )
 
 

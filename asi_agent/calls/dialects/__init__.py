@@ -18,7 +18,9 @@ from asi_agent.calls.dialects.functiongemma import FUNCTIONGEMMA
 from asi_agent.calls.dialects.glm import GLM
 from asi_agent.calls.dialects.harmony import HARMONY
 from asi_agent.calls.dialects.hermes import HERMES
+from asi_agent.calls.dialects.hunyuan import HUNYUAN
 from asi_agent.calls.dialects.json_prose import JSON_PROSE
+from asi_agent.calls.dialects.k2 import K2
 from asi_agent.calls.dialects.kimi import KIMI
 from asi_agent.calls.dialects.llama import LLAMA
 from asi_agent.calls.dialects.mistral import MISTRAL
@@ -62,10 +64,11 @@ DIALECTS: tuple[Dialect, ...] = (
 """Every dialect a contract can be written in; all of them read every reply, whatever the contract
 asked for."""
 
-READERS: tuple[Dialect, ...] = (*DIALECTS, TOKEN_ARGS, XML_PARAM, PLAMO, TOOL_TAG)
+READERS: tuple[Dialect, ...] = (*DIALECTS, TOKEN_ARGS, XML_PARAM, PLAMO, TOOL_TAG, HUNYUAN, K2)
 """Every reader: the dialects, then forms only read (Solar Open 2's argument tokens, MiniCPM 5's named
-parameters, PLaMo 3's request tokens, Code World Model's `<tool: …>` blocks), which no contract teaches:
-a model writes them on its own."""
+parameters, PLaMo 3's request tokens, Code World Model's `<tool: …>` blocks, Hunyuan HY v3's
+`<tool_sep>` calls, K2's `<ifm|tool_call>` tokens), which no contract teaches: a model writes them on
+its own."""
 
 _BY_NAME = {dialect.name: dialect for dialect in DIALECTS}
 CALL_FORMATS: tuple[str, ...] = ("auto", *_BY_NAME)

@@ -35,6 +35,7 @@ __all__ = [
     "named_span",
     "next_non_space",
     "problem",
+    "typed_as",
     "typed_value",
     "value_span",
 ]
@@ -283,6 +284,15 @@ def typed_value(raw: str, tool: str, param: str, ctx: ReadContext) -> Any:
     kind = ctx.types.get(tool, {}).get(param, "")
     stripped = raw.strip()
     if stripped == "null" and kind in ("null", ""):
+        return None
+    return _typed(raw, stripped, kind)
+
+
+def typed_as(raw: str, kind: str) -> Any:
+    """A value written as text, typed as the JSON-schema type `kind` says (a value the type cannot hold
+    stays as written)."""
+    stripped = raw.strip()
+    if stripped == "null" and kind == "null":
         return None
     return _typed(raw, stripped, kind)
 

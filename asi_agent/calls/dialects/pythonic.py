@@ -24,6 +24,8 @@ _WRAPPERS = (
     ("<|python_start|>", "<|python_end|>"),
     ("<|tool_call_start|>", "<|tool_call_end|>"),
 )
+# Wrappers whose list is a call only once closed (LFM2; Llama 4's `<|python_end|>` may be left out).
+_MUST_CLOSE = frozenset({"<|tool_call_end|>"})
 _TOOL_CODE_RE = re.compile(r"^[ \t]*```tool_code[ \t]*\n(?P<body>.*?)\n[ \t]*```[ \t]*$", re.M | re.S)
 _BLOCK_OPEN, _BLOCK_CLOSE = "<function_calls>", "</function_calls>"
 # A block of Python calls starts with a call (or a list of them); other formats' blocks are theirs to read.
@@ -141,14 +143,26 @@ def _convert(
     return calls, problems
 
 
-def _widen(text: str, start: int, end: int) -> tuple[int, int]:
+def _widen(text: str, start: int, end: int) -> tuple[int, int, str]:
+    """The span with the wrapper around the list, and the wrapper's closer when it must close and did not."""
     for opener, closer in _WRAPPERS:
         if text[:start].rstrip().endswith(opener):
             start = text.rfind(opener, 0, start)
             tail = text[end:].lstrip()
             if tail.startswith(closer):
                 end = text.find(closer, end) + len(closer)
-    return start, end
+            elif closer in _MUST_CLOSE:
+                return start, end, closer
+    return start, end, ""
+
+
+def _unclosed(text: str, start: int, end: int, closer: str, ctx: ReadContext) -> Span:
+    """A list its wrapper's closer never followed: LFM2's parser (mistral.rs) leaves it unparsed, so it is
+    reported, and nothing of a reply that stopped there runs."""
+    if not text[end:].strip():
+        return cut_span(start, end, text[start:end], "pythonic", ctx)
+    reason = f"the call list is not closed by {closer}"
+    return Span(start, end, problems=(problem(text[start:end], reason, ctx),), dialect="pythonic")
 
 
 def _block_nodes(body: str, ctx: ReadContext) -> tuple[list[ast.expr], list[str], bool]:
@@ -212,7 +226,10 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
             continue
         position = end
         calls, problems = _read(text[match.start() : end], ctx)
-        start, stop = _widen(text, match.start(), end)
+        start, stop, unclosed = _widen(text, match.start(), end)
+        if unclosed:
+            yield _unclosed(text, start, stop, unclosed, ctx)
+            continue
         opens_line = not text[text.rfind("\n", 0, match.start()) + 1 : match.start()].strip()
         if calls or (problems and (opens_line or start < match.start())):
             yield Span(start, stop, tuple(calls), tuple(problems), "pythonic")

@@ -1,4 +1,5 @@
 """JSON calls inside a wrapper: `<tool_calls>[…]</tool_calls>` (Apriel, Jamba, Hunyuan, MiniMax-Text),
+`<function_call> {…}` (Granite 20B FC, one call after each tag),
 `<|tool_call|>[…]<|/tool_call|>` (Granite 3, Phi-4-mini), `<TOOLCALL>[…]</TOOLCALL>` (Nemotron),
 `functools[…]` (FireFunction), `<|action_start|><|plugin|>{…}<|action_end|>` (InternLM),
 `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>` (Apertus) and `{"tool_calls": […]}` objects.
@@ -21,6 +22,7 @@ from asi_agent.calls.dialects.base import (
     Span,
     balanced_end,
     calls_span,
+    cut_span,
     next_non_space,
     problem,
 )
@@ -31,12 +33,17 @@ __all__ = ["WRAPPERS"]
 
 _PAIRS = (
     ("<tool_calls>", "</tool_calls>"),
+    ("<function_call>", "</function_call>"),
     ("<|tool_call|>", "<|/tool_call|>"),
     ("<TOOLCALL>", "</TOOLCALL>"),
     ("functools", ""),
     ("<|action_start|><|plugin|>", "<|action_end|>"),
     ("<|tools_prefix|>", "<|tools_suffix|>"),
 )
+# A list of calls after `<tool_calls>` must be closed (mistral.rs's Hunyuan parser); a single call object
+# after it (dynamo's Jamba fixture) and the lists of the other wrappers are taken without their closer
+# (dynamo: Nemotron's `]` ends the list, `</TOOLCALL>` is decorative; Apertus's closer is often consumed).
+_LIST_CLOSER = "</tool_calls>"
 _OBJECT_RE = re.compile(r"\{\s*\"tool_calls\"\s*:\s*\[")
 _ARGUMENT_KEYS = ("arguments", "parameters")
 # The first token of an opener made of two control tokens, and the whole opener.
@@ -57,12 +64,13 @@ def _name_as_key(value: Any) -> Any:
 
 
 def _body(text: str, start: int, closer: str) -> tuple[str, int]:
-    """The JSON after an opener and where the fragment ends (after the closer when there is one)."""
+    """The JSON after an opener and where the fragment ends (after the closer when there is one; a closer
+    quoted inside the JSON is data)."""
     body_start = next_non_space(text, start)
     end = balanced_end(text, body_start) if text.startswith(("[", "{"), body_start) else None
     if closer:
-        close = text.find(closer, body_start)
-        if close >= 0 and (end is None or close >= end):
+        close = text.find(closer, body_start if end is None else end)
+        if close >= 0:
             return text[body_start:close], close + len(closer)
     if end is None:
         line = text.find("\n", body_start)
@@ -109,6 +117,15 @@ def _half_opened(text: str, ctx: ReadContext) -> Iterator[Span]:
             position = end
 
 
+def _unclosed_list(text: str, start: int, end: int, ctx: ReadContext) -> Span:
+    """A `<tool_calls>` list its closer never followed: Hunyuan's parser (mistral.rs) leaves it unparsed,
+    so it is reported, and nothing of a reply that stopped there runs."""
+    if not text[end:].strip():
+        return cut_span(start, end, text[start:end], "wrappers", ctx)
+    reason = f"the call list is not closed by {_LIST_CLOSER}"
+    return Span(start, end, problems=(problem(text[start:end], reason, ctx),), dialect="wrappers")
+
+
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
     yield from _half_opened(text, ctx)
     for opener, closer in _PAIRS:
@@ -120,6 +137,9 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
                 continue
             body, end = _body(text, after, closer)
             position = max(end, after)
+            if closer == _LIST_CLOSER and body.startswith("[") and not text.endswith(closer, start, end):
+                yield _unclosed_list(text, start, end, ctx)
+                continue
             yield _read(start, end, text, body, ctx)
     for match in _OBJECT_RE.finditer(text):
         end = balanced_end(text, match.start()) or len(text)
@@ -152,6 +172,7 @@ WRAPPERS = Dialect(
     models=("apriel", "jamba", "nemotron", "phi-4-mini", "phi4-mini", "internlm", "apertus", "firefunction"),
     needs=(
         "<tool_calls>",
+        "<function_call>",
         "<|tool_call|>",
         "<TOOLCALL>",
         "functools[",
