@@ -9,11 +9,11 @@ input, `content_block_stop`. Output token counts arrive with `message_delta`, as
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import AsyncIterator
 from json.encoder import encode_basestring
 from typing import Any
 
+from asi_agent.calls.jsonish import hex_id
 from asi_agent.gateway.emulate import Outcome
 from asi_agent.messages import ToolCall
 
@@ -41,7 +41,7 @@ def message(outcome: Outcome) -> dict[str, Any]:
     content: list[dict[str, Any]] = [{"type": "text", "text": outcome.text}] if outcome.text else []
     content += [_tool_use(call) for call in outcome.calls]
     return {
-        "id": f"msg_{secrets.token_hex(12)}",
+        "id": f"msg_{hex_id(24)}",
         "type": "message",
         "role": "assistant",
         "model": outcome.model,
@@ -71,7 +71,7 @@ def _text_delta(index: int, text: str) -> str:
 async def message_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
     """A Messages event stream from an upstream answer stream."""
     start: dict[str, Any] = {
-        "id": f"msg_{secrets.token_hex(12)}",
+        "id": f"msg_{hex_id(24)}",
         "type": "message",
         "role": "assistant",
         "model": model,

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from asi_agent import traces
+from asi_agent import jsonfast, traces
 from asi_agent.context.images import image_tokens
 from asi_agent.exceptions import BackendError
 from asi_agent.gateway import anthropic_api, openai_api, responses_api
@@ -58,12 +58,10 @@ class _Refused(Exception):
 
 _LOG_LINE = json.JSONEncoder(ensure_ascii=False).encode
 """`json.dumps(…, ensure_ascii=False)` without building an encoder for every request's log line."""
-_JSON_BODY = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
-"""A JSON answer's body, encoded as Starlette's `JSONResponse` encodes it."""
 
 
 def _send_json(request: Request, status: int, content: Any) -> None:
-    request.answer(status, _JSON_BODY(content).encode("utf-8"), _JSON)
+    request.answer(status, jsonfast.compact(content), _JSON)
 
 
 _READERS: dict[Api, Callable[[dict[str, Any]], ChatRequest]] = {
@@ -73,9 +71,13 @@ _READERS: dict[Api, Callable[[dict[str, Any]], ChatRequest]] = {
 }
 
 
+LogLine = Callable[[str], None]
+"""Where a request's log line goes (the gateway's logger when none is given)."""
+
+
 class _Gateway:
-    def __init__(self, upstream: Upstream, config: GatewayConfig) -> None:
-        self.upstream, self.config = upstream, config
+    def __init__(self, upstream: Upstream, config: GatewayConfig, log_line: LogLine | None) -> None:
+        self.upstream, self.config, self.log_line = upstream, config, log_line
         self.in_flight = 0
         self.counts: Counter[str] = Counter()
         self.started = time.time()
@@ -110,7 +112,7 @@ class _Gateway:
         except TooLarge:
             raise _Refused(413, self._too_large(), "request_too_large") from None
         try:
-            body = json.loads(raw)
+            body = jsonfast.loads(raw)
         except ValueError as exc:
             raise _Refused(400, f"the body is not JSON: {exc}", "invalid_request_error") from None
         if not isinstance(body, dict):
@@ -191,7 +193,9 @@ class _Gateway:
         self.counts["emulated"] += bool(entry.get("emulated"))
         self.counts["calls"] += int(entry.get("calls") or 0)
         self.counts["retries"] += len(entry.get("retries") or ())
-        if log.isEnabledFor(logging.INFO):
+        if self.log_line is not None:
+            self.log_line(_LOG_LINE(entry))
+        elif log.isEnabledFor(logging.INFO):
             log.info(_LOG_LINE(entry))  # no arguments: the line is not %-formatted again
 
     async def models(self, request: Request) -> None:
@@ -257,9 +261,9 @@ def _stream_error(api: Api, message: str) -> str:
 class GatewayApp:
     """The application the server runs: routes by path and method, then the endpoint answers."""
 
-    def __init__(self, upstream: Upstream, config: GatewayConfig) -> None:
+    def __init__(self, upstream: Upstream, config: GatewayConfig, log_line: LogLine | None = None) -> None:
         self.upstream, self.config = upstream, config
-        gateway = _Gateway(upstream, config)
+        gateway = _Gateway(upstream, config, log_line)
 
         def api(name: Api) -> Endpoint:
             return lambda request: gateway.handle(name, request)
@@ -296,7 +300,8 @@ class GatewayApp:
             await self.upstream.unstreamed.aclose()
 
 
-def build_app(upstream: Upstream, config: GatewayConfig) -> GatewayApp:
+def build_app(upstream: Upstream, config: GatewayConfig, log_line: LogLine | None = None) -> GatewayApp:
     """The application: `/v1/chat/completions`, `/v1/messages` (+ `count_tokens`), `/v1/responses`,
-    `/v1/models`, `/health`, `/metrics`."""
-    return GatewayApp(upstream, config)
+    `/v1/models`, `/health`, `/metrics`; each request's JSON log line goes to `log_line` (else to the
+    `asi_agent.gateway` logger at INFO)."""
+    return GatewayApp(upstream, config, log_line)

@@ -8,12 +8,12 @@ ended and been parsed, as one tool-call delta carrying its id, name and complete
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from collections.abc import AsyncIterator
 from json.encoder import encode_basestring
 from typing import Any
 
+from asi_agent.calls.jsonish import hex_id
 from asi_agent.gateway.emulate import Outcome
 from asi_agent.messages import ToolCall
 
@@ -45,7 +45,7 @@ def chat_completion(outcome: Outcome) -> dict[str, Any]:
     if outcome.calls:
         message["tool_calls"] = [_tool_call(call) for call in outcome.calls]
     return {
-        "id": f"chatcmpl-{secrets.token_hex(12)}",
+        "id": f"chatcmpl-{hex_id(24)}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": outcome.model,
@@ -60,7 +60,7 @@ def _sse(data: dict[str, Any] | str) -> str:
 
 async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
     """A Chat Completions event stream from an upstream answer stream."""
-    base: dict[str, Any] = {"id": f"chatcmpl-{secrets.token_hex(12)}", "object": "chat.completion.chunk"}
+    base: dict[str, Any] = {"id": f"chatcmpl-{hex_id(24)}", "object": "chat.completion.chunk"}
     base |= {"created": int(time.time()), "model": model}
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> str:
