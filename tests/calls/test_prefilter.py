@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from sealed.cases import CASES as CALLS_SEALED
 
 from asi_agent.calls import parse_reply
+from asi_agent.calls.dialects.base import balanced_end
 from asi_agent.calls.parse import ParsedReply
 from asi_agent.calls.reasoning import reasoning_regions
 from asi_agent.calls.template.known import KNOWN_SHAPES
@@ -68,6 +69,18 @@ def test_every_reply_parses_the_same_with_each_known_shape_learned():
 def test_reasoning_regions_are_the_same_with_the_quick_test():
     for case in _ALL:
         assert reasoning_regions(case.reply) == reasoning_regions(case.reply, prefilter=False)
+
+
+def test_where_json_ends_is_the_same_read_by_the_json_reader_as_scanned_bracket_by_bracket():
+    checked = 0
+    for case in _ALL:
+        for text in (case.reply, case.reply[: len(case.reply) * 2 // 3]):
+            for start in (i for i, char in enumerate(text) if char in "{["):
+                for limit in (None, len(text), start + 40):
+                    quick = balanced_end(text, start, limit)
+                    assert quick == balanced_end(text, start, limit, exact=True), (text, start, limit)
+                    checked += quick is not None
+    assert checked > 2000
 
 
 def test_the_prefilter_spares_readers_and_still_reads_the_call():
