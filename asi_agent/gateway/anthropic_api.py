@@ -8,11 +8,11 @@ input, `content_block_stop`. Output token counts arrive with `message_delta`, as
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from json.encoder import encode_basestring
 from typing import Any
 
+from asi_agent import jsonfast
 from asi_agent.calls.jsonish import hex_id
 from asi_agent.gateway.emulate import Outcome
 from asi_agent.messages import ToolCall
@@ -56,7 +56,7 @@ def message(outcome: Outcome) -> dict[str, Any]:
 
 
 def _event(name: str, data: dict[str, Any]) -> str:
-    return f"event: {name}\ndata: {json.dumps({'type': name, **data}, ensure_ascii=False)}\n\n"
+    return f"event: {name}\ndata: {jsonfast.dumps({'type': name, **data})}\n\n"
 
 
 def _text_delta(index: int, text: str) -> str:
@@ -107,7 +107,7 @@ def _closing(outcome: Outcome, index: int) -> list[str]:
     for call in outcome.calls:
         block = {**_tool_use(call), "input": {}}
         events.append(_event("content_block_start", {"index": index, "content_block": block}))
-        delta = {"type": "input_json_delta", "partial_json": json.dumps(call.arguments, ensure_ascii=False)}
+        delta = {"type": "input_json_delta", "partial_json": jsonfast.dumps(call.arguments)}
         events.append(_event("content_block_delta", {"index": index, "delta": delta}))
         events.append(_event("content_block_stop", {"index": index}))
         index += 1

@@ -7,12 +7,12 @@ ended and been parsed, as one tool-call delta carrying its id, name and complete
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncIterator
 from json.encoder import encode_basestring
 from typing import Any
 
+from asi_agent import jsonfast
 from asi_agent.calls.jsonish import hex_id
 from asi_agent.gateway.emulate import Outcome
 from asi_agent.messages import ToolCall
@@ -29,7 +29,7 @@ def _tool_call(call: ToolCall, index: int | None = None) -> dict[str, Any]:
     encoded: dict[str, Any] = {
         "id": call.id,
         "type": "function",
-        "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
+        "function": {"name": call.name, "arguments": jsonfast.dumps(call.arguments)},
     }
     return encoded if index is None else {"index": index, **encoded}
 
@@ -55,7 +55,7 @@ def chat_completion(outcome: Outcome) -> dict[str, Any]:
 
 
 def _sse(data: dict[str, Any] | str) -> str:
-    return f"data: {data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)}\n\n"
+    return f"data: {data if isinstance(data, str) else jsonfast.dumps(data)}\n\n"
 
 
 async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
@@ -68,7 +68,7 @@ async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> Async
         return _sse({**base, "choices": [choice], **extra})
 
     # A text chunk is what `chunk({"content": text})` gives, its fixed parts encoded once per stream.
-    fixed = json.dumps(base, ensure_ascii=False)[:-1]
+    fixed = jsonfast.dumps(base)[:-1]
     opening = f'data: {fixed}, "choices": [{{"index": 0, "delta": {{"content": '
     closing = '}, "finish_reason": null, "logprobs": null}]}\n\n'
     # One write per upstream piece: the opening chunk goes with the first, the closing ones together.

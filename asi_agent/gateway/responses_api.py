@@ -8,11 +8,11 @@ the complete arguments, `function_call_arguments.done`, `output_item.done`).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from asi_agent import jsonfast
 from asi_agent.calls.jsonish import hex_id
 from asi_agent.gateway.emulate import Outcome
 from asi_agent.messages import ToolCall
@@ -26,7 +26,7 @@ def _function_call(call: ToolCall, status: str = "completed") -> dict[str, Any]:
         "id": f"fc_{hex_id(16)}",
         "call_id": call.id,
         "name": call.name,
-        "arguments": json.dumps(call.arguments, ensure_ascii=False),
+        "arguments": jsonfast.dumps(call.arguments),
         "status": status,
     }
 
@@ -38,7 +38,7 @@ def _custom_call(call: ToolCall, status: str = "completed") -> dict[str, Any]:
         "id": f"ctc_{hex_id(16)}",
         "call_id": call.id,
         "name": call.name,
-        "input": raw if isinstance(raw, str) else json.dumps(call.arguments, ensure_ascii=False),
+        "input": raw if isinstance(raw, str) else jsonfast.dumps(call.arguments),
         "status": status,
     }
 
@@ -97,7 +97,7 @@ class _Events:
     def __call__(self, kind: str, **data: Any) -> str:
         self.number += 1
         payload = {"type": kind, "sequence_number": self.number, **data}
-        return f"event: {kind}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n"
+        return f"event: {kind}\ndata: {jsonfast.dumps(payload)}\n\n"
 
 
 async def response_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
