@@ -8,7 +8,7 @@ input, `content_block_stop`. Output token counts arrive with `message_delta`, as
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -68,7 +68,7 @@ def _text_delta(index: int, text: str) -> str:
     )
 
 
-async def message_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
+async def message_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncGenerator[str, None]:
     """A Messages event stream from an upstream answer stream."""
     start: dict[str, Any] = {
         "id": f"msg_{hex_id(24)}",

@@ -15,6 +15,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import AsyncGenerator, Awaitable, Callable
+from contextlib import aclosing
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -161,19 +162,23 @@ class _Gateway:
         outcome: list[Outcome] = []
 
         async def watched() -> AsyncGenerator[str | Outcome, None]:
-            async for item in answer_stream(self.upstream, chat):
-                if isinstance(item, Outcome):
-                    outcome.append(item)
-                yield item
+            async with aclosing(answer_stream(self.upstream, chat)) as items:
+                async for item in items:
+                    if isinstance(item, Outcome):
+                        outcome.append(item)
+                    yield item
 
         model = chat.model or self.upstream.backend.model_name
         encoders = {"openai": openai_api.chat_chunks, "anthropic": anthropic_api.message_events}
         encode = encoders.get(api, responses_api.response_events)
         entry["status"] = 200
         try:
+            # The generators are closed here, when the stream ends: one left to the garbage collector
+            # is closed by a task the loop is woken for from outside (a system call or three each).
             with traces.span("gateway.request", api=api, stream=True):
-                async for event in encode(watched(), model):
-                    yield event, bool(outcome)
+                async with aclosing(watched()) as source, aclosing(encode(source, model)) as events:
+                    async for event in events:
+                        yield event, bool(outcome)
         except BackendError as exc:
             entry["status"] = 502
             yield _stream_error(api, f"upstream: {exc}"), True

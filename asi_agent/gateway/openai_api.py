@@ -8,7 +8,7 @@ ended and been parsed, as one tool-call delta carrying its id, name and complete
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -58,7 +58,7 @@ def _sse(data: dict[str, Any] | str) -> str:
     return f"data: {data if isinstance(data, str) else jsonfast.dumps(data)}\n\n"
 
 
-async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
+async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> AsyncGenerator[str, None]:
     """A Chat Completions event stream from an upstream answer stream."""
     base: dict[str, Any] = {"id": f"chatcmpl-{hex_id(24)}", "object": "chat.completion.chunk"}
     base |= {"created": int(time.time()), "model": model}

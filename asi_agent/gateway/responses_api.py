@@ -9,7 +9,7 @@ the complete arguments, `function_call_arguments.done`, `output_item.done`).
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 from asi_agent import jsonfast
@@ -100,7 +100,7 @@ class _Events:
         return f"event: {kind}\ndata: {jsonfast.dumps(payload)}\n\n"
 
 
-async def response_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
+async def response_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncGenerator[str, None]:
     """A Responses event stream from an upstream answer stream."""
     event, message_id, text = _Events(), f"msg_{hex_id(16)}", ""
     created = _envelope(model, "in_progress", [], None)
