@@ -16,6 +16,7 @@ import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from asi_agent import jsonfast
 from asi_agent.backends.retry import error_text
 
 __all__ = ["StatusError", "StreamedError", "not_an_api", "sse_data", "status_error"]
@@ -103,7 +104,7 @@ async def sse_data(response: Any) -> AsyncIterator[Any]:
                     async for _ in lines:
                         pass
             return
-        yield _event_data(json.loads(text), kind)
+        yield _event_data(jsonfast.loads(text), kind)
 
 
 def _event_data(value: Any, event: str | None) -> Any:

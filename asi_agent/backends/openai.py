@@ -23,6 +23,7 @@ from typing import Any
 import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
+from asi_agent import jsonfast
 from asi_agent.backends.adopt import adopting_transport
 from asi_agent.backends.base import NO_OPTIONS, BackendBase, DeltaCallback, RequestOptions, ToolSchema
 from asi_agent.backends.capabilities import ModelNameCheck, ServerProps, dropped_tools, read_props
@@ -326,7 +327,7 @@ class OpenAIBackend(BackendBase):
             if response.status_code >= 400:
                 raise await status_error(response)
             if whole:
-                state.feed(as_chunk(json.loads(await response.aread())), on_delta)
+                state.feed(as_chunk(jsonfast.loads(await response.aread())), on_delta)
                 return
             async for chunk in sse_data(response):
                 state.feed(chunk, on_delta)

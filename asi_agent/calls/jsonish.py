@@ -8,8 +8,8 @@ stringified JSON). Broken JSON (smart quotes, trailing commas, single quotes) is
 from __future__ import annotations
 
 import json
+import random
 import re
-import secrets
 from typing import Any
 
 from asi_agent.exceptions import CallFormatError
@@ -22,6 +22,7 @@ __all__ = [
     "clean_name",
     "damage",
     "decode_arguments",
+    "hex_id",
     "json_values",
     "lenient_json",
     "looks_like_call",
@@ -38,9 +39,20 @@ _SMART_SINGLE = str.maketrans({"‘": "'", "’": "'"})
 _REPAIR_LIMIT = 20_000
 
 
+# Ids name calls and messages, they guard nothing: a generator seeded once from the system's randomness
+# draws them (a system call per id cost more than the rest of making one), one of its own so that a
+# caller seeding `random` repeats no ids.
+_IDS = random.Random()
+
+
+def hex_id(chars: int) -> str:
+    """`chars` random hex characters, for an id."""
+    return f"{_IDS.getrandbits(chars * 4):0{chars}x}"
+
+
 def new_call_id() -> str:
     """A fresh call id: "call_" and 12 hex characters."""
-    return "call_" + secrets.token_hex(6)
+    return "call_" + hex_id(12)
 
 
 def _outside_strings(text: str) -> tuple[str, bool]:

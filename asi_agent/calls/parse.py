@@ -146,11 +146,17 @@ _TEXT_ARGUMENTS = frozenset({"qwen-xml", "glm", "hunyuan", "k2", "pythonic", "fu
 _CLOSED_END_RE = re.compile(r"(?:```|</[\w:.\-]+>|<\|[\w/]+\|>|\[/\w+\])\s*$")
 
 
+def _closed_end(text: str) -> bool:
+    """Whether the reply ends with a closer; only one whose last visible character ends a closer is searched
+    (the search tries every position of the reply)."""
+    return text.rstrip()[-1:] in ("`", ">", "]") and _CLOSED_END_RE.search(text) is not None
+
+
 def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
     """A span that runs to the reply's end with its JSON still open is a call the reply stopped inside."""
     if span.cut or span.dialect in _TEXT_ARGUMENTS or span.dialect.startswith("template"):
         return span
-    if text[span.end :].strip() or _CLOSED_END_RE.search(text):
+    if text[span.end :].strip() or _closed_end(text):
         return span
     fragment = text[span.start : span.end]
     brace = min((i for i in (fragment.find("{"), fragment.find("[")) if i >= 0), default=-1)
@@ -225,12 +231,16 @@ def _learned_first(learned: list[Span], named: list[Span]) -> list[Span]:
     return read + failed + [span for span in named if not _overlaps(span, read + failed)]
 
 
-def _spans(text: str, ctx: ReadContext, shape: CallShape | None) -> list[Span]:
-    found = {needle for needle in _NEEDLES if needle in text}
-    readers = [d for d in READERS if not d.needs or not found.isdisjoint(d.needs)]
+def _spans(text: str, ctx: ReadContext, shape: CallShape | None, prefilter: bool) -> list[Span]:
+    readers = READERS
+    if prefilter:  # only the readers whose needles are in the text: the others would find nothing
+        found = {needle for needle in _NEEDLES if needle in text}
+        readers = tuple(d for d in READERS if not d.needs or not found.isdisjoint(d.needs))
     named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
     for known, openers in _KNOWN_OPENERS:  # families no hand-written reader knows, as their templates write
-        if (shape is None or known.template_hash != shape.template_hash) and _present(openers, text):
+        if shape is not None and known.template_hash == shape.template_hash:
+            continue
+        if not prefilter or _present(openers, text):
             named.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
     learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
     spans = _choose(_learned_first(learned, named) if learned else named)
@@ -331,14 +341,19 @@ def _prose(text: str, spans: list[Span], regions: Sequence[Region]) -> str:
     return prose
 
 
-def _visible(prose: str, spans: list[Span]) -> tuple[str, bool]:
+def _visible(prose: str, spans: list[Span], prefilter: bool) -> tuple[str, bool]:
     """What a client sees of the prose, and whether framing was taken out: a fence or inline code a call
-    left empty, an emptied wrapper and a label line beside read calls, end tokens, message headers."""
-    rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", prose)) if spans else prose
+    left empty, an emptied wrapper and a label line beside read calls, end tokens, message headers.
+    With `prefilter`, a pattern is only searched when the prose holds what each of its matches starts
+    with (two backticks; `<` for wrappers, end tokens and headers)."""
+    rest = prose
+    if spans and (not prefilter or "``" in rest):
+        rest = _EMPTY_CODE_RE.sub("", _EMPTY_FENCE_RE.sub("", rest))
     if any(span.calls for span in spans):
-        rest = _LABEL_RE.sub("", _EMPTY_WRAPPER_RE.sub("", rest))
+        rest = _LABEL_RE.sub("", _EMPTY_WRAPPER_RE.sub("", rest) if not prefilter or "<" in rest else rest)
     framed = rest
-    rest = _START_RE.sub("", _FRAME_RE.sub("", _EOS_RE.sub("", rest)))
+    if not prefilter or "<" in rest:
+        rest = _START_RE.sub("", _FRAME_RE.sub("", _EOS_RE.sub("", rest)))
     return rest, rest != framed
 
 
@@ -348,25 +363,29 @@ def parse_reply(
     *,
     hint: str = FORMAT_HINT,
     shape: CallShape | None = None,
+    prefilter: bool = True,
 ) -> ParsedReply:
     """Split a reply into prose, calls, problems and reasoning; never raises.
 
     `tools` (OpenAI-shaped schemas) type the values of dialects that write arguments as text; `hint` ends
     every problem, telling the model how to write a call; `shape`, learned from the model's chat
     template, is read before the named dialects. A reply that stopped inside a call runs none of its
-    calls: each is reported instead.
+    calls: each is reported instead. `prefilter` (the default) spares every reader, shape and pattern
+    the text cannot hold a match for; off, all run on every reply — the same result, slower (the
+    reference the prefilter is tested against).
     """
-    if not could_hold_call(text, shape):
+    if prefilter and not could_hold_call(text, shape):
         return ParsedReply(_tidy(text))
     ctx = ReadContext.from_tools(tools, hint)
-    found = _spans(text, ctx, shape)
+    found = _spans(text, ctx, shape, prefilter)
     # Reasoning is found around the calls (a think tag inside a call's arguments is data), then calls
     # written inside reasoning are dropped: reasoning is not action.
-    regions = reasoning_regions(text, [(span.start, span.end) for span in found if span.calls])
+    protected = [(span.start, span.end) for span in found if span.calls]
+    regions = reasoning_regions(text, protected, prefilter=prefilter)
     spans = [span for span in found if not any(r.start <= span.start < r.end for r in regions)]
     considered = [span for span in found if span.calls and span not in spans]
     prose = _prose(text, spans, regions)
-    rest, stripped = _visible(prose, spans)
+    rest, stripped = _visible(prose, spans, prefilter)
     calls = tuple(call for span in spans for call in span.calls)
     problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx, shape)
     if not calls and not problems and considered and not _tidy(rest):

@@ -45,10 +45,16 @@ _OPEN_RE = re.compile(
 )
 _CLOSERS = {opener: closer for opener, closer in _BLOCKS}
 # Ends that may appear alone (the prompt opened the block).
-_LONE_END_RE = re.compile(
-    r"</think>|</seed:think>|<\|END_THINKING\|>|\[/THINK\]|\[BEGIN FINAL RESPONSE\]|<\|think:end\|>"
-    r"|<\|inner_suffix\|>"
+_LONE_ENDS = (
+    "</think>",
+    "</seed:think>",
+    "<|END_THINKING|>",
+    "[/THINK]",
+    "[BEGIN FINAL RESPONSE]",
+    "<|think:end|>",
+    "<|inner_suffix|>",
 )
+_LONE_END_RE = re.compile("|".join(re.escape(end) for end in _LONE_ENDS))
 # Where an unclosed block stops: a call in any dialect.
 _CALL_START_RE = re.compile(
     r"<tool_call>|<\|tool_calls_section_begin\|>|<\|tool_call_begin\|>|<｜tool▁calls▁begin｜>|\[TOOL_CALLS\]"
@@ -92,9 +98,19 @@ def _masked(text: str, protected: Sequence[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-def reasoning_regions(text: str, protected: Sequence[tuple[int, int]] = ()) -> list[Region]:
+# Every opener and lone end holds one of these: a reply holding none has no reasoning (blanking the
+# protected ranges only takes matches away), so the patterns, slow to search, are not searched.
+_KEYS = tuple(sorted({_SELF_KEY, *(opener for opener, _ in _BLOCKS), *_LONE_ENDS}))
+
+
+def reasoning_regions(
+    text: str, protected: Sequence[tuple[int, int]] = (), *, prefilter: bool = True
+) -> list[Region]:
     """The thinking blocks of a reply; tags inside `protected` ranges are ignored, and an unclosed block
-    ends at the next protected range (a call) or at the end."""
+    ends at the next protected range (a call) or at the end. `prefilter=False` searches the patterns even
+    when none of their keys is in the text (the reference the quick test is checked against)."""
+    if prefilter and not any(key in text for key in _KEYS):
+        return []
     masked = _masked(text, protected)
     regions: list[Region] = []
     position = 0

@@ -8,12 +8,12 @@ input, `content_block_stop`. Output token counts arrive with `message_delta`, as
 
 from __future__ import annotations
 
-import json
-import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from json.encoder import encode_basestring
 from typing import Any
 
+from asi_agent import jsonfast
+from asi_agent.calls.jsonish import hex_id
 from asi_agent.gateway.emulate import Outcome
 from asi_agent.messages import ToolCall
 
@@ -41,7 +41,7 @@ def message(outcome: Outcome) -> dict[str, Any]:
     content: list[dict[str, Any]] = [{"type": "text", "text": outcome.text}] if outcome.text else []
     content += [_tool_use(call) for call in outcome.calls]
     return {
-        "id": f"msg_{secrets.token_hex(12)}",
+        "id": f"msg_{hex_id(24)}",
         "type": "message",
         "role": "assistant",
         "model": outcome.model,
@@ -56,7 +56,7 @@ def message(outcome: Outcome) -> dict[str, Any]:
 
 
 def _event(name: str, data: dict[str, Any]) -> str:
-    return f"event: {name}\ndata: {json.dumps({'type': name, **data}, ensure_ascii=False)}\n\n"
+    return f"event: {name}\ndata: {jsonfast.dumps({'type': name, **data})}\n\n"
 
 
 def _text_delta(index: int, text: str) -> str:
@@ -68,10 +68,10 @@ def _text_delta(index: int, text: str) -> str:
     )
 
 
-async def message_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
+async def message_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncGenerator[str, None]:
     """A Messages event stream from an upstream answer stream."""
     start: dict[str, Any] = {
-        "id": f"msg_{secrets.token_hex(12)}",
+        "id": f"msg_{hex_id(24)}",
         "type": "message",
         "role": "assistant",
         "model": model,
@@ -107,7 +107,7 @@ def _closing(outcome: Outcome, index: int) -> list[str]:
     for call in outcome.calls:
         block = {**_tool_use(call), "input": {}}
         events.append(_event("content_block_start", {"index": index, "content_block": block}))
-        delta = {"type": "input_json_delta", "partial_json": json.dumps(call.arguments, ensure_ascii=False)}
+        delta = {"type": "input_json_delta", "partial_json": jsonfast.dumps(call.arguments)}
         events.append(_event("content_block_delta", {"index": index, "delta": delta}))
         events.append(_event("content_block_stop", {"index": index}))
         index += 1

@@ -15,11 +15,12 @@ import logging
 import time
 from collections import Counter
 from collections.abc import AsyncGenerator, Awaitable, Callable
+from contextlib import aclosing
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from asi_agent import traces
+from asi_agent import jsonfast, traces
 from asi_agent.context.images import image_tokens
 from asi_agent.exceptions import BackendError
 from asi_agent.gateway import anthropic_api, openai_api, responses_api
@@ -58,12 +59,10 @@ class _Refused(Exception):
 
 _LOG_LINE = json.JSONEncoder(ensure_ascii=False).encode
 """`json.dumps(…, ensure_ascii=False)` without building an encoder for every request's log line."""
-_JSON_BODY = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
-"""A JSON answer's body, encoded as Starlette's `JSONResponse` encodes it."""
 
 
 def _send_json(request: Request, status: int, content: Any) -> None:
-    request.answer(status, _JSON_BODY(content).encode("utf-8"), _JSON)
+    request.answer(status, jsonfast.compact(content), _JSON)
 
 
 _READERS: dict[Api, Callable[[dict[str, Any]], ChatRequest]] = {
@@ -73,9 +72,13 @@ _READERS: dict[Api, Callable[[dict[str, Any]], ChatRequest]] = {
 }
 
 
+LogLine = Callable[[str], None]
+"""Where a request's log line goes (the gateway's logger when none is given)."""
+
+
 class _Gateway:
-    def __init__(self, upstream: Upstream, config: GatewayConfig) -> None:
-        self.upstream, self.config = upstream, config
+    def __init__(self, upstream: Upstream, config: GatewayConfig, log_line: LogLine | None) -> None:
+        self.upstream, self.config, self.log_line = upstream, config, log_line
         self.in_flight = 0
         self.counts: Counter[str] = Counter()
         self.started = time.time()
@@ -110,7 +113,7 @@ class _Gateway:
         except TooLarge:
             raise _Refused(413, self._too_large(), "request_too_large") from None
         try:
-            body = json.loads(raw)
+            body = jsonfast.loads(raw)
         except ValueError as exc:
             raise _Refused(400, f"the body is not JSON: {exc}", "invalid_request_error") from None
         if not isinstance(body, dict):
@@ -159,19 +162,23 @@ class _Gateway:
         outcome: list[Outcome] = []
 
         async def watched() -> AsyncGenerator[str | Outcome, None]:
-            async for item in answer_stream(self.upstream, chat):
-                if isinstance(item, Outcome):
-                    outcome.append(item)
-                yield item
+            async with aclosing(answer_stream(self.upstream, chat)) as items:
+                async for item in items:
+                    if isinstance(item, Outcome):
+                        outcome.append(item)
+                    yield item
 
         model = chat.model or self.upstream.backend.model_name
         encoders = {"openai": openai_api.chat_chunks, "anthropic": anthropic_api.message_events}
         encode = encoders.get(api, responses_api.response_events)
         entry["status"] = 200
         try:
+            # The generators are closed here, when the stream ends: one left to the garbage collector
+            # is closed by a task the loop is woken for from outside (a system call or three each).
             with traces.span("gateway.request", api=api, stream=True):
-                async for event in encode(watched(), model):
-                    yield event, bool(outcome)
+                async with aclosing(watched()) as source, aclosing(encode(source, model)) as events:
+                    async for event in events:
+                        yield event, bool(outcome)
         except BackendError as exc:
             entry["status"] = 502
             yield _stream_error(api, f"upstream: {exc}"), True
@@ -191,7 +198,9 @@ class _Gateway:
         self.counts["emulated"] += bool(entry.get("emulated"))
         self.counts["calls"] += int(entry.get("calls") or 0)
         self.counts["retries"] += len(entry.get("retries") or ())
-        if log.isEnabledFor(logging.INFO):
+        if self.log_line is not None:
+            self.log_line(_LOG_LINE(entry))
+        elif log.isEnabledFor(logging.INFO):
             log.info(_LOG_LINE(entry))  # no arguments: the line is not %-formatted again
 
     async def models(self, request: Request) -> None:
@@ -257,9 +266,9 @@ def _stream_error(api: Api, message: str) -> str:
 class GatewayApp:
     """The application the server runs: routes by path and method, then the endpoint answers."""
 
-    def __init__(self, upstream: Upstream, config: GatewayConfig) -> None:
+    def __init__(self, upstream: Upstream, config: GatewayConfig, log_line: LogLine | None = None) -> None:
         self.upstream, self.config = upstream, config
-        gateway = _Gateway(upstream, config)
+        gateway = _Gateway(upstream, config, log_line)
 
         def api(name: Api) -> Endpoint:
             return lambda request: gateway.handle(name, request)
@@ -296,7 +305,8 @@ class GatewayApp:
             await self.upstream.unstreamed.aclose()
 
 
-def build_app(upstream: Upstream, config: GatewayConfig) -> GatewayApp:
+def build_app(upstream: Upstream, config: GatewayConfig, log_line: LogLine | None = None) -> GatewayApp:
     """The application: `/v1/chat/completions`, `/v1/messages` (+ `count_tokens`), `/v1/responses`,
-    `/v1/models`, `/health`, `/metrics`."""
-    return GatewayApp(upstream, config)
+    `/v1/models`, `/health`, `/metrics`; each request's JSON log line goes to `log_line` (else to the
+    `asi_agent.gateway` logger at INFO)."""
+    return GatewayApp(upstream, config, log_line)

@@ -24,6 +24,13 @@ __all__ = ["serve_command"]
 LOOPBACK = "127.0.0.1"
 
 
+def _stderr_line(line: str) -> None:
+    """A request's log line on stderr, as the logger's `%(message)s` handler wrote it, without building a
+    log record for every request (that cost more than the rest of the line)."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def _token(args: argparse.Namespace) -> str | None:
     """The token API requests must carry: none on loopback unless one is given."""
     given = args.token or os.environ.get("ASI_GATEWAY_TOKEN")
@@ -89,9 +96,8 @@ def serve_command(args: argparse.Namespace) -> int:
         chat_template=read_chat_template(config.chat_template, root),
     )
     token = _token(args)
-    app = build_app(
-        upstream, GatewayConfig(token=token, max_body=args.max_body, max_concurrent=args.max_concurrent)
-    )
+    limits = GatewayConfig(token=token, max_body=args.max_body, max_concurrent=args.max_concurrent)
+    app = build_app(upstream, limits, log_line=_stderr_line)
     host = args.host or LOOPBACK
     sock = _listen(host, args.port)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(message)s")

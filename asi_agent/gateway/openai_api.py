@@ -7,13 +7,13 @@ ended and been parsed, as one tool-call delta carrying its id, name and complete
 
 from __future__ import annotations
 
-import json
-import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from json.encoder import encode_basestring
 from typing import Any
 
+from asi_agent import jsonfast
+from asi_agent.calls.jsonish import hex_id
 from asi_agent.gateway.emulate import Outcome
 from asi_agent.messages import ToolCall
 
@@ -29,7 +29,7 @@ def _tool_call(call: ToolCall, index: int | None = None) -> dict[str, Any]:
     encoded: dict[str, Any] = {
         "id": call.id,
         "type": "function",
-        "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
+        "function": {"name": call.name, "arguments": jsonfast.dumps(call.arguments)},
     }
     return encoded if index is None else {"index": index, **encoded}
 
@@ -45,7 +45,7 @@ def chat_completion(outcome: Outcome) -> dict[str, Any]:
     if outcome.calls:
         message["tool_calls"] = [_tool_call(call) for call in outcome.calls]
     return {
-        "id": f"chatcmpl-{secrets.token_hex(12)}",
+        "id": f"chatcmpl-{hex_id(24)}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": outcome.model,
@@ -55,12 +55,12 @@ def chat_completion(outcome: Outcome) -> dict[str, Any]:
 
 
 def _sse(data: dict[str, Any] | str) -> str:
-    return f"data: {data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)}\n\n"
+    return f"data: {data if isinstance(data, str) else jsonfast.dumps(data)}\n\n"
 
 
-async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
+async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> AsyncGenerator[str, None]:
     """A Chat Completions event stream from an upstream answer stream."""
-    base: dict[str, Any] = {"id": f"chatcmpl-{secrets.token_hex(12)}", "object": "chat.completion.chunk"}
+    base: dict[str, Any] = {"id": f"chatcmpl-{hex_id(24)}", "object": "chat.completion.chunk"}
     base |= {"created": int(time.time()), "model": model}
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> str:
@@ -68,7 +68,7 @@ async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> Async
         return _sse({**base, "choices": [choice], **extra})
 
     # A text chunk is what `chunk({"content": text})` gives, its fixed parts encoded once per stream.
-    fixed = json.dumps(base, ensure_ascii=False)[:-1]
+    fixed = jsonfast.dumps(base)[:-1]
     opening = f'data: {fixed}, "choices": [{{"index": 0, "delta": {{"content": '
     closing = '}, "finish_reason": null, "logprobs": null}]}\n\n'
     # One write per upstream piece: the opening chunk goes with the first, the closing ones together.

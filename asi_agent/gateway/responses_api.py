@@ -8,12 +8,12 @@ the complete arguments, `function_call_arguments.done`, `output_item.done`).
 
 from __future__ import annotations
 
-import json
-import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
+from asi_agent import jsonfast
+from asi_agent.calls.jsonish import hex_id
 from asi_agent.gateway.emulate import Outcome
 from asi_agent.messages import ToolCall
 
@@ -23,10 +23,10 @@ __all__ = ["response", "response_events"]
 def _function_call(call: ToolCall, status: str = "completed") -> dict[str, Any]:
     return {
         "type": "function_call",
-        "id": f"fc_{secrets.token_hex(8)}",
+        "id": f"fc_{hex_id(16)}",
         "call_id": call.id,
         "name": call.name,
-        "arguments": json.dumps(call.arguments, ensure_ascii=False),
+        "arguments": jsonfast.dumps(call.arguments),
         "status": status,
     }
 
@@ -35,10 +35,10 @@ def _custom_call(call: ToolCall, status: str = "completed") -> dict[str, Any]:
     raw = call.arguments.get("input")
     return {
         "type": "custom_tool_call",
-        "id": f"ctc_{secrets.token_hex(8)}",
+        "id": f"ctc_{hex_id(16)}",
         "call_id": call.id,
         "name": call.name,
-        "input": raw if isinstance(raw, str) else json.dumps(call.arguments, ensure_ascii=False),
+        "input": raw if isinstance(raw, str) else jsonfast.dumps(call.arguments),
         "status": status,
     }
 
@@ -62,7 +62,7 @@ def _envelope(
             "total_tokens": prompt + completion,
         }
     return {
-        "id": response_id or f"resp_{secrets.token_hex(12)}",
+        "id": response_id or f"resp_{hex_id(24)}",
         "object": "response",
         "created_at": int(time.time()),
         "status": status,
@@ -87,9 +87,7 @@ def _output(outcome: Outcome, text: str, message_id: str) -> list[dict[str, Any]
 def response(outcome: Outcome) -> dict[str, Any]:
     """A non-streamed `response`."""
     status = "incomplete" if outcome.finish == "length" else "completed"
-    return _envelope(
-        outcome.model, status, _output(outcome, outcome.text, f"msg_{secrets.token_hex(8)}"), outcome
-    )
+    return _envelope(outcome.model, status, _output(outcome, outcome.text, f"msg_{hex_id(16)}"), outcome)
 
 
 class _Events:
@@ -99,12 +97,12 @@ class _Events:
     def __call__(self, kind: str, **data: Any) -> str:
         self.number += 1
         payload = {"type": kind, "sequence_number": self.number, **data}
-        return f"event: {kind}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n"
+        return f"event: {kind}\ndata: {jsonfast.dumps(payload)}\n\n"
 
 
-async def response_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncIterator[str]:
+async def response_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncGenerator[str, None]:
     """A Responses event stream from an upstream answer stream."""
-    event, message_id, text = _Events(), f"msg_{secrets.token_hex(8)}", ""
+    event, message_id, text = _Events(), f"msg_{hex_id(16)}", ""
     created = _envelope(model, "in_progress", [], None)
     event.response_id = created["id"]
     # One write per upstream piece: the opening events go with the first, the closing ones together.

@@ -165,10 +165,11 @@ class Request:
             self._conn.close_after = True
 
     async def stream(self, pieces: AsyncGenerator[tuple[str, bool], None]) -> None:
-        """An event stream (status 200) of `pieces` (text, whether it is the last), each written as it
-        comes, the last with the end of the body; the first with the head. Should the client go away,
-        the stream is closed (which stops the upstream request behind it). Chunked, except to an
-        HTTP/1.0 client: its body ends with the connection."""
+        """An event stream (status 200) of `pieces` (text, whether it is the last), each sent as it
+        comes, the last with the end of the body; the first with the head. Pieces that come in one turn
+        of the event loop (deltas that arrived together) go out in one write, at the end of that turn.
+        Should the client go away, the stream is closed (which stops the upstream request behind it).
+        Chunked, except to an HTTP/1.0 client: its body ends with the connection."""
         self.answered = True
         conn, chunked = self._conn, not self.http10
         close = self._closes()
@@ -177,29 +178,51 @@ class Request:
         last_chunk = _LAST_CHUNK if chunked else b""
         conn.close_after = close
         conn.streaming = self.task
-        ended = False
+        out = _Pending(conn, head)
         try:
             async for text, last in pieces:
                 data = text.encode("utf-8")
-                chunk = b"%x\r\n%s\r\n" % (len(data), data) if data and chunked else data
-                if last:
-                    chunk += last_chunk
-                conn.write(head + chunk if head else chunk)
-                head = b""
+                out.add(b"%x\r\n%s\r\n" % (len(data), data) if data and chunked else data)
                 if conn.paused:
+                    out.flush()
                     await conn.drained()
                 if last:
-                    ended = True
                     break
-            if not ended:
-                conn.write(head + last_chunk)
+            out.add(last_chunk)
         except asyncio.CancelledError:
             if not conn.lost or self.task is None:
                 raise
             self.task.uncancel()  # the cancel was ours: the request ends here, quietly
         finally:
+            out.flush()
             conn.streaming = None
             await pieces.aclose()
+
+
+class _Pending:
+    """What a stream has to send, written once at the end of the event loop's turn (or when flushed):
+    a system call per piece cost more than making the piece."""
+
+    __slots__ = ("_conn", "_parts", "_scheduled")
+
+    def __init__(self, conn: Connection, head: bytes) -> None:
+        self._conn, self._parts, self._scheduled = conn, [head], False
+
+    def add(self, data: bytes) -> None:
+        """Send `data` at the end of this turn, after what came before it."""
+        if not data:
+            return
+        self._parts.append(data)
+        if not self._scheduled:
+            self._scheduled = True
+            self._conn.loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send what is pending now."""
+        self._scheduled = False
+        if self._parts:
+            self._conn.write(b"".join(self._parts))
+            self._parts.clear()
 
 
 class Connection(asyncio.Protocol):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 from asi_agent.gateway.emulate import Outcome, Upstream
 from asi_agent.gateway.normalize import ChatRequest
@@ -12,7 +12,7 @@ from asi_agent.gateway.normalize import ChatRequest
 __all__ = ["answer_stream"]
 
 
-async def answer_stream(upstream: Upstream, request: ChatRequest) -> AsyncIterator[str | Outcome]:
+async def answer_stream(upstream: Upstream, request: ChatRequest) -> AsyncGenerator[str | Outcome, None]:
     """Text deltas (str) as the upstream streams them, then the `Outcome` (whose `tail` is the visible
     text held back at a possible call). Backends may stream from a worker thread (the in-process model):
     their deltas cross into this loop through `call_soon_threadsafe`."""

@@ -74,3 +74,34 @@ def test_unknown_paths_and_wrong_methods_are_refused_plainly(gateway: Gateway) -
     assert (wrong.status_code, wrong.headers["allow"]) == (405, "POST")
     assert head.status_code == 200 and head.content == b""
     assert health.json()["status"] == "ok"
+
+
+def test_bodies_the_fast_json_reader_refuses_are_read_as_before(gateway: Gateway) -> None:
+    # NaN is JSON to Python's reader (not to orjson): the request is answered (the field is one the
+    # gateway does not forward).
+    gateway.upstream.reply("read")
+    nan = '{"model": "m", "metadata": {"score": NaN}, "messages": [{"role": "user", "content": "half"}]}'
+    headers = {"content-type": "application/json"}
+    with httpx.Client(timeout=10) as client:
+        for body in (nan,):
+            answer = client.post(f"{gateway.v1}/chat/completions", content=body, headers=headers)
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["choices"][0]["message"]["content"] == "read"
+        broken = client.post(f"{gateway.v1}/chat/completions", content="{'model': 1}", headers=headers)
+    assert broken.status_code == 400
+    # The message is Python's reader's, as it always was.
+    assert "Expecting property name enclosed in double quotes" in broken.json()["error"]["message"]
+    assert gateway.upstream.chat_bodies[0]["messages"][-1]["content"] == "half"
+
+
+def test_every_request_writes_one_json_log_line_in_the_same_form(gateway: Gateway) -> None:
+    gateway.upstream.reply("one", "two")
+    with httpx.Client(timeout=10) as client:
+        for _ in range(2):
+            body = {"model": "m", "messages": ASK}
+            assert client.post(f"{gateway.v1}/chat/completions", json=body).status_code == 200
+    entries = _logged(gateway)
+    assert [entry["status"] for entry in entries] == [200, 200]
+    lines = [line for line in gateway.log_lines() if line.startswith("{")]
+    # `json.dumps` spacing, one line each, on stderr with the server's other lines.
+    assert all(line.startswith('{"api": "openai", "path": "/v1/chat/completions", ') for line in lines)

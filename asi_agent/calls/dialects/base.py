@@ -139,9 +139,26 @@ def line_end(text: str, start: int) -> int:
     return len(text) if end < 0 else end
 
 
-def balanced_end(text: str, start: int, limit: int | None = None) -> int | None:
-    """End (exclusive) of the JSON object or array opening at `start`, skipping brackets inside strings."""
+_DECODER = json.JSONDecoder()
+
+
+def balanced_end(text: str, start: int, limit: int | None = None, *, exact: bool = False) -> int | None:
+    """End (exclusive) of the JSON object or array opening at `start`, skipping brackets inside strings
+    (straight or curly quotes). Valid JSON ends where the JSON reader (C) says; anything else is scanned
+    bracket by bracket — `exact` always scans (the reference the shortcut is tested against)."""
     limit = min(len(text), start + SCAN_LIMIT) if limit is None else limit
+    if not exact and text.startswith(("{", "["), start):
+        try:
+            end = _DECODER.raw_decode(text, start)[1]
+        except (ValueError, RecursionError):
+            pass
+        else:
+            if end <= limit:
+                return end
+    return _scanned_end(text, start, limit)
+
+
+def _scanned_end(text: str, start: int, limit: int) -> int | None:
     depth = 0
     closers = ""
     skip = -1

@@ -90,5 +90,8 @@ JSON_PROSE = Dialect(
         "- For several calls in one reply, write one line per call.",
     ),
     models=("xlam", "toolace", "hammer", "watt-tool"),
-    needs=('"', "“"),
+    # A call object opens with one of its keys in quotes (`_KEY`).
+    needs=tuple(
+        quote + key for quote in '"“' for key in ("name", "tool", "function", "arguments", "parameters")
+    ),
 )

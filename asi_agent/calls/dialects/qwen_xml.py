@@ -157,5 +157,5 @@ QWEN_XML = Dialect(
         "- For several calls in one reply, write one block per call.",
     ),
     models=("qwen3-coder", "qwen3.5", "qwen3.6", "qwen3-next", "seed-oss", "minimax", "step-3", "stepfun"),
-    needs=("<function=", "invoke name=", ":tool_call>"),
+    needs=("<function=", "invoke name=", ":tool_call>", ":tool_calls>", ":function_calls>"),
 )

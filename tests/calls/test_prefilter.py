@@ -1,0 +1,127 @@
+"""The parser's prefilter (readers, known shapes, reasoning and framing patterns run only when the text
+holds what they look for) changes nothing: over the whole corpus, every sealed set, stripped forms of
+their replies and generated text, `parse_reply` gives the same text, calls, problems, reasoning, dialect
+and markup with the prefilter as with every reader and pattern run on every reply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from corpus import CASES
+from corpus.case import Case
+from gateway.sealed.cases import CASES as SEALED
+from gateway.sealed2.cases import CASES as SEALED2
+from gateway.sealed3.cases import CASES as SEALED3
+from gateway.sealed4.cases import CASES as SEALED4
+from gateway.sealed4.cases import SEEN_FAMILY_CASES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sealed.cases import CASES as CALLS_SEALED
+
+from asi_agent.calls import parse_reply
+from asi_agent.calls.dialects.base import balanced_end
+from asi_agent.calls.parse import ParsedReply
+from asi_agent.calls.reasoning import reasoning_regions
+from asi_agent.calls.template.known import KNOWN_SHAPES
+from asi_agent.calls.template.shape import CallShape
+
+_ALL: tuple[Case, ...] = (*CASES, *CALLS_SEALED, *SEALED, *SEALED2, *SEALED3, *SEALED4, *SEEN_FAMILY_CASES)
+_STRIPPED = str.maketrans("", "", '<[{(`|\n"“')
+
+
+def _seen(reply: ParsedReply) -> tuple[Any, ...]:
+    """Everything a parse gives but the calls' ids (new for every read)."""
+    calls = tuple((call.name, call.arguments) for call in reply.calls)
+    return reply.text, calls, reply.problems, reply.reasoning, reply.dialect, reply.markup
+
+
+def _differences(
+    texts: list[tuple[str, list[dict[str, Any]]]], shape: CallShape | None = None
+) -> list[tuple[str, Any, Any]]:
+    found = []
+    for text, tools in texts:
+        quick = _seen(parse_reply(text, tools, shape=shape))
+        full = _seen(parse_reply(text, tools, shape=shape, prefilter=False))
+        if quick != full:
+            found.append((text, quick, full))
+    return found
+
+
+def _forms(case: Case) -> list[str]:
+    """The reply, its halves (a reply cut off), on one line, and without the characters readers key on."""
+    reply = case.reply
+    flat = " ".join(reply.split())
+    return [reply, reply[: len(reply) // 2], flat, flat.translate(_STRIPPED), *reply.split("\n")[:4]]
+
+
+def test_the_corpus_and_every_sealed_set_parse_the_same_with_the_prefilter():
+    assert len(_ALL) > 900
+    texts = [(form, case.schemas()) for case in _ALL for form in _forms(case)]
+    assert _differences(texts) == []
+
+
+def test_every_reply_parses_the_same_with_each_known_shape_learned():
+    texts = [(case.reply, case.schemas()) for case in _ALL]
+    for shape in KNOWN_SHAPES:
+        assert _differences(texts, shape) == [], shape.name
+
+
+def test_reasoning_regions_are_the_same_with_the_quick_test():
+    for case in _ALL:
+        assert reasoning_regions(case.reply) == reasoning_regions(case.reply, prefilter=False)
+
+
+def test_where_json_ends_is_the_same_read_by_the_json_reader_as_scanned_bracket_by_bracket():
+    checked = 0
+    for case in _ALL:
+        for text in (case.reply, case.reply[: len(case.reply) * 2 // 3]):
+            for start in (i for i, char in enumerate(text) if char in "{["):
+                for limit in (None, len(text), start + 40):
+                    quick = balanced_end(text, start, limit)
+                    assert quick == balanced_end(text, start, limit, exact=True), (text, start, limit)
+                    checked += quick is not None
+    assert checked > 2000
+
+
+def test_the_prefilter_spares_readers_and_still_reads_the_call():
+    reply = 'Reading it.\n[TOOL_CALL]read_file[ARGS]{"path": "src/main.py"}'
+    parsed = parse_reply(reply)
+    assert [(call.name, call.arguments) for call in parsed.calls] == [("read_file", {"path": "src/main.py"})]
+    assert parsed.text == "Reading it."
+
+
+_PIECES = [
+    *"abc :;.,!?'_-=>/1\n{}[]()`\"<|",
+    "read_file",
+    '{"path": "a"}',
+    "[TOOL_CALL]",
+    "[ARGS]",
+    "<tool_call>",
+    "</tool_call>",
+    "<think>",
+    "</think>",
+    "<|im_end|>",
+    "```json\n",
+    "\n```",
+    "to=self<|message|>",
+    "<|start|>assistant",
+    "<|channel|>analysis<|message|>",
+    "<|end|>",
+    '{"name": "read_file", "arguments": {"path": "a"}}',
+    "<function=read_file>",
+    "</function>",
+    "[TOOL_CALLS]",
+    "<|tool_call>call:",
+    ">>>",
+    "Action:",
+    "``",
+    "</s>",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=24))
+def test_generated_replies_parse_the_same_with_the_prefilter(pieces: list[str]):
+    text = "".join(pieces)
+    tools = [{"type": "function", "function": {"name": "read_file", "parameters": {}}}]
+    assert _differences([(text, tools)]) == []
