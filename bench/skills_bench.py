@@ -16,6 +16,9 @@ the earlier held-out sets were tuned on afterwards, as `--label NAME-round3` and
 `bench/skills_loso.py` shows how its "none" floors fare on each of them when chosen on the other five.
 `heldout6.jsonl` is round 6's sealed set, written before round 6's tuning and scored once by it
 (`--label heldout6`); the round-6 router on the seven sets it was tuned on is `--label NAME-round6`.
+`heldout7.jsonl` is round 7's sealed set, written before round 7's tuning and scored once by it
+(`--label heldout7`); the round-7 router on the eight sets its decision was fitted on (by
+`bench/skills_fit.py`) is `--label NAME-round7`.
 
     python bench/skills_bench.py --queries bench/skills/dev.jsonl [--lexical] [--label dev]
 """

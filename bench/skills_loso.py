@@ -1,11 +1,12 @@
 """Benchmark: how the skill router's "none" floors generalise across the seen query sets.
 
-The floors of `RouterConfig` (`floor`, `floor_cjk`) are chosen on every query set already seen. To show
-what choosing them costs, each set is left out in turn: the floor per language is chosen on the other sets
-(the one that maximises the share of no-fit queries declared none minus twice the share of fitting queries
-declared none), then applied to the set left out. Reported per set: the floors so chosen, "none" right,
-fitting queries declared none, and top-3 recall counting those as misses. The router's own floors are
-printed beside them.
+The floors of the router's decision (`asi_agent/skills/decision.json`) are chosen on every query set already
+seen. To show what choosing them costs, each set is left out in turn: the floor per language is chosen on
+the other sets (the one that maximises the share of no-fit queries declared none minus twice the share of
+fitting queries declared none), then applied to the set left out. Reported per set: the floors so chosen,
+"none" right, fitting queries declared none, and top-3 recall counting those as misses. The router's own
+floors are printed beside them. The decision's weights stay as fitted; `bench/skills_fit.py` leaves each
+set out of fitting them too.
 
     python bench/skills_loso.py bench/skills/dev.jsonl bench/skills/dev2.jsonl ... [--label round5]
 """
@@ -23,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from asi_agent.skills.router import RouterConfig, SkillRouter  # noqa: E402
+from asi_agent.skills.router import SkillRouter  # noqa: E402
 from asi_agent.skills.vectors import VectorCache, local_embedder  # noqa: E402
 from bench.skills_bench import DEFAULT_CORPUS, load_skills  # noqa: E402
 
@@ -94,13 +95,12 @@ def main() -> int:
     )
     parser.add_argument("--label", default="current")
     args = parser.parse_args()
-    config = RouterConfig()
     router = SkillRouter(
         load_skills(args.skills), embedder=local_embedder(), cache=VectorCache(ROOT / ".bench-cache")
     )
     result = {
         "label": args.label,
-        "router_floors": {"en": config.floor, "zh": config.floor_cjk},
+        "router_floors": {"en": router.weights.floor, "zh": router.weights.floor_cjk},
         "fit_cost": _FIT_COST,
         "sets": leave_one_out(_rows(router, args.queries)),
     }

@@ -1,7 +1,7 @@
 """Requests that need no skill: the router's background class.
 
-The router weighs how far a query's nearest skill passage stands above its nearest anchor
-(`RouterConfig.anchor_weight`): a query nearer to these than to any skill is routed to "none" unless its
+The router weighs how far a query's nearest skill passage stands above its nearest anchor (the `lead` of
+`asi_agent.skills.decision`): a query nearer to these than to any skill is routed to "none" unless its
 best skill is close enough on its own. They describe kinds of everyday and general requests a coding
 assistant also receives, in English and Chinese; they were written for the routing benchmark's development
 queries, after its held-out file was frozen (by the same author: see docs/benchmarks.md); the second group

@@ -9,6 +9,9 @@ continuous integration; it cannot tell that no skill covers the one named). The 
 weighted by inverse document frequency, so unknown names count more than unknown common words, and read
 over the words in Latin script only: the skills are mostly written in English, so a Chinese request's
 Chinese words are unknown to them whether a skill fits or not, while the names it carries are not.
+The same share read against the leading candidates' own texts only (`Bm25.foreign`) is what the decision
+weighs (`asi_agent.skills.decision`): a service beside a skill's field ("a Jenkins pipeline" by a skill
+about GitHub Actions) is often named in some other skill's text, never in the candidate's.
 """
 
 from __future__ import annotations
@@ -61,3 +64,12 @@ class Bm25:
         if not total:
             return 0.0
         return sum(self._idf(term) for term in terms if term not in self.frequency) / total
+
+    def foreign(self, query: str, docs: Sequence[int]) -> float:
+        """The least, over the texts numbered `docs`, of the share (by inverse document frequency) of the
+        query's Latin-script words that text does not hold; 0 when it has none or no text is given."""
+        terms = [term for term in tokenize(query) if not _CJK.search(term)]
+        total = sum(self._idf(term) for term in terms)
+        if not total or not docs:
+            return 0.0
+        return min(sum(self._idf(t) for t in terms if t not in self.docs[d]) for d in docs) / total

@@ -9,9 +9,10 @@ with each passage's similarity to the average request partly taken off (`asi_age
 described in general words otherwise crowd out the specific one meant), plus a small share of BM25 over the
 same texts (names and rare words an embedding blurs). The decision reads the plain similarity, moved by
 how far the query's nearest skill passage stands above its nearest no-skill anchor
-(`asi_agent.skills.anchors`, in the manner of a nearest-neighbour vote), and lowered by the share of the
-query's wording that no skill's text holds (`asi_agent.skills.lexical`: a tool or product no skill
-mentions): below a floor, no skill fits.
+(`asi_agent.skills.anchors`, in the manner of a nearest-neighbour vote), how far the best skill leads the
+second, the request's length, and the share of its wording the candidates' own texts lack
+(`asi_agent.skills.lexical`: a tool or product beside a skill's field), with the weights of a logistic
+regression fitted on the seen query sets (`asi_agent.skills.decision`): below a floor, no skill fits.
 Without an embedder BM25 alone ranks (labelled `lexical`). `asi-agent skills route` and the agent call the
 same `SkillRouter.route`.
 """
@@ -27,6 +28,7 @@ from typing import Any, Literal
 
 from asi_agent.skills.anchors import NONE_ANCHORS
 from asi_agent.skills.centre import request_centres
+from asi_agent.skills.decision import Evidence, Weights, fitted_weights, log_length
 from asi_agent.skills.hints import description_clauses
 from asi_agent.skills.lexical import Bm25
 from asi_agent.skills.skill import Skill
@@ -43,7 +45,7 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RouterConfig:
     """The router's thresholds, tuned on the sets already seen (`bench/skills/dev*.jsonl` and
-    `heldout.jsonl` to `heldout5.jsonl`), never on the one still sealed."""
+    `heldout.jsonl` to `heldout6.jsonl`), never on the one still sealed."""
 
     top_k: int = 3
     """Candidates the model chooses among when no skill is taken directly."""
@@ -51,10 +53,9 @@ class RouterConfig:
     """Best similarity at or above which the skill is taken without asking the model..."""
     take_margin: float = 0.03
     """...when it leads the second by at least this much."""
-    floor: float = 0.83
-    """Evidence for a skill (see `anchor_weight`) below which no skill fits ("none")."""
-    floor_cjk: float = 0.796
-    """The same for a query in Chinese (its similarities to the mostly English skills run lower)."""
+    decision: Weights | None = None
+    """The weights and floors of the "none" decision (`asi_agent.skills.decision`); None: those fitted
+    by `bench/skills_fit.py` and kept in `decision.json`."""
     z_floor: float = 0.0
     """Best score's z-score over all skills below which no skill stands out ("none")."""
     whole_weight: float = 0.6
@@ -66,12 +67,6 @@ class RouterConfig:
     similarity to the query, in the ranking only."""
     rank_whole_weight: float = 0.4
     """`whole_weight` in the ranking, where the passages' similarities are so discounted."""
-    anchor_weight: float = 0.5
-    """The evidence for a skill is the best skill's similarity plus this share of how far the query's
-    nearest skill passage lies above its nearest no-skill anchor (`asi_agent.skills.anchors`)."""
-    unknown_weight: float = 0.03
-    """...minus this share of how much of the query's wording no skill's text holds
-    (`asi_agent.skills.lexical`: a tool or product no skill mentions)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +94,13 @@ class Route:
     similarity: float = 0.0
     """The best skill's embedding similarity, which the decision reads (the BM25 score when lexical)."""
     evidence: float = 0.0
-    """The figure "none" is decided by (`RouterConfig.anchor_weight`; the similarity when lexical)."""
+    """The figure "none" is decided by (`asi_agent.skills.decision`; the similarity when lexical)."""
     unknown: float = 0.0
-    """The share of the query's wording no skill's text holds (`RouterConfig.unknown_weight`)."""
+    """The share of the query's wording no skill's text holds (`Bm25.unknown`)."""
+    foreign: float = 0.0
+    """The share of the query's wording none of the candidates' texts holds (`Bm25.foreign`)."""
+    figures: Evidence | None = None
+    """Everything the decision read (None without an embedder)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (`asi-agent skills route --json`)."""
@@ -115,6 +114,7 @@ class Route:
             "similarity": round(self.similarity, 4),
             "evidence": round(self.evidence, 4),
             "unknown": round(self.unknown, 3),
+            "foreign": round(self.foreign, 3),
             "milliseconds": round(self.milliseconds, 2),
         }
 
@@ -174,20 +174,29 @@ class SkillRouter:
     def route(self, query: str, top_k: int | None = None) -> Route:
         """The ranked candidates (top K) and the decision for `query`."""
         started = time.perf_counter()
-        scored = self._scored(query, cjk=bool(_CJK.search(query)))
+        cjk = bool(_CJK.search(query))
+        scored = self._scored(query, cjk=cjk)
         scores = scored.ranking
         order = sorted(range(len(scores)), key=lambda i: -scores[i])
         k = top_k or self.config.top_k
         candidates = [Candidate(self.skills[i].name, scores[i]) for i in order[:k]]
         standout = _standout(scores, order)
-        decision = self._decide(scored, order, standout, cjk=bool(_CJK.search(query)))
+        figures = self._figures(query, scored, order, cjk=cjk)
+        decision = self._decide(scored, order, standout, figures)
         skill = candidates[0].name if decision == "take" else None
         elapsed = (time.perf_counter() - started) * 1000
         best = max(scored.similarity, default=0.0)
-        evidence = self._evidence(scored)
+        evidence = figures.value(self.weights) if figures is not None else best
+        foreign = figures.foreign if figures is not None else 0.0
         return Route(
-            query, candidates, decision, skill, self.method, elapsed, standout, best, evidence, scored.unknown
-        )
+            query, candidates, decision, skill, self.method, elapsed, standout, best, evidence,
+            scored.unknown, foreign, figures,
+        )  # fmt: skip
+
+    @property
+    def weights(self) -> Weights:
+        """The weights and floors of the "none" decision."""
+        return self.config.decision or fitted_weights()
 
     def ranked(self, query: str) -> list[Candidate]:
         """Every skill, best first."""
@@ -226,32 +235,32 @@ class SkillRouter:
             self._recent.pop(next(iter(self._recent)))
         return vector
 
-    def _decide(self, scored: _Scored, order: Sequence[int], standout: float, *, cjk: bool) -> Decision:
+    def _decide(
+        self, scored: _Scored, order: Sequence[int], standout: float, figures: Evidence | None
+    ) -> Decision:
         """Take, choose or none from the similarities (the lexical share only orders the candidates)."""
         if not order:
             return "none"
         config = self.config
-        if self.embedder is None:  # BM25 scores have no fixed scale: only the stand-out counts
+        if figures is None:  # BM25 scores have no fixed scale: only the stand-out counts
             top = scored.ranking[order[0]]
             return "none" if top <= 0 or standout < config.z_floor else "choose"
-        sims = sorted(scored.similarity, reverse=True)
-        top, second = sims[0], (sims[1] if len(sims) > 1 else -1.0)
-        floor = config.floor_cjk if cjk else config.floor
-        if self._evidence(scored) < floor or standout < config.z_floor:
+        weights = self.weights
+        floor = weights.floor_cjk if figures.cjk else weights.floor
+        if figures.value(weights) < floor or standout < config.z_floor:
             return "none"
-        if top >= config.take and top - second >= config.take_margin:
+        if figures.similarity >= config.take and figures.gap >= config.take_margin:
             return "take"
         return "choose"
 
-    def _evidence(self, scored: _Scored) -> float:
-        """The best skill's similarity, plus a share of its nearest passage's lead over the nearest anchor,
-        minus a share of the query's wording that no skill holds."""
-        top = max(scored.similarity, default=0.0)
-        if self.embedder is None:
-            return top
-        config = self.config
-        lead = scored.passage - scored.anchor
-        return top + config.anchor_weight * lead - config.unknown_weight * scored.unknown
+    def _figures(self, query: str, scored: _Scored, order: Sequence[int], *, cjk: bool) -> Evidence | None:
+        """What the decision reads (`asi_agent.skills.decision`); None without an embedder or skills."""
+        if self.embedder is None or not order:
+            return None
+        sims = sorted(scored.similarity, reverse=True)
+        top, second = sims[0], (sims[1] if len(sims) > 1 else -1.0)
+        foreign = self._lexical().foreign(query, order[: self.config.top_k])
+        return Evidence(top, scored.passage - scored.anchor, top - second, log_length(query), foreign, cjk)
 
     def _vectors(self) -> _Index:
         """The passage vectors of every skill, from the cache where it has them."""

@@ -134,8 +134,8 @@ SOURCES: dict[str, Source] = {
     "safety": _json("results/safety.json", "python bench/safety_bench.py", checks.safety),
     "calls": _json("results/calls.json", "python bench/calls_bench.py", checks.calls),
     "skills": Source(
-        "results/skills-heldout6.json",
-        "python bench/skills_bench.py --queries bench/skills/heldout6.jsonl --label heldout6",
+        "results/skills-heldout7.json",
+        "python bench/skills_bench.py --queries bench/skills/heldout7.jsonl --label heldout7",
         skills.load_results,
         skills.skills,
     ),

@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from .fmt import Figures, load, ms, num, pct, table, verdict
+from .skills7 import FILES as _FILES7
+from .skills7 import ROUND7_TUNED as _ROUND7_TUNED
+from .skills7 import round7
 
 # The targets of the skills issue, on held-out queries.
 RECALL_TARGET, NONE_TARGET, P50_TARGET_MS = 0.95, 0.90, 50.0
@@ -51,7 +54,9 @@ def load_results(bench: Path) -> dict[str, Any] | None:
     names = {**_FILES, **{f"{key}_round3": f"skills-{key}-round3.json" for key in _ROUND3_TUNED},
              **{f"{key}_round4": f"skills-{key}-round4.json" for key in _ROUND4_TUNED},
              **{f"{key}_round5": f"skills-{key}-round5.json" for key in _ROUND5_TUNED},
-             **{f"{key}_round6": f"skills-{key}-round6.json" for key in _ROUND6_TUNED}}  # fmt: skip
+             **{f"{key}_round6": f"skills-{key}-round6.json" for key in _ROUND6_TUNED},
+             **{f"{key}_round7": f"skills-{key}-round7.json" for key in _ROUND7_TUNED},
+             **_FILES7}  # fmt: skip
     for key, name in names.items():
         path = bench / "results" / name
         if path.is_file():
@@ -101,6 +106,8 @@ def _table(columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]]) -> 
 def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """Each held-out set as scored once, newest first; the newest also with the router before it."""
     columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+    if "heldout7" in data:
+        columns.append(("held-out 7 (round 7)", data["heldout7"], None))
     if "heldout6" in data:
         columns.append(("held-out 6 (round 6)", data["heldout6"], None))
     if "heldout5" in data:
@@ -287,13 +294,19 @@ def _pooled(results: list[dict[str, Any]], key: str, count: str) -> str:
 
 def skills(data: dict[str, Any]) -> Figures:
     """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
-    tuned: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
-        (f"{key} (tuned on)", data[f"{key}_round6"], None) for key in _ROUND6_TUNED if f"{key}_round6" in data
-    ]
     current = data.get("heldout6", data.get("heldout5", data.get("heldout4", data["heldout"])))
+    current = data.get("heldout7", current)
+    seventh = any(f"{key}_round7" in data for key in _ROUND7_TUNED)
+    rounds = (7, _ROUND7_TUNED) if seventh else (6, _ROUND6_TUNED)
+    tuned: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
+        (f"{key} (tuned on)", data[f"{key}_round{rounds[0]}"], None)
+        for key in rounds[1]
+        if f"{key}_round{rounds[0]}" in data
+    ]
     timing = current["timing_200_skills"] if current is not data["heldout"] else (
         data.get("timing", current)["timing_200_skills"])  # fmt: skip
-    quiet = data.get("heldout6_gap") if current is data.get("heldout6") else None
+    gaps = {"heldout7": "heldout7_gap", "heldout6": "heldout6_gap"}
+    quiet = next((data.get(gap) for key, gap in gaps.items() if data.get(key) is current), None)
     quiet_timing = quiet["timing_200_skills"] if quiet else timing
     overall = current["overall"]
     first, second, tokens = data["heldout"], data.get("heldout2", data["heldout"]), current["tokens"]
@@ -338,4 +351,5 @@ def skills(data: dict[str, Any]) -> Figures:
         **_rounds(data),
         **_round5(data),
         **_round6(data),
+        **round7(data),
     }

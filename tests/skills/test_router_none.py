@@ -81,3 +81,32 @@ def test_a_request_naming_a_tool_no_skill_mentions_is_routed_none(tmp: Path) -> 
     assert isinstance(foreign["unknown"], float) and isinstance(covered["unknown"], float)
     assert foreign["unknown"] > covered["unknown"]
     assert foreign["candidates"][0]["name"] == covered["candidates"][0]["name"] == "ci-workflows"  # type: ignore[index]
+
+
+NEIGHBOURS = {
+    "android-release": "Ships Android apps written in Kotlin to Google Play with app signing, bundles and "
+    "release tracks.",
+    "rust-docs": "Writes rustdoc API documentation for Rust crates, with doc tests and examples.",
+    "repo-owners": "Maintains CODEOWNERS files and branch protection rules for repositories on Bitbucket "
+    "and GitLab.",
+}
+
+
+def test_a_service_another_skill_names_is_still_foreign_to_the_candidate(tmp: Path) -> None:
+    """GitLab's CI lies next to the GitHub Actions skill, and another skill's text names GitLab (for code
+    owners), so the share of wording no skill holds (`unknown`) stays low enough for the older decision
+    to offer the skill. The fitted decision reads the share the leading candidates' own texts lack
+    (`foreign`): the request is routed none, while the same request about GitHub's workflows is taken."""
+    for name, description in NEIGHBOURS.items():
+        folder = tmp / "project" / ".asi" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\nSteps.\n", encoding="utf-8"
+        )
+    beside = route_json(tmp, "cache the dependencies of our GitLab CI pipeline")
+    inside = route_json(tmp, "cache the dependencies of our GitHub Actions workflow")
+    assert beside["candidates"][0]["name"] == inside["candidates"][0]["name"] == "ci-workflows"  # type: ignore[index]
+    assert isinstance(beside["foreign"], float) and isinstance(beside["unknown"], float)
+    assert beside["foreign"] > beside["unknown"]
+    assert beside["decision"] == "none", beside
+    assert inside["decision"] == "take", inside
