@@ -117,9 +117,7 @@ class OpenAIBackend(BackendBase):
         self._policy = RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_backoff)
         self._wire = WireMessages()
         # The tools' JSON, encoded again only when they changed (most turns offer the same tools).
-        self._tools_json: LastValue[list[dict[str, Any]], str] = LastValue(
-            lambda tools: json.dumps(tools, ensure_ascii=False)
-        )
+        self._tools_json: LastValue[list[dict[str, Any]], str] = LastValue(jsonfast.dumps)
         # Flipped off for good once the server rejects `stream_options`.
         self._usage_in_stream = True
         self._probe = ServerProbe(config.base_url, config.api_key)

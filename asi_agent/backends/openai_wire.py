@@ -6,12 +6,12 @@ pydantic `ChatCompletionChunk` for every chunk cost more than everything else th
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import Any
 
+from asi_agent import jsonfast
 from asi_agent.backends.base import DeltaCallback
 from asi_agent.backends.guard import StreamGuard, cut_reason
 from asi_agent.backends.thinking import ThinkingText
@@ -67,7 +67,7 @@ def _encoded(value: Any) -> str:
         return _SCALARS[value]
     if kind is int:
         return int.__repr__(value)
-    return json.dumps(value, ensure_ascii=False)
+    return jsonfast.dumps(value)
 
 
 def json_body(params: dict[str, Any], encoded: dict[str, str]) -> bytes:
@@ -130,8 +130,8 @@ class WireMessages:
             kept = later.get(id(message))
             if kept is None or kept[0] is not message:
                 item, images = _wire_item(message), _images_turn(message)
-                extra = (images, json.dumps(images, ensure_ascii=False)) if images is not None else None
-                kept = (message, item, json.dumps(item, ensure_ascii=False), extra)
+                extra = (images, jsonfast.dumps(images)) if images is not None else None
+                kept = (message, item, jsonfast.dumps(item), extra)
             self._sources.append(kept[0])
             self._items.append(kept[1])
             self._texts.append(kept[2])
@@ -167,7 +167,7 @@ def _wire_item(message: Message) -> dict[str, Any]:
             {
                 "id": call.id,
                 "type": "function",
-                "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
+                "function": {"name": call.name, "arguments": jsonfast.dumps(call.arguments)},
             }
             for call in message.tool_calls
         ]

@@ -112,9 +112,14 @@ def scan_fences(text: str, ctx: ReadContext) -> Iterator[Span]:
 
 
 def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
-    yield from scan_fences(text, ctx)
-    yield from _scan_tool_call_lines(text, ctx)
-    yield from _scan_tool_tags(text, ctx)
+    # Each form only where its literal is: a pattern tried at every position of a reply costs more than
+    # the substring search that rules it out.
+    if "```" in text:
+        yield from scan_fences(text, ctx)
+    if "[TOOL_CALL]" in text:
+        yield from _scan_tool_call_lines(text, ctx)
+    if "[TOOL:" in text:
+        yield from _scan_tool_tags(text, ctx)
 
 
 def render_call_line(call: ToolCall) -> str:
