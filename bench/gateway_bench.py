@@ -23,6 +23,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -303,6 +304,58 @@ async def versus_router(
     return out
 
 
+async def versus_router_isolated(
+    direct: str, gateway: str, router: str, rounds: int, pids: dict[str, int | None], gap: float
+) -> dict[str, Any]:
+    """The same comparison with each proxy measured alone: in blocks of 25 rounds, taking turns, the
+    other proxy's process stopped (SIGSTOP) meanwhile, so neither one's leftover work after an answer
+    lands on the other's next request, as it does when their requests alternate. Each proxy's added
+    latency is taken against the direct requests of its own blocks. `gap` seconds pass before every
+    timed request (a client whose calls come seconds apart, not back to back)."""
+    if pids["router"] is None or pids["gateway"] is None:
+        raise SystemExit("--isolate needs both processes' ids (claude-code-router wrote no pid file)")
+    urls = {"gateway": gateway, "router": router}
+    samples: dict[str, list[float]] = {
+        f"{kind}{who}": [] for who in urls for kind in ("direct_", "", "ttft_")
+    }
+    spent = dict.fromkeys(urls, 0.0)
+    async with httpx.AsyncClient(timeout=30) as client:
+        for done in range(0, rounds, 25):
+            for who, url in urls.items():
+                other = pids["router" if who == "gateway" else "gateway"]
+                assert other is not None
+                os.kill(other, signal.SIGSTOP)
+                try:
+                    await _timed_messages(client, url, stream=False)  # the first after a pause: untimed
+                    before = cpu_seconds(pids[who] or 0)
+                    for _ in range(min(25, rounds - done)):
+                        await asyncio.sleep(gap)
+                        samples[f"direct_{who}"].append(await _timed(client, direct, stream=False))
+                        await asyncio.sleep(gap)
+                        samples[who].append(await _timed_messages(client, url, stream=False))
+                        await asyncio.sleep(gap)
+                        samples[f"ttft_{who}"].append(await _timed_messages(client, url, stream=True))
+                    spent[who] += cpu_seconds(pids[who] or 0) - before
+                finally:
+                    os.kill(other, signal.SIGCONT)
+    return _isolated_figures(samples, spent, rounds, gap)
+
+
+def _isolated_figures(
+    samples: dict[str, list[float]], spent: dict[str, float], rounds: int, gap: float
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"messages_rounds": rounds, "messages_isolated": True, "messages_gap_s": gap}
+    for who, used in spent.items():
+        for q, name in ((0.5, "p50"), (0.95, "p95")):
+            direct_q = _pct(samples[f"direct_{who}"], q)
+            out[f"messages_direct_{who}_{name}_ms"] = round(direct_q, 2)
+            out[f"messages_{who}_{name}_ms"] = round(_pct(samples[who], q), 2)
+            out[f"messages_{who}_added_{name}_ms"] = round(_pct(samples[who], q) - direct_q, 2)
+            out[f"messages_{who}_ttft_{name}_ms"] = round(_pct(samples[f"ttft_{who}"], q), 2)
+        out[f"messages_{who}_cpu_ms_per_request"] = round(used * 1000 / (2 * rounds), 3)
+    return out
+
+
 def cpu_seconds(pid: int) -> float:
     """User and system CPU time a process has used so far, in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
@@ -328,6 +381,14 @@ def main() -> None:
         "--router", metavar="CCR", help="claude-code-router's `ccr` binary: measured side by side"
     )
     parser.add_argument(
+        "--isolate",
+        action="store_true",
+        help="with --router: measure each proxy alone, in turns, the other one stopped meanwhile",
+    )
+    parser.add_argument(
+        "--gap", type=float, default=0.0, help="with --isolate: seconds before every timed request"
+    )
+    parser.add_argument(
         "--package",
         metavar="DIR",
         help="serve the asi_agent package in DIR (e.g. `git archive OLD asi_agent` unpacked): an A/B run",
@@ -350,9 +411,13 @@ def main() -> None:
                 router, home, router_pid = start_router(args.router, upstream, Path(folder))
                 pids = {"gateway": process.pid, "router": router_pid}
                 try:
-                    figures |= asyncio.run(
-                        versus_router(upstream, gateway.removesuffix("/v1"), router, args.rounds, pids)
+                    base = gateway.removesuffix("/v1")
+                    compared = (
+                        versus_router_isolated(upstream, base, router, args.rounds, pids, args.gap)
+                        if args.isolate
+                        else versus_router(upstream, base, router, args.rounds, pids)
                     )
+                    figures |= asyncio.run(compared)
                 finally:
                     env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
                     subprocess.run(
