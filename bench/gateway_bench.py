@@ -14,6 +14,8 @@ Run: `.venv/bin/python bench/gateway_bench.py [--requests 1000] [--concurrency 6
 With `--router PATH/ccr`, claude-code-router (npm `@musistudio/claude-code-router`, installed by
 `scripts/install_clients.sh`) is measured side by side on the Messages API over the same upstream: it
 translates the API and passes text through (no tool emulation); the gateway emulates tool calling too.
+Their requests alternate; with `--isolate` each is measured alone, in turns, the other's process stopped,
+and `--gap S` puts S seconds before every timed request of that comparison.
 """
 
 from __future__ import annotations
