@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,12 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from asi_agent.skills.decision import FEATURES, Evidence, Weights  # noqa: E402
-from asi_agent.skills.router import SkillRouter  # noqa: E402
+from asi_agent.skills.router import Route, SkillRouter  # noqa: E402
 from asi_agent.skills.vectors import VectorCache, local_embedder  # noqa: E402
 from bench.skills_bench import DEFAULT_CORPUS, load_skills  # noqa: E402
-from bench.skills_loso import _floor  # noqa: E402
+from bench.skills_loso import _floor, routed_rows  # noqa: E402
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _L2 = 1.0
 """The penalty on the standardised weights (the intercept is free)."""
 _WEIGHTS = ROOT / "asi_agent" / "skills" / "decision.json"
@@ -45,19 +43,12 @@ _WEIGHTS = ROOT / "asi_agent" / "skills" / "decision.json"
 
 def route_all(router: SkillRouter, files: list[Path]) -> list[dict[str, Any]]:
     """One row per query: its set, language, whether a skill fits, the figures, and the top-3 hit."""
-    rows = []
-    for path in files:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                item = json.loads(line)
-                route = router.route(item["query"], top_k=3)
-                assert route.figures is not None, "the fit needs the embedder"
-                rows.append(
-                    {"set": path.stem, "zh": bool(_CJK.search(item["query"])), "fit": bool(item["expect"]),
-                     "figures": route.figures, "unknown": route.unknown,
-                     "hit": bool(set(item["expect"]) & {c.name for c in route.candidates})}
-                )  # fmt: skip
-    return rows
+    return routed_rows(router, files, _route_figures)
+
+
+def _route_figures(route: Route) -> dict[str, Any]:
+    assert route.figures is not None, "the fit needs the embedder"
+    return {"figures": route.figures, "unknown": route.unknown}
 
 
 def _logistic(x: Any, y: Any) -> Any:

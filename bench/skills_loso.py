@@ -18,13 +18,14 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from asi_agent.skills.router import SkillRouter  # noqa: E402
+from asi_agent.skills.router import Route, SkillRouter  # noqa: E402
 from asi_agent.skills.vectors import VectorCache, local_embedder  # noqa: E402
 from bench.skills_bench import DEFAULT_CORPUS, load_skills  # noqa: E402
 
@@ -33,7 +34,11 @@ _FIT_COST = 2.0
 """A fitting query declared none costs this many no-fit queries left undeclared (as shares of each)."""
 
 
-def _rows(router: SkillRouter, files: list[Path]) -> list[dict[str, Any]]:
+def routed_rows(
+    router: SkillRouter, files: list[Path], fields: Callable[[Route], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """One row per query of `files`: its set, whether it is Chinese, whether a skill fits, whether a fitting
+    skill is among the top 3, and the `fields` the caller takes from its route."""
     rows = []
     for path in files:
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -42,10 +47,13 @@ def _rows(router: SkillRouter, files: list[Path]) -> list[dict[str, Any]]:
                 route = router.route(item["query"], top_k=3)
                 rows.append(
                     {"set": path.stem, "zh": bool(_CJK.search(item["query"])), "fit": bool(item["expect"]),
-                     "evidence": route.evidence,
-                     "hit": bool(set(item["expect"]) & {c.name for c in route.candidates})}
+                     "hit": bool(set(item["expect"]) & {c.name for c in route.candidates})} | fields(route)
                 )  # fmt: skip
     return rows
+
+
+def _rows(router: SkillRouter, files: list[Path]) -> list[dict[str, Any]]:
+    return routed_rows(router, files, lambda route: {"evidence": route.evidence})
 
 
 def _floor(rows: list[dict[str, Any]]) -> float:
