@@ -18,7 +18,7 @@ try:
 except ImportError:  # the gateway extra is not installed
     _ORJSON = False
 
-__all__ = ["compact", "dumps", "loads"]
+__all__ = ["compact", "compact_text", "dumps", "loads"]
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 _DUMPS = json.JSONEncoder(ensure_ascii=False).encode
@@ -48,3 +48,13 @@ def compact(value: Any) -> bytes:
         except TypeError:
             pass
     return _COMPACT(value).encode("utf-8")
+
+
+def compact_text(value: Any) -> str:
+    """`compact(value)` as text: an event stream's `data:` lines, as the APIs write them (no spaces)."""
+    if _ORJSON:
+        try:
+            return orjson.dumps(value).decode("utf-8")
+        except TypeError:
+            pass
+    return _COMPACT(value)

@@ -137,6 +137,11 @@ def start_gateway(
     raise SystemExit(f"the gateway did not start:\n{log.read_text(encoding='utf-8')}")
 
 
+# Stream chunks spaced as `json.dumps` writes them (the fake upstream) or compact (the gateway, as OpenAI).
+_FIRST_TEXT = re.compile(r'"content": ?"R')
+_CALLED = re.compile(r'"finish_reason": ?"tool_calls"')
+
+
 async def _timed(client: httpx.AsyncClient, url: str, *, stream: bool) -> float:
     """Seconds to the whole answer (non-streamed) or to the first content chunk (streamed)."""
     started = time.perf_counter()
@@ -148,7 +153,7 @@ async def _timed(client: httpx.AsyncClient, url: str, *, stream: bool) -> float:
     async with client.stream("POST", f"{url}/chat/completions", json=BODY | {"stream": True}) as reply:
         reply.raise_for_status()
         async for line in reply.aiter_lines():
-            if not first and '"content": "R' in line:
+            if not first and _FIRST_TEXT.search(line):
                 first = time.perf_counter() - started
     return first
 
@@ -194,7 +199,7 @@ async def load(gateway: str, requests: int, concurrency: int) -> dict[str, Any]:
                     "POST", f"{gateway}/chat/completions", json=BODY | {"stream": True}
                 ) as reply:
                     text = "".join([line async for line in reply.aiter_lines()])
-                ok = reply.status_code == 200 and '"finish_reason": "tool_calls"' in text and "[DONE]" in text
+                ok = reply.status_code == 200 and _CALLED.search(text) is not None and "[DONE]" in text
             except httpx.HTTPError:
                 ok = False
             errors += not ok

@@ -60,6 +60,8 @@ _LIMITS = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
 _CONNECT_TIMEOUT = 10.0
 _HEADERS = {"Content-Type": "application/json", "Accept": "text/event-stream", "User-Agent": "asi-agent"}
 DEFAULT_MAX_TOKENS = 4096
+_USAGE_IN_STREAM = '{"include_usage": true}'
+"""`stream_options` as `json.dumps` writes it, encoded once rather than for every request."""
 """`max_tokens` when none is configured: room for a long file, far from a runaway reply."""
 
 
@@ -165,7 +167,7 @@ class OpenAIBackend(BackendBase):
         wire = self._wire(messages)
         # An empty list means no tools: OpenAI rejects `"tools": []`.
         tool_list = [dict(tool) for tool in tools] if tools else None
-        encoded = {"messages": self._wire.json_array(messages)}
+        encoded = {"messages": self._wire.json_array(messages), "stream_options": _USAGE_IN_STREAM}
         if tool_list is not None:
             encoded["tools"] = self._tools_json(tool_list)
         limit = self._config.request_timeout

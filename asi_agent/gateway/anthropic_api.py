@@ -56,15 +56,15 @@ def message(outcome: Outcome) -> dict[str, Any]:
 
 
 def _event(name: str, data: dict[str, Any]) -> str:
-    return f"event: {name}\ndata: {jsonfast.dumps({'type': name, **data})}\n\n"
+    return f"event: {name}\ndata: {jsonfast.compact_text({'type': name, **data})}\n\n"
 
 
 def _text_delta(index: int, text: str) -> str:
     """`_event("content_block_delta", {"index": index, "delta": {"type": "text_delta", "text": text}})`,
     without encoding its fixed parts again for every piece of text."""
     return (
-        f'event: content_block_delta\ndata: {{"type": "content_block_delta", "index": {index:d}, '
-        f'"delta": {{"type": "text_delta", "text": {encode_basestring(text)}}}}}\n\n'
+        f'event: content_block_delta\ndata: {{"type":"content_block_delta","index":{index:d},'
+        f'"delta":{{"type":"text_delta","text":{encode_basestring(text)}}}}}\n\n'
     )
 
 

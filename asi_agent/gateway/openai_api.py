@@ -55,7 +55,7 @@ def chat_completion(outcome: Outcome) -> dict[str, Any]:
 
 
 def _sse(data: dict[str, Any] | str) -> str:
-    return f"data: {data if isinstance(data, str) else jsonfast.dumps(data)}\n\n"
+    return f"data: {data if isinstance(data, str) else jsonfast.compact_text(data)}\n\n"
 
 
 async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> AsyncGenerator[str, None]:
@@ -68,9 +68,9 @@ async def chat_chunks(stream: AsyncIterator[str | Outcome], model: str) -> Async
         return _sse({**base, "choices": [choice], **extra})
 
     # A text chunk is what `chunk({"content": text})` gives, its fixed parts encoded once per stream.
-    fixed = jsonfast.dumps(base)[:-1]
-    opening = f'data: {fixed}, "choices": [{{"index": 0, "delta": {{"content": '
-    closing = '}, "finish_reason": null, "logprobs": null}]}\n\n'
+    fixed = jsonfast.compact_text(base)[:-1]
+    opening = f'data: {fixed},"choices":[{{"index":0,"delta":{{"content":'
+    closing = '},"finish_reason":null,"logprobs":null}]}\n\n'
     # One write per upstream piece: the opening chunk goes with the first, the closing ones together.
     head = chunk({"role": "assistant", "content": ""})
     async for item in stream:

@@ -97,7 +97,7 @@ class _Events:
     def __call__(self, kind: str, **data: Any) -> str:
         self.number += 1
         payload = {"type": kind, "sequence_number": self.number, **data}
-        return f"event: {kind}\ndata: {jsonfast.dumps(payload)}\n\n"
+        return f"event: {kind}\ndata: {jsonfast.compact_text(payload)}\n\n"
 
 
 async def response_events(stream: AsyncIterator[str | Outcome], model: str) -> AsyncGenerator[str, None]:

@@ -5,7 +5,9 @@ are refused as before."""
 
 from __future__ import annotations
 
+import json
 import time
+from typing import Any
 
 import httpx2 as httpx  # the project's HTTP client
 from servers.openai_server import Reply
@@ -105,3 +107,37 @@ def test_every_request_writes_one_json_log_line_in_the_same_form(gateway: Gatewa
     lines = [line for line in gateway.log_lines() if line.startswith("{")]
     # `json.dumps` spacing, one line each, on stderr with the server's other lines.
     assert all(line.startswith('{"api": "openai", "path": "/v1/chat/completions", ') for line in lines)
+
+
+def test_every_streamed_event_is_compact_json_as_the_apis_write_it(gateway: Gateway) -> None:
+    # Text deltas (written from a prefix encoded once per stream) and the events encoded whole read the
+    # same: JSON without spaces (as OpenAI and Anthropic write their streams), the text kept exactly.
+    text = 'Line "one"\n\ttwo — ü {x}.\n'
+    reply = text + '[TOOL_CALL]read_file[ARGS]{"path": "a b.py"}'
+    tool = {"name": "read_file", "input_schema": READ["function"]["parameters"]}  # type: ignore[index]
+    responses_tool = {"type": "function", **READ["function"]}  # type: ignore[dict-item]
+    requests = {
+        "chat/completions": {"model": "m", "stream": True, "messages": ASK, "tools": [READ]},
+        "messages": {"model": "m", "stream": True, "max_tokens": 9, "messages": ASK, "tools": [tool]},
+        "responses": {"model": "m", "stream": True, "input": "What does a.py do?", "tools": [responses_tool]},
+    }
+    gateway.upstream.reply(*[reply] * len(requests))
+    with httpx.Client(timeout=10) as client:
+        for path, body in requests.items():
+            answer = client.post(f"{gateway.v1}/{path}", json=body)
+            assert answer.status_code == 200, answer.text
+            datas = [line[6:] for line in answer.text.split("\n") if line.startswith("data: ")]
+            events = [json.loads(data) for data in datas if data != "[DONE]"]
+            for data, event in zip([d for d in datas if d != "[DONE]"], events, strict=True):
+                assert data == json.dumps(event, ensure_ascii=False, separators=(",", ":")), data
+            assert text.strip() in "".join(_streamed_text(event) for event in events), path
+            assert '"a b.py"' in answer.text.replace('\\"', '"'), path
+
+
+def _streamed_text(event: dict[str, Any]) -> str:
+    """The visible text a Chat Completions, Messages or Responses stream event carries."""
+    if "choices" in event:
+        return str(event["choices"][0]["delta"].get("content") or "")
+    if event.get("type") == "content_block_delta":
+        return str(event["delta"].get("text", ""))
+    return str(event["delta"]) if event.get("type") == "response.output_text.delta" else ""
