@@ -69,6 +69,8 @@ class RouterConfig:
     similarity to the query, in the ranking only."""
     rank_whole_weight: float = 0.4
     """`whole_weight` in the ranking, where the passages' similarities are so discounted."""
+    clauses: bool = True
+    """Whether a long request's clauses are routed beside it (`asi_agent.skills.pieces`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +240,8 @@ class SkillRouter:
         assert self.embedder is not None
         vectors = self._recent.pop(query, None)
         if vectors is None:
-            vectors = self.embedder.embed([query, *request_pieces(query, cjk=cjk)], kind="query")
+            pieces = request_pieces(query, cjk=cjk) if self.config.clauses else []
+            vectors = self.embedder.embed([query, *pieces], kind="query")
         self._recent[query] = vectors
         while len(self._recent) > _RECENT:
             self._recent.pop(next(iter(self._recent)))
