@@ -13,10 +13,7 @@ To show what choosing them costs, each set is left out in turn: weights and floo
 others and applied to it. The round-6 decision (similarity + 0.5 x lead - 0.03 x unknown share, floors
 chosen the same way) is left out the same way beside it. Reported per set and language.
 
-`--whole-only` routes each request whole, as the round-7 router did (its long requests' clauses not
-routed beside it), and writes only the figures (`--label round8-whole`), never the weights.
-
-    python bench/skills_fit.py bench/skills/dev.jsonl ... [--label round8] [--no-write] [--whole-only]
+    python bench/skills_fit.py bench/skills/dev.jsonl ... [--label round7] [--no-write]
 """
 
 from __future__ import annotations
@@ -34,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from asi_agent.skills.decision import FEATURES, Evidence, Weights  # noqa: E402
-from asi_agent.skills.router import Route, RouterConfig, SkillRouter  # noqa: E402
+from asi_agent.skills.router import Route, SkillRouter  # noqa: E402
 from asi_agent.skills.vectors import VectorCache, local_embedder  # noqa: E402
 from bench.skills_bench import DEFAULT_CORPUS, load_skills  # noqa: E402
 from bench.skills_loso import _floor, routed_rows  # noqa: E402
@@ -125,7 +122,6 @@ def _figures(rows: list[dict[str, Any]], none: list[bool]) -> dict[str, Any]:
             "none_right": _share(sum(none[i] for i in unfit), len(unfit)),
             "fitting_declared_none": _share(sum(none[i] for i in fit), len(fit)),
             "top3_recall_not_none": _share(sum(rows[i]["hit"] and not none[i] for i in fit), len(fit)),
-            "top3_recall": _share(sum(rows[i]["hit"] for i in fit), len(fit)),
         }
     return out
 
@@ -159,20 +155,17 @@ def main() -> int:
     )
     parser.add_argument("--label", default="current")
     parser.add_argument("--no-write", action="store_true")
-    parser.add_argument("--whole-only", action="store_true", help="route the whole request only (round 7)")
     args = parser.parse_args()
     router = SkillRouter(
-        load_skills(args.skills), embedder=local_embedder(), cache=VectorCache(ROOT / ".bench-cache"),
-        config=RouterConfig(clauses=not args.whole_only),
-    )  # fmt: skip
+        load_skills(args.skills), embedder=local_embedder(), cache=VectorCache(ROOT / ".bench-cache")
+    )
     rows = route_all(router, args.queries)
     weights = fit(rows)
     result = {"label": args.label, "sets": [p.stem for p in args.queries], "weights": weights.to_dict(),
               "leave_one_set_out": leave_one_out(rows)}  # fmt: skip
     print(json.dumps(result, indent=2))
-    if not args.no_write and not args.whole_only:
-        _WEIGHTS.write_text(json.dumps(weights.to_dict(), indent=2) + "\n", encoding="utf-8")
     if not args.no_write:
+        _WEIGHTS.write_text(json.dumps(weights.to_dict(), indent=2) + "\n", encoding="utf-8")
         out = ROOT / "bench" / "results" / f"skills-fit-{args.label}.json"
         out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -7,9 +7,8 @@ when ...", the body's title and "When to use" bullets); a query's similarity to 
 similarity to one of its passages, blended with the whole text's. Candidates are ordered by the same blend
 with each passage's similarity to the average request partly taken off (`asi_agent.skills.centre`: skills
 described in general words otherwise crowd out the specific one meant), plus a small share of BM25 over the
-same texts (names and rare words an embedding blurs); a long request's clauses are routed beside it and
-a quarter of the best clause's score blended in (`asi_agent.skills.pieces`). The decision reads the plain
-similarity, moved by how far the query's nearest skill passage stands above its nearest no-skill anchor
+same texts (names and rare words an embedding blurs). The decision reads the plain similarity, moved by
+how far the query's nearest skill passage stands above its nearest no-skill anchor
 (`asi_agent.skills.anchors`, in the manner of a nearest-neighbour vote), how far the best skill leads the
 second, the request's length, and the share of its wording the candidates' own texts lack
 (`asi_agent.skills.lexical`: a tool or product beside a skill's field), with the weights of a logistic
@@ -32,7 +31,6 @@ from asi_agent.skills.centre import request_centres
 from asi_agent.skills.decision import Evidence, Weights, fitted_weights, log_length
 from asi_agent.skills.hints import description_clauses
 from asi_agent.skills.lexical import Bm25
-from asi_agent.skills.pieces import blend, request_pieces
 from asi_agent.skills.skill import Skill
 from asi_agent.skills.vectors import Embedder, VectorCache, cached_vectors
 
@@ -69,8 +67,6 @@ class RouterConfig:
     similarity to the query, in the ranking only."""
     rank_whole_weight: float = 0.4
     """`whole_weight` in the ranking, where the passages' similarities are so discounted."""
-    clauses: bool = True
-    """Whether a long request's clauses are routed beside it (`asi_agent.skills.pieces`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +131,6 @@ class _Scored:
     """The best single skill passage's similarity (-1 without an embedder)."""
     unknown: float = 0.0
     """The share of the query's wording no skill's text holds (`Bm25.unknown`)."""
-    whole: list[float] | None = None
-    """Per skill: the whole request's ranking score, before its clauses' (`asi_agent.skills.pieces`);
-    the candidates whose texts the decision's `foreign` figure reads are its first three."""
 
 
 @dataclass
@@ -171,7 +164,7 @@ class SkillRouter:
         self.config = config or RouterConfig()
         self._index: _Index | None = None
         self._bm25: Bm25 | None = None
-        self._recent: dict[str, list[list[float]]] = {}
+        self._recent: dict[str, list[float]] = {}
 
     @property
     def method(self) -> str:
@@ -224,28 +217,23 @@ class SkillRouter:
         if self.embedder is None:
             return _Scored(lexical, lexical, -1.0)
         index, config = self._vectors(), self.config
-        vector, *pieces = self._query_vectors(query, cjk=cjk)
+        vector = self._query_vector(query)
         pool = _pool_arrays if not isinstance(index.matrix, list) else _pool_lists
         similarity, ranking, anchor, passage = pool(index, vector, config, cjk=cjk)
         top, share = max(lexical) or 1.0, config.lexical_weight
-        clauses = blend(ranking, [pool(index, piece, config, cjk=cjk)[1] for piece in pieces])
-        whole, ranking = (
-            [r + share * x / top for r, x in zip(v, lexical, strict=True)] for v in (ranking, clauses)
-        )
-        return _Scored(ranking, similarity, anchor, passage, self._lexical().unknown(query), whole)
+        ranking = [r + share * x / top for r, x in zip(ranking, lexical, strict=True)]
+        return _Scored(ranking, similarity, anchor, passage, self._lexical().unknown(query))
 
-    def _query_vectors(self, query: str, *, cjk: bool) -> list[list[float]]:
-        """The query's vector, then its clauses' when it is long (`asi_agent.skills.pieces`); the last few
-        are kept (a request is routed again on each of its turns)."""
+    def _query_vector(self, query: str) -> list[float]:
+        """The query's vector; the last few are kept (a request is routed again on each of its turns)."""
         assert self.embedder is not None
-        vectors = self._recent.pop(query, None)
-        if vectors is None:
-            pieces = request_pieces(query, cjk=cjk) if self.config.clauses else []
-            vectors = self.embedder.embed([query, *pieces], kind="query")
-        self._recent[query] = vectors
+        vector = self._recent.pop(query, None)
+        if vector is None:
+            (vector,) = self.embedder.embed([query], kind="query")
+        self._recent[query] = vector
         while len(self._recent) > _RECENT:
             self._recent.pop(next(iter(self._recent)))
-        return vectors
+        return vector
 
     def _decide(
         self, scored: _Scored, order: Sequence[int], standout: float, figures: Evidence | None
@@ -271,9 +259,7 @@ class SkillRouter:
             return None
         sims = sorted(scored.similarity, reverse=True)
         top, second = sims[0], (sims[1] if len(sims) > 1 else -1.0)
-        whole = scored.whole or scored.ranking
-        plain = sorted(range(len(whole)), key=lambda i: -whole[i])[: self.config.top_k]
-        foreign = self._lexical().foreign(query, plain)
+        foreign = self._lexical().foreign(query, order[: self.config.top_k])
         return Evidence(top, scored.passage - scored.anchor, top - second, log_length(query), foreign, cjk)
 
     def _vectors(self) -> _Index:
