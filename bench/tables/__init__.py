@@ -134,8 +134,8 @@ SOURCES: dict[str, Source] = {
     "safety": _json("results/safety.json", "python bench/safety_bench.py", checks.safety),
     "calls": _json("results/calls.json", "python bench/calls_bench.py", checks.calls),
     "skills": Source(
-        "results/skills-heldout7.json",
-        "python bench/skills_bench.py --queries bench/skills/heldout7.jsonl --label heldout7",
+        "results/skills-heldout8.json",
+        "python bench/skills_bench.py --queries bench/skills/heldout8.jsonl --label heldout8",
         skills.load_results,
         skills.skills,
     ),

@@ -10,6 +10,9 @@ from .fmt import Figures, load, ms, num, pct, table, verdict
 from .skills7 import FILES as _FILES7
 from .skills7 import ROUND7_TUNED as _ROUND7_TUNED
 from .skills7 import round7
+from .skills8 import FILES as _FILES8
+from .skills8 import ROUND8_TUNED as _ROUND8_TUNED
+from .skills8 import round8
 
 # The targets of the skills issue, on held-out queries.
 RECALL_TARGET, NONE_TARGET, P50_TARGET_MS = 0.95, 0.90, 50.0
@@ -56,7 +59,8 @@ def load_results(bench: Path) -> dict[str, Any] | None:
              **{f"{key}_round5": f"skills-{key}-round5.json" for key in _ROUND5_TUNED},
              **{f"{key}_round6": f"skills-{key}-round6.json" for key in _ROUND6_TUNED},
              **{f"{key}_round7": f"skills-{key}-round7.json" for key in _ROUND7_TUNED},
-             **_FILES7}  # fmt: skip
+             **{f"{key}_round8": f"skills-{key}-round8.json" for key in _ROUND8_TUNED},
+             **_FILES7, **_FILES8}  # fmt: skip
     for key, name in names.items():
         path = bench / "results" / name
         if path.is_file():
@@ -106,6 +110,8 @@ def _table(columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]]) -> 
 def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """Each held-out set as scored once, newest first; the newest also with the router before it."""
     columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+    if "heldout8" in data:
+        columns.append(("held-out 8 (round 8)", data["heldout8"], None))
     if "heldout7" in data:
         columns.append(("held-out 7 (round 7)", data["heldout7"], None))
     if "heldout6" in data:
@@ -295,9 +301,11 @@ def _pooled(results: list[dict[str, Any]], key: str, count: str) -> str:
 def skills(data: dict[str, Any]) -> Figures:
     """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
     current = data.get("heldout6", data.get("heldout5", data.get("heldout4", data["heldout"])))
-    current = data.get("heldout7", current)
+    current = data.get("heldout8", data.get("heldout7", current))
     seventh = any(f"{key}_round7" in data for key in _ROUND7_TUNED)
     rounds = (7, _ROUND7_TUNED) if seventh else (6, _ROUND6_TUNED)
+    if any(f"{key}_round8" in data for key in _ROUND8_TUNED):
+        rounds = (8, _ROUND8_TUNED)
     tuned: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
         (f"{key} (tuned on)", data[f"{key}_round{rounds[0]}"], None)
         for key in rounds[1]
@@ -305,7 +313,7 @@ def skills(data: dict[str, Any]) -> Figures:
     ]
     timing = current["timing_200_skills"] if current is not data["heldout"] else (
         data.get("timing", current)["timing_200_skills"])  # fmt: skip
-    gaps = {"heldout7": "heldout7_gap", "heldout6": "heldout6_gap"}
+    gaps = {"heldout8": "heldout8_gap", "heldout7": "heldout7_gap", "heldout6": "heldout6_gap"}
     quiet = next((data.get(gap) for key, gap in gaps.items() if data.get(key) is current), None)
     quiet_timing = quiet["timing_200_skills"] if quiet else timing
     overall = current["overall"]
@@ -352,4 +360,5 @@ def skills(data: dict[str, Any]) -> Figures:
         **_round5(data),
         **_round6(data),
         **round7(data),
+        **round8(data),
     }
