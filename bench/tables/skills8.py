@@ -12,6 +12,7 @@ ROUND8_TUNED = (*ROUND7_TUNED, "heldout7")
 """The sets round 8 was tuned on (`skills-SET-round8.json`: the current router on them, in-sample)."""
 FILES = {
     "heldout8": "skills-heldout8.json",  # round 8 (the current router), scored once
+    "heldout8_gap": "skills-heldout8-timing-gap1s.json",  # round 8's timing at a query a second, quiet
 }
 
 
