@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anthropic
 import httpx2 as httpx  # the project's HTTP client
+import openai
 import pytest
 from asi_cli import model_free_env
 from servers.anthropic_server import AnthropicServer
@@ -54,6 +56,33 @@ class Gateway:
             time.sleep(0.02)
 
 
+def openai_client(gateway: Gateway) -> openai.OpenAI:
+    """The official OpenAI client pointed at the gateway."""
+    return openai.OpenAI(base_url=gateway.v1, api_key="unused", max_retries=0)
+
+
+def claude_client(url: str) -> anthropic.Anthropic:
+    """The official Anthropic client pointed at the gateway."""
+    return anthropic.Anthropic(base_url=url, api_key="unused", max_retries=0)
+
+
+def final_response(sdk: openai.OpenAI, *, stream: bool, **params: Any) -> Any:
+    """A Responses API answer to `params`: created whole, or streamed and taken from the stream's end."""
+    if stream:
+        with sdk.responses.stream(**params) as events:
+            return events.get_final_response()
+    return sdk.responses.create(**params)
+
+
+def stop(process: subprocess.Popen[bytes], seconds: float = 10) -> None:
+    """Stop a gateway process: terminated, killed when it has not ended after `seconds`."""
+    process.terminate()
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 def start_gateway(
     tmp_path: Path, upstream_url: str, *args: str, env: dict[str, str] | None = None
 ) -> tuple[str, subprocess.Popen[bytes], Path]:
@@ -88,11 +117,7 @@ def serve(tmp_path: Path, openai_server: OpenAIServer) -> Iterator[Callable[...,
 
     yield start
     for process in started:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
 
 
 @pytest.fixture
@@ -118,8 +143,4 @@ def claude(tmp_path: Path) -> Iterator[tuple[str, AnthropicServer]]:
         try:
             yield url, server
         finally:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)

@@ -27,7 +27,7 @@ import openai
 from corpus.case import CALL_MARKERS, Case
 from servers.openai_server import OpenAIServer
 
-from gateway.conftest import start_gateway
+from gateway.conftest import start_gateway, stop
 
 AGAIN = "I could not make that call."
 """What the upstream answers when the gateway asks it again."""
@@ -113,8 +113,7 @@ def score(cases: Sequence[Case], family: Callable[[Case], str], extra_names: Ite
             for case in cases:
                 _one(client, upstream, log, case, offered_tools(case, names), family(case), result)
         finally:
-            process.terminate()
-            process.wait(10)
+            stop(process)
     return result
 
 

@@ -17,7 +17,7 @@ import pytest
 from servers.anthropic_server import AnthropicServer
 from servers.anthropic_server import Reply as ClaudeReply
 
-from gateway.conftest import Gateway
+from gateway.conftest import Gateway, claude_client, final_response, openai_client
 from gateway.test_anthropic_sdk import READ as CLAUDE_READ
 from gateway.test_openai_sdk import READ
 
@@ -54,16 +54,6 @@ REPORT_SEEN = (
     "[DOCUMENT 'report.pdf' (PDF, 2 pages)]\n--- page 1 ---\nRevenue grew by 12 percent\n"
     "--- page 2 ---\nCosts fell in March\n[END OF DOCUMENT 'report.pdf']"
 )
-
-
-def claude_client(url: str) -> anthropic.Anthropic:
-    """The official Anthropic client pointed at the gateway."""
-    return anthropic.Anthropic(base_url=url, api_key="unused", max_retries=0)
-
-
-def openai_client(gateway: Gateway) -> openai.OpenAI:
-    """The official OpenAI client pointed at the gateway."""
-    return openai.OpenAI(base_url=gateway.v1, api_key="unused", max_retries=0)
 
 
 def sent_text(gateway: Gateway) -> str:
@@ -161,12 +151,8 @@ def test_responses_input_files_reach_the_upstream(gateway: Gateway, stream: bool
             {"type": "input_file", "filename": "l.txt", "file_data": f"data:text/plain;base64,{listing}"},
         ]},
     ]  # fmt: skip
-    sdk, tool = openai_client(gateway), {"type": "function", **READ["function"]}  # type: ignore[dict-item]
-    if stream:
-        with sdk.responses.stream(model="m", input=items, tools=[tool]) as events:  # type: ignore[arg-type,list-item]
-            final = events.get_final_response()
-    else:
-        final = sdk.responses.create(model="m", input=items, tools=[tool])  # type: ignore[arg-type,list-item]
+    tool = {"type": "function", **READ["function"]}  # type: ignore[dict-item]
+    final = final_response(openai_client(gateway), stream=stream, model="m", input=items, tools=[tool])
     assert final.output_text == "Both read."
     sent = sent_text(gateway)
     assert f"Read these.\n{REPORT_SEEN}" in sent

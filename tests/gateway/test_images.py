@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import anthropic
 import openai
 import pytest
 from servers.anthropic_server import AnthropicServer
@@ -22,7 +21,7 @@ from servers.anthropic_server import Reply as ClaudeReply
 from servers.ollama_server import OllamaServer
 from servers.openai_server import OpenAIServer
 
-from gateway.conftest import Gateway, start_gateway
+from gateway.conftest import Gateway, claude_client, final_response, openai_client, start_gateway, stop
 from gateway.test_anthropic_sdk import READ as CLAUDE_READ
 from gateway.test_openai_sdk import READ
 
@@ -37,16 +36,6 @@ def png(width: int, height: int) -> bytes:
 SHOT = base64.b64encode(png(40, 20)).decode()
 SHOT_URL = f"data:image/png;base64,{SHOT}"
 REMOTE = "https://images.example.test/cat.jpg"
-
-
-def openai_client(gateway: Gateway) -> openai.OpenAI:
-    """The official OpenAI client pointed at the gateway."""
-    return openai.OpenAI(base_url=gateway.v1, api_key="unused", max_retries=0)
-
-
-def claude_client(url: str) -> anthropic.Anthropic:
-    """The official Anthropic client pointed at the gateway."""
-    return anthropic.Anthropic(base_url=url, api_key="unused", max_retries=0)
 
 
 def sent_images(body: dict[str, Any]) -> list[str]:
@@ -227,8 +216,7 @@ def ollama(tmp_path: Path) -> Iterator[tuple[str, OllamaServer]]:
         try:
             yield url, server
         finally:
-            process.terminate()
-            process.wait(10)
+            stop(process)
 
 
 def test_ollama_upstream_gets_inline_images_and_urls_are_refused(ollama: tuple[str, OllamaServer]) -> None:
@@ -268,12 +256,8 @@ def test_responses_input_images_reach_the_upstream(gateway: Gateway, stream: boo
             {"type": "input_text", "text": "b.png is an image"}, {"type": "input_image", "image_url": REMOTE},
         ]},
     ]  # fmt: skip
-    sdk, tool = openai_client(gateway), {"type": "function", **READ["function"]}  # type: ignore[dict-item]
-    if stream:
-        with sdk.responses.stream(model="m", input=items, tools=[tool]) as events:  # type: ignore[arg-type,list-item]
-            final = events.get_final_response()
-    else:
-        final = sdk.responses.create(model="m", input=items, tools=[tool])  # type: ignore[arg-type,list-item]
+    tool = {"type": "function", **READ["function"]}  # type: ignore[dict-item]
+    final = final_response(openai_client(gateway), stream=stream, model="m", input=items, tools=[tool])
     assert final.output_text == "Both are small."
     body = gateway.upstream.chat_bodies[-1]
     assert sent_images(body) == [SHOT_URL, REMOTE]

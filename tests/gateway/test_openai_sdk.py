@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import openai
 import pytest
 from servers.openai_server import Reply
 
 from gateway.conftest import Gateway
+from gateway.conftest import openai_client as client
 
 READ = {
     "type": "function",
@@ -48,11 +48,6 @@ HISTORY: list[Any] = [
     },
     {"role": "tool", "tool_call_id": "call_abc", "content": "print('hello')"},
 ]
-
-
-def client(gateway: Gateway) -> openai.OpenAI:
-    """The official client pointed at the gateway."""
-    return openai.OpenAI(base_url=gateway.v1, api_key="unused", max_retries=0)
 
 
 def upstream_text(gateway: Gateway, request: int = -1) -> str:

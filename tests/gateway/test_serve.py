@@ -12,7 +12,7 @@ import openai
 import pytest
 from servers.openai_server import Call, Reply
 
-from gateway.conftest import Gateway
+from gateway.conftest import Gateway, final_response, openai_client
 from gateway.test_openai_sdk import ASK, READ
 
 FAKE_KEY = "sk-fake-upstream-secret-0123456789"
@@ -136,12 +136,7 @@ def test_responses_free_form_tools_come_back_as_custom_tool_calls(gateway: Gatew
     patch = "*** Begin Patch\n*** Update File: a.py\n-x\n+y\n*** End Patch"
     gateway.upstream.reply("[TOOL_CALL]apply_patch[ARGS]" + json.dumps({"input": patch}))
     tool = {"type": "custom", "name": "apply_patch", "description": "Edit files", "format": {"type": "text"}}
-    sdk = openai.OpenAI(base_url=gateway.v1, api_key="unused", max_retries=0)
-    if stream:
-        with sdk.responses.stream(model="m", input="fix a.py", tools=[tool]) as events:  # type: ignore[list-item]
-            reply = events.get_final_response()
-    else:
-        reply = sdk.responses.create(model="m", input="fix a.py", tools=[tool])  # type: ignore[list-item]
+    reply = final_response(openai_client(gateway), stream=stream, model="m", input="fix a.py", tools=[tool])
     (call,) = reply.output
     assert call.type == "custom_tool_call" and call.name == "apply_patch" and call.input == patch
     assert "apply_patch(input: string)" in gateway.upstream.chat_bodies[-1]["messages"][0]["content"]

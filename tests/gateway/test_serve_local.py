@@ -14,7 +14,7 @@ import openai
 import pytest
 from asi_cli import model_free_env
 
-from gateway.conftest import _LISTENING
+from gateway.conftest import _LISTENING, stop
 
 pytestmark = pytest.mark.slow
 
@@ -43,11 +43,7 @@ def local_gateway(tmp_path: Path) -> Iterator[str]:
             time.sleep(0.1)
         yield found.group(1)
     finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process, 30)
 
 
 def test_local_model_answers_a_tool_request_through_the_sdk(local_gateway: str) -> None:
