@@ -74,6 +74,14 @@ def final_response(sdk: openai.OpenAI, *, stream: bool, **params: Any) -> Any:
     return sdk.responses.create(**params)
 
 
+def final_message(client: anthropic.Anthropic, *, stream: bool, **params: Any) -> Any:
+    """A Messages API answer to `params`: created whole, or streamed and taken from the stream's end."""
+    if stream:
+        with client.messages.stream(**params) as events:
+            return events.get_final_message()
+    return client.messages.create(**params)
+
+
 def stop(process: subprocess.Popen[bytes], seconds: float = 10) -> None:
     """Stop a gateway process: terminated, killed when it has not ended after `seconds`."""
     process.terminate()

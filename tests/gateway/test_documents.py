@@ -17,7 +17,7 @@ import pytest
 from servers.anthropic_server import AnthropicServer
 from servers.anthropic_server import Reply as ClaudeReply
 
-from gateway.conftest import Gateway, claude_client, final_response, openai_client
+from gateway.conftest import Gateway, claude_client, final_message, final_response, openai_client
 from gateway.test_anthropic_sdk import READ as CLAUDE_READ
 from gateway.test_openai_sdk import READ
 
@@ -72,12 +72,7 @@ def test_an_anthropic_pdf_document_reaches_the_upstream_as_text(gateway: Gateway
     gateway.upstream.reply("Revenue is up.")
     block = pdf_block(context="The board's quarterly summary", citations={"enabled": True})
     ask = [{"role": "user", "content": [block, {"type": "text", "text": "Summarize this."}]}]
-    client = claude_client(gateway.url)
-    if stream:
-        with client.messages.stream(model="m", max_tokens=64, messages=ask) as events:  # type: ignore[arg-type]
-            final = events.get_final_message()
-    else:
-        final = client.messages.create(model="m", max_tokens=64, messages=ask)  # type: ignore[arg-type]
+    final = final_message(claude_client(gateway.url), stream=stream, model="m", max_tokens=64, messages=ask)
     assert final.content[0].text == "Revenue is up."  # type: ignore[union-attr]
     (asked,) = gateway.upstream.chat_bodies[-1]["messages"]
     header, context, rest = asked["content"].split("\n", 2)

@@ -21,7 +21,15 @@ from servers.anthropic_server import Reply as ClaudeReply
 from servers.ollama_server import OllamaServer
 from servers.openai_server import OpenAIServer
 
-from gateway.conftest import Gateway, claude_client, final_response, openai_client, start_gateway, stop
+from gateway.conftest import (
+    Gateway,
+    claude_client,
+    final_message,
+    final_response,
+    openai_client,
+    start_gateway,
+    stop,
+)
 from gateway.test_anthropic_sdk import READ as CLAUDE_READ
 from gateway.test_openai_sdk import READ
 
@@ -170,14 +178,8 @@ CLAUDE_LOOK: list[Any] = [
 @pytest.mark.parametrize("stream", [False, True])
 def test_anthropic_image_blocks_reach_an_openai_upstream(gateway: Gateway, stream: bool) -> None:
     gateway.upstream.reply("A square; a cat.")
-    client = claude_client(gateway.url)
-    if stream:
-        with client.messages.stream(
-            model="m", max_tokens=64, messages=CLAUDE_LOOK, tools=[CLAUDE_READ]
-        ) as events:  # type: ignore[list-item]
-            final = events.get_final_message()
-    else:
-        final = client.messages.create(model="m", max_tokens=64, messages=CLAUDE_LOOK, tools=[CLAUDE_READ])  # type: ignore[list-item]
+    ask = {"model": "m", "max_tokens": 64, "messages": CLAUDE_LOOK, "tools": [CLAUDE_READ]}
+    final = final_message(claude_client(gateway.url), stream=stream, **ask)
     assert final.content[0].text == "A square; a cat."  # type: ignore[union-attr]
     assert sorted(sent_images(gateway.upstream.chat_bodies[-1])) == sorted([SHOT_URL, REMOTE])
 
@@ -188,12 +190,7 @@ def test_anthropic_upstream_gets_image_blocks_and_urls(
 ) -> None:
     url, server = claude
     server.reply(ClaudeReply(text="A square; a cat."))
-    client = claude_client(url)
-    if stream:
-        with client.messages.stream(model="m", max_tokens=64, messages=CLAUDE_LOOK) as events:  # type: ignore[arg-type]
-            final = events.get_final_message()
-    else:
-        final = client.messages.create(model="m", max_tokens=64, messages=CLAUDE_LOOK)  # type: ignore[arg-type]
+    final = final_message(claude_client(url), stream=stream, model="m", max_tokens=64, messages=CLAUDE_LOOK)
     assert final.content[0].text == "A square; a cat."  # type: ignore[union-attr]
     last = server.chat_bodies[-1]["messages"][-1]
     result, *rest = last["content"]
