@@ -83,27 +83,30 @@ def _loso(fit: dict[str, Any] | None) -> Figures:
     return out
 
 
-def _sealed6(data: dict[str, Any]) -> Figures:
-    """Round 6's sealed figures, kept as history."""
-    sixth = data.get("heldout6", data["heldout"])
-    overall, timing, quiet = sixth["overall"], sixth["timing_200_skills"], data.get("heldout6_gap")
-    return {
-        "r6_n": str(overall["queries"]),
-        "r6_zh": str(sixth["zh"]["queries"]),
-        "r6_no_fit": str(overall["no_fit"]),
-        "r6_recall": pct(overall["top3_recall"]),
-        "r6_en_recall": pct(sixth["en"]["top3_recall"]),
-        "r6_zh_recall": pct(sixth["zh"]["top3_recall"]),
-        "r6_none_right": pct(overall["none_right"]),
-        "r6_en_none_right": pct(sixth["en"]["none_right"]),
-        "r6_zh_none_right": pct(sixth["zh"]["none_right"]),
-        "r6_fit_none": _pct(overall["fitting_declared_none"]),
-        "r6_wall_p50": ms(timing["p50_ms"]),
-        "r6_wall_p95": ms(timing["p95_ms"]),
-        "r6_load": load(sixth["machine"]["load_1min"]),
-        "r6_quiet_p50": ms(quiet["timing_200_skills"]["p50_ms"]) if quiet else "—",
-        "r6_quiet_load": load(quiet["machine"]["load_1min"]) if quiet else "—",
+def sealed_figures(prefix: str, result: dict[str, Any], quiet: dict[str, Any] | None) -> Figures:
+    """A round's sealed figures as scored once (`result`), with its timing at a query a second (`quiet`),
+    named `PREFIX_…`: kept as history once a later round is the headline."""
+    overall, timing = result["overall"], result["timing_200_skills"]
+    quiet_timing = quiet["timing_200_skills"] if quiet else None
+    figures = {
+        "n": str(overall["queries"]),
+        "zh": str(result["zh"]["queries"]),
+        "no_fit": str(overall["no_fit"]),
+        "recall": pct(overall["top3_recall"]),
+        "en_recall": pct(result["en"]["top3_recall"]),
+        "zh_recall": pct(result["zh"]["top3_recall"]),
+        "none_right": pct(overall["none_right"]),
+        "en_none_right": pct(result["en"]["none_right"]),
+        "zh_none_right": pct(result["zh"]["none_right"]),
+        "fit_none": _pct(overall["fitting_declared_none"]),
+        "wall_p50": ms(timing["p50_ms"]),
+        "wall_p95": ms(timing["p95_ms"]),
+        "load": load(result["machine"]["load_1min"]),
+        "quiet_p50": ms(quiet_timing["p50_ms"]) if quiet_timing else "—",
+        "quiet_p95": ms(quiet_timing["p95_ms"]) if quiet_timing else "—",
+        "quiet_load": load(quiet["machine"]["load_1min"]) if quiet else "—",
     }
+    return {f"{prefix}_{key}": value for key, value in figures.items()}
 
 
 def round7(data: dict[str, Any]) -> Figures:
@@ -126,5 +129,5 @@ def round7(data: dict[str, Any]) -> Figures:
         "fit7_table": fit_table(fit),
         **_weights(fit),
         **_loso(fit),
-        **_sealed6(data),
+        **sealed_figures("r6", data.get("heldout6", data["heldout"]), data.get("heldout6_gap")),
     }
