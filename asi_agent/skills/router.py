@@ -23,7 +23,7 @@ import math
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from asi_agent.skills.anchors import NONE_ANCHORS
@@ -31,6 +31,7 @@ from asi_agent.skills.centre import request_centres
 from asi_agent.skills.decision import Evidence, Weights, fitted_weights, log_length
 from asi_agent.skills.hints import description_clauses
 from asi_agent.skills.lexical import Bm25
+from asi_agent.skills.pool import Index, Pooling, as_matrix, pool_arrays, pool_lists, similarities
 from asi_agent.skills.skill import Skill
 from asi_agent.skills.vectors import Embedder, VectorCache, cached_vectors
 
@@ -65,8 +66,17 @@ class RouterConfig:
     hub_weight: float = 0.5
     """Share of each passage's similarity to the average request (`asi_agent.skills.centre`) taken off its
     similarity to the query, in the ranking only."""
+    hub_weight_cjk: float = 0.6
+    """`hub_weight` for a request in Chinese, which meets the skills' mostly English passages across
+    languages, where the general ones crowd it more."""
     rank_whole_weight: float = 0.4
     """`whole_weight` in the ranking, where the passages' similarities are so discounted."""
+    section_discount: float = 0.01
+    """Taken off the similarity of a passage from the body's sections (`Skill.sections`: its subject
+    headings and first paragraph), which say what a skill covers more than when to use it, in the
+    ranking..."""
+    section_discount_decision: float = 0.02
+    """...and in the similarity the decision reads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,21 +143,6 @@ class _Scored:
     """The share of the query's wording no skill's text holds (`Bm25.unknown`)."""
 
 
-@dataclass
-class _Index:
-    owners: list[int] = field(default_factory=list)
-    """For each passage, the index of its skill."""
-    whole: list[int] = field(default_factory=list)
-    """For each skill, the index of its whole-text passage."""
-    matrix: Any = None
-    """Passage vectors (numpy array, or a list of lists without numpy)."""
-    hubs: tuple[Any, Any] = ([], [])
-    """For each passage, its similarity to the average request in English and in Chinese (arrays with
-    numpy)."""
-    skill_passages: int = 0
-    """How many passages belong to skills (the no-skill anchors follow them)."""
-
-
 class SkillRouter:
     """Ranks a set of skills against queries; the skills' vectors are computed once (and cached)."""
 
@@ -162,7 +157,7 @@ class SkillRouter:
         self.skills = list(skills)
         self.embedder, self.cache = embedder, cache
         self.config = config or RouterConfig()
-        self._index: _Index | None = None
+        self._index: Index | None = None
         self._bm25: Bm25 | None = None
         self._recent: dict[str, list[float]] = {}
 
@@ -218,8 +213,12 @@ class SkillRouter:
             return _Scored(lexical, lexical, -1.0)
         index, config = self._vectors(), self.config
         vector = self._query_vector(query)
-        pool = _pool_arrays if not isinstance(index.matrix, list) else _pool_lists
-        similarity, ranking, anchor, passage = pool(index, vector, config, cjk=cjk)
+        pool = pool_arrays if not isinstance(index.matrix, list) else pool_lists
+        weights = Pooling(
+            config.hub_weight_cjk if cjk else config.hub_weight, config.whole_weight,
+            config.rank_whole_weight, config.section_discount, config.section_discount_decision,
+        )  # fmt: skip
+        similarity, ranking, anchor, passage = pool(index, vector, weights, cjk=cjk)
         top, share = max(lexical) or 1.0, config.lexical_weight
         ranking = [r + share * x / top for r, x in zip(ranking, lexical, strict=True)]
         return _Scored(ranking, similarity, anchor, passage, self._lexical().unknown(query))
@@ -262,27 +261,31 @@ class SkillRouter:
         foreign = self._lexical().foreign(query, order[: self.config.top_k])
         return Evidence(top, scored.passage - scored.anchor, top - second, log_length(query), foreign, cjk)
 
-    def _vectors(self) -> _Index:
+    def _vectors(self) -> Index:
         """The passage vectors of every skill, from the cache where it has them."""
         if self._index is not None:
             return self._index
         assert self.embedder is not None
-        index, texts = _Index(), list[str]()
+        index, texts, marks = Index(), list[str](), list[int]()
         for number, skill in enumerate(self.skills):
             index.whole.append(len(texts))
-            for passage in _passages(skill):
+            passages, sections = _passages(skill)
+            for position, passage in enumerate(passages):
                 index.owners.append(number)
                 texts.append(passage)
+                marks.append(int(position >= len(passages) - sections))
         index.skill_passages = len(texts)
         for anchor in NONE_ANCHORS:
             index.owners.append(-1)
             texts.append(anchor)
-        index.matrix = _matrix(cached_vectors(self.embedder, self.cache, texts))
+            marks.append(0)
+        index.matrix = as_matrix(cached_vectors(self.embedder, self.cache, texts))
+        index.sections = as_matrix(marks) if not isinstance(index.matrix, list) else marks
         centres = request_centres(
             [_as_request(skill) for skill in self.skills], NONE_ANCHORS, self.embedder, self.cache
         )
-        hubs = [_similarities(index.matrix, centre) for centre in centres]
-        index.hubs = (_matrix(hubs[0]), _matrix(hubs[1]))  # arrays, as the matrix is, when numpy is there
+        hubs = [similarities(index.matrix, centre) for centre in centres]
+        index.hubs = (as_matrix(hubs[0]), as_matrix(hubs[1]))  # arrays, as the matrix is, when numpy is there
         self._index = index
         return index
 
@@ -297,14 +300,17 @@ def _as_request(skill: Skill) -> str:
     return skill.name.replace("-", " ") + ": " + skill.description[:300]
 
 
-def _passages(skill: Skill) -> list[str]:
-    """The whole routing text first, then its sentences, examples and hints (each once)."""
+def _passages(skill: Skill) -> tuple[list[str], int]:
+    """The whole routing text first, then its sentences, examples and hints, then the body's sections
+    (each once); and how many of the last are sections."""
     whole = skill.routing_text()
     pieces = [whole, _as_request(skill)]
     pieces += [s.strip() for s in _SENTENCE.split(skill.description) if len(s.strip()) > 12]
     pieces += list(skill.examples) + list(skill.triggers)
     pieces += list(skill.hints) + list(description_clauses(skill.description))
-    return list(dict.fromkeys(pieces))
+    pieces = list(dict.fromkeys(pieces))
+    sections = [s for s in dict.fromkeys(skill.sections) if s not in pieces]
+    return pieces + sections, len(sections)
 
 
 def _lexical_text(skill: Skill) -> str:
@@ -319,68 +325,3 @@ def _standout(scores: Sequence[float], order: Sequence[int]) -> float:
     mean = sum(rest) / len(rest)
     spread = math.sqrt(sum((x - mean) ** 2 for x in rest) / len(rest)) or 1e-9
     return (scores[order[0]] - mean) / spread
-
-
-def _pool_lists(
-    index: _Index, vector: list[float], config: RouterConfig, *, cjk: bool
-) -> tuple[list[float], list[float], float, float]:
-    """Per skill the similarity and the ranking score (without the lexical share), the best anchor's and
-    the best skill passage's similarity; in plain Python (no numpy installed)."""
-    sims = _similarities(index.matrix, vector)
-    hub, beta = index.hubs[1 if cjk else 0], config.hub_weight
-    sharp = [s - beta * h for s, h in zip(sims, hub, strict=True)]
-    count = len(index.whole)
-    best, best_sharp = [-1.0] * count, [-math.inf] * count
-    for passage, owner in enumerate(index.owners[: index.skill_passages]):
-        best[owner] = max(best[owner], sims[passage])
-        best_sharp[owner] = max(best_sharp[owner], sharp[passage])
-    anchor = max(sims[index.skill_passages :], default=-1.0)
-    w, wr, whole = config.whole_weight, config.rank_whole_weight, index.whole
-    similarity = [w * sims[whole[i]] + (1 - w) * best[i] for i in range(count)]
-    ranking = [wr * sharp[whole[i]] + (1 - wr) * best_sharp[i] for i in range(count)]
-    return similarity, ranking, anchor, max(best)
-
-
-def _pool_arrays(
-    index: _Index, vector: list[float], config: RouterConfig, *, cjk: bool
-) -> tuple[list[float], list[float], float, float]:
-    """`_pool_lists` in numpy: a skill's passages lie side by side (its whole text first), so each
-    skill's best passage is one `maximum.reduceat` (no Python loop over thousands of passages)."""
-    import numpy  # noqa: PLC0415
-
-    sims = _dots(index.matrix, vector)
-    sharp = sims - config.hub_weight * index.hubs[1 if cjk else 0]
-    own, starts = index.skill_passages, index.whole
-    best = numpy.maximum.reduceat(sims[:own], starts)
-    best_sharp = numpy.maximum.reduceat(sharp[:own], starts)
-    w, wr = config.whole_weight, config.rank_whole_weight
-    similarity = w * sims[starts] + (1 - w) * best
-    ranking = wr * sharp[starts] + (1 - wr) * best_sharp
-    anchor = float(sims[own:].max()) if len(sims) > own else -1.0
-    return similarity.tolist(), ranking.tolist(), anchor, float(best.max())
-
-
-def _matrix(rows: Sequence[Any]) -> Any:
-    try:
-        import numpy  # noqa: PLC0415 - installed with the local embedder
-    except ImportError:
-        return rows
-    return numpy.asarray(rows, dtype=numpy.float32)
-
-
-def _similarities(matrix: Any, vector: list[float]) -> list[float]:
-    """Dot products of unit vectors (cosine similarities)."""
-    if isinstance(matrix, list):
-        return [sum(a * b for a, b in zip(row, vector, strict=False)) for row in matrix]
-    result: list[float] = _dots(matrix, vector).tolist()
-    return result
-
-
-def _dots(matrix: Any, vector: list[float]) -> Any:
-    """`_similarities` as a numpy array, for a numpy `matrix`."""
-    import numpy  # noqa: PLC0415
-
-    # einsum, not `@`: a matrix-vector product this small costs well under a millisecond in one thread,
-    # while BLAS wakes its thread pool, whose spinning threads then slow the next query's embedding (25 ms
-    # against 1 ms here on a busy two-core machine).
-    return numpy.einsum("ij,j->i", matrix, numpy.asarray(vector, dtype=numpy.float32))

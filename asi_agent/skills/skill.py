@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from asi_agent.skills.hints import body_hints
+from asi_agent.skills.hints import body_hints, body_sections
 
 __all__ = ["SKILL_FILE", "Scope", "Skill", "SkillProblem", "parse_skill", "split_front_matter"]
 
@@ -51,6 +51,8 @@ class Skill:
     not_for: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
     """The body's title and "When to use" bullets (`asi_agent.skills.hints`), for the router only."""
+    sections: tuple[str, ...] = ()
+    """The body's subject headings and first paragraph (`asi_agent.skills.hints`), for the router only."""
     trusted: bool = True
     """False for a skill of an untrusted project folder: listed and read as text, its scripts not offered."""
 
@@ -136,7 +138,7 @@ def parse_skill(folder: Path, *, scope: Scope, source: str, trusted: bool = True
     if not isinstance(data, dict):
         raise SkillProblem(f"{path}: the front matter must be a mapping with `name` and `description`")
     skill = _skill(data, folder, scope=scope, source=source, trusted=trusted)
-    return replace(skill, hints=body_hints(body))
+    return replace(skill, hints=body_hints(body), sections=body_sections(body))
 
 
 def _skill(data: dict[str, Any], folder: Path, *, scope: Scope, source: str, trusted: bool) -> Skill:
