@@ -9,7 +9,11 @@ queries, after its held-out file was frozen (by the same author: see docs/benchm
 scored, before the third. The third group is the work a coding agent does itself without a skill (concept
 questions in any language, command and tool how-tos, small code edits, basic git, calling services in
 general, chit-chat), written after the fourth round had been scored, before the fifth was opened, in general
-words of the author's own (none is taken from a query set).
+words of the author's own (none is taken from a query set). The fourth group, in Chinese only, names
+general requests of the kinds round 8 still routed (a type annotation, a docstring, a trivial unit test, a
+phrase to translate, git basics, two commands compared, a one-line query, an error message explained),
+written after round 8 had been scored, before round 9 was opened, again in general words; their English
+counterparts were tried too and kept out, since they did not help on every set left out.
 """
 
 from __future__ import annotations
@@ -113,5 +117,13 @@ NONE_ANCHORS: tuple[str, ...] = (
     "程序员面试题和职业建议",
     "估计一个任务要花多久",
     "好的谢谢，继续吧",
+    "给函数加类型注解",
+    "给函数写文档字符串",
+    "给一个简单的函数写单元测试",
+    "把一个词或一句短语翻译成另一种语言",
+    "git 基础：分支、暂存、拉取、查看是谁改的、修改提交",
+    "两个命令或两个函数有什么区别",
+    "一条简单的数据库查询语句",
+    "解释编译器、解释器或包管理器的报错信息",
 )
 """One line per kind of request that no skill serves."""

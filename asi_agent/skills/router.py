@@ -46,7 +46,7 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RouterConfig:
     """The router's thresholds, tuned on the sets already seen (`bench/skills/dev*.jsonl` and
-    `heldout.jsonl` to `heldout6.jsonl`), never on the one still sealed."""
+    `heldout.jsonl` to `heldout8.jsonl`), never on the one still sealed."""
 
     top_k: int = 3
     """Candidates the model chooses among when no skill is taken directly."""
