@@ -13,6 +13,9 @@ from .skills7 import round7
 from .skills8 import FILES as _FILES8
 from .skills8 import ROUND8_TUNED as _ROUND8_TUNED
 from .skills8 import round8
+from .skills9 import FILES as _FILES9
+from .skills9 import ROUND9_TUNED as _ROUND9_TUNED
+from .skills9 import round9
 
 # The targets of the skills issue, on held-out queries.
 RECALL_TARGET, NONE_TARGET, P50_TARGET_MS = 0.95, 0.90, 50.0
@@ -60,7 +63,8 @@ def load_results(bench: Path) -> dict[str, Any] | None:
              **{f"{key}_round6": f"skills-{key}-round6.json" for key in _ROUND6_TUNED},
              **{f"{key}_round7": f"skills-{key}-round7.json" for key in _ROUND7_TUNED},
              **{f"{key}_round8": f"skills-{key}-round8.json" for key in _ROUND8_TUNED},
-             **_FILES7, **_FILES8}  # fmt: skip
+             **{f"{key}_round9": f"skills-{key}-round9.json" for key in _ROUND9_TUNED},
+             **_FILES7, **_FILES8, **_FILES9}  # fmt: skip
     for key, name in names.items():
         path = bench / "results" / name
         if path.is_file():
@@ -110,6 +114,8 @@ def _table(columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]]) -> 
 def _held_out_columns(data: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """Each held-out set as scored once, newest first; the newest also with the router before it."""
     columns: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+    if "heldout9" in data:
+        columns.append(("held-out 9 (round 9)", data["heldout9"], None))
     if "heldout8" in data:
         columns.append(("held-out 8 (round 8)", data["heldout8"], None))
     if "heldout7" in data:
@@ -301,11 +307,13 @@ def _pooled(results: list[dict[str, Any]], key: str, count: str) -> str:
 def skills(data: dict[str, Any]) -> Figures:
     """Recall, "none", taken, time, per query set; the verdicts on the current router's held-out set."""
     current = data.get("heldout6", data.get("heldout5", data.get("heldout4", data["heldout"])))
-    current = data.get("heldout8", data.get("heldout7", current))
+    current = data.get("heldout9", data.get("heldout8", data.get("heldout7", current)))
     seventh = any(f"{key}_round7" in data for key in _ROUND7_TUNED)
     rounds = (7, _ROUND7_TUNED) if seventh else (6, _ROUND6_TUNED)
     if any(f"{key}_round8" in data for key in _ROUND8_TUNED):
         rounds = (8, _ROUND8_TUNED)
+    if any(f"{key}_round9" in data for key in _ROUND9_TUNED):
+        rounds = (9, _ROUND9_TUNED)
     tuned: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
         (f"{key} (tuned on)", data[f"{key}_round{rounds[0]}"], None)
         for key in rounds[1]
@@ -313,7 +321,8 @@ def skills(data: dict[str, Any]) -> Figures:
     ]
     timing = current["timing_200_skills"] if current is not data["heldout"] else (
         data.get("timing", current)["timing_200_skills"])  # fmt: skip
-    gaps = {"heldout8": "heldout8_gap", "heldout7": "heldout7_gap", "heldout6": "heldout6_gap"}
+    gaps = {"heldout9": "heldout9_gap", "heldout8": "heldout8_gap", "heldout7": "heldout7_gap",
+            "heldout6": "heldout6_gap"}  # fmt: skip
     quiet = next((data.get(gap) for key, gap in gaps.items() if data.get(key) is current), None)
     quiet_timing = quiet["timing_200_skills"] if quiet else timing
     overall = current["overall"]
@@ -361,4 +370,5 @@ def skills(data: dict[str, Any]) -> Figures:
         **_round6(data),
         **round7(data),
         **round8(data),
+        **round9(data),
     }
