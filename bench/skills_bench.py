@@ -22,7 +22,7 @@ the earlier held-out sets were tuned on afterwards, as `--label NAME-round3` and
 `heldout8.jsonl` is round 8's sealed set, written before round 8's tuning and scored once by it
 (`--label heldout8`); the round-8 router on the nine sets it was tuned on is `--label NAME-round8`.
 `heldout9.jsonl` is round 9's sealed set, written before round 9's tuning and scored once by it
-(`--label heldout9`).
+(`--label heldout9`); the round-9 router on the ten sets it was tuned on is `--label NAME-round9`.
 
     python bench/skills_bench.py --queries bench/skills/dev.jsonl [--lexical] [--label dev]
 """

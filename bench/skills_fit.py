@@ -13,6 +13,9 @@ To show what choosing them costs, each set is left out in turn: weights and floo
 others and applied to it. The round-6 decision (similarity + 0.5 x lead - 0.03 x unknown share, floors
 chosen the same way) is left out the same way beside it. Reported per set and language.
 
+Round 9's fit on the ten seen sets is `--label round9`; the same script run on round 8's router (its tree
+checked out elsewhere, `--no-write`) gave `skills-fit-round8-ten-sets.json`, the "before" of round 9.
+
     python bench/skills_fit.py bench/skills/dev.jsonl ... [--label round7] [--no-write]
 """
 
