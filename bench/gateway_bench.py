@@ -42,7 +42,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-REPLY = 'Reading it.\n[TOOL_CALL]read_file[ARGS]{"path": "src/main.py"}'
+# The upstream's reply: the ASI protocol's one-line call (the default contract's form), or the same call as
+# Hermes-style JSON in `<tool_call>` tags, a form the parser reads through its general path (`--reply`).
+REPLIES = {
+    "asi": 'Reading it.\n[TOOL_CALL]read_file[ARGS]{"path": "src/main.py"}',
+    "hermes": (
+        'Reading it.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "src/main.py"}}\n</tool_call>'
+    ),
+}
+REPLY = REPLIES["asi"]
 TOOLS = [
     {
         "type": "function",
@@ -62,8 +70,9 @@ BODY = {"model": "m", "messages": [{"role": "user", "content": "Read src/main.py
 
 async def _chat(request: Request) -> Response:
     body = await request.json()
+    reply = request.app.state.reply
     if not body.get("stream"):
-        message = {"role": "assistant", "content": REPLY}
+        message = {"role": "assistant", "content": reply}
         choice = {"index": 0, "message": message, "finish_reason": "stop"}
         usage = {"prompt_tokens": 50, "completion_tokens": 20, "total_tokens": 70}
         return JSONResponse(
@@ -78,7 +87,7 @@ async def _chat(request: Request) -> Response:
         )
 
     async def chunks() -> AsyncIterator[str]:
-        for piece in (REPLY[:12], REPLY[12:40], REPLY[40:]):
+        for piece in (reply[:12], reply[12:40], reply[40:]):
             delta = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m"}
             yield (
                 "data: "
@@ -102,11 +111,12 @@ async def _models(_request: Request) -> Response:
     )
 
 
-def start_upstream() -> str:
-    """The fake upstream on a free loopback port, served from a daemon thread."""
+def start_upstream(reply: str = REPLY) -> str:
+    """The fake upstream on a free loopback port, served from a daemon thread, answering `reply`."""
     app = Starlette(
         routes=[Route("/v1/chat/completions", _chat, methods=["POST"]), Route("/v1/models", _models)]
     )
+    app.state.reply = reply
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False)
     )
@@ -396,13 +406,19 @@ def main() -> None:
         "--gap", type=float, default=0.0, help="with --isolate: seconds before every timed request"
     )
     parser.add_argument(
+        "--reply",
+        choices=sorted(REPLIES),
+        default="asi",
+        help="the upstream's reply: the ASI one-line call (default) or the same call in Hermes tags",
+    )
+    parser.add_argument(
         "--package",
         metavar="DIR",
         help="serve the asi_agent package in DIR (e.g. `git archive OLD asi_agent` unpacked): an A/B run",
     )
     args = parser.parse_args()
     load_before = [float(v) for v in Path("/proc/loadavg").read_text().split()[:3]]
-    upstream = start_upstream()
+    upstream = start_upstream(REPLIES[args.reply])
     with tempfile.TemporaryDirectory() as folder:
         gateway, process = start_gateway(upstream, Path(folder), args.package)
         try:
@@ -433,6 +449,7 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(10)
+    figures["reply"] = args.reply
     figures["load_average_before"] = load_before
     figures["load_average"] = [float(v) for v in Path("/proc/loadavg").read_text().split()[:3]]
     if args.json:
