@@ -332,8 +332,9 @@ def parse_reply(
     quick = one_call_line(text) if prefilter and shape is None else None
     if quick is not None:  # prose and one call line: what the readers would give, without them
         span = Span(quick[0], quick[1], (quick[2],), dialect="asi")
-        rest, _ = _visible(_prose(text, [span], ()), [span], prefilter)
-        return ParsedReply(_tidy(rest), (quick[2],), dialect="asi", markup=True)
+        # `_prose` without control tokens around the call to search for (the prose holds no `<`)
+        rest, _ = _visible(_seam(text[: span.start], text[span.end :]), [span], prefilter)
+        return ParsedReply(_tidy(rest), span.calls, dialect="asi", markup=True)
     ctx = ReadContext.from_tools(tools, hint)
     found = _spans(text, ctx, shape, prefilter)
     # Reasoning is found around the calls (a think tag inside a call's arguments is data), then calls
