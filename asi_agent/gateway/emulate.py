@@ -44,6 +44,7 @@ _LABEL = re.compile(
 """What opens a call without one of `_CALL_STARTS`: a recipient header (` to=NAME<|message|>`) and a label
 line (`**Tool Call:**`); the parser takes both out of the text, so the stream stops at them too."""
 _LABEL_WORDS = ("tool", "function")
+_TO_END = re.compile(r"\bto?\Z")
 _STATUS_LINE = re.compile(r"^[ \t]*AGENT_STATUS:[ \t]*[A-Z]+[ \t]*$\n?", re.MULTILINE)
 _URL_IMAGES = frozenset({"openai", "anthropic"})
 """Providers whose API takes an image by its http(s) address (the server fetches it, not the gateway)."""
@@ -124,10 +125,14 @@ class _HeldText:
 def _unsure_ending(text: str, at_line_start: bool) -> int:
     """How many characters at the end of `text` may be the start of the status line, a recipient header
     (` to=`) or a label line (`**Tool Call:**`): they wait for the next delta."""
-    keep = next(
-        (k for k in range(min(len(text), len(_STATUS) - 1), 0, -1) if _STATUS.startswith(text[-k:])), 0
-    )
-    word = re.search(r"\bto?\Z", text)
+    keep, start = 0, max(0, len(text) - (len(_STATUS) - 1))
+    # The longest ending that begins the status word starts at the earliest `A` that begins it.
+    while (start := text.find(_STATUS[0], start)) >= 0:
+        if _STATUS.startswith(text[start:]):
+            keep = len(text) - start
+            break
+        start += 1
+    word = _TO_END.search(text)
     if word is not None:
         keep = max(keep, len(text) - word.start())
     line_start = text.rfind("\n") + 1
