@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from asi_agent.backends.base import Backend, RequestOptions, ToolSchema
 from asi_agent.calls import textmode
-from asi_agent.calls.adapter import CallAdapter
+from asi_agent.calls.adapter import CallAdapter, system_message
 from asi_agent.calls.jsonish import normalize_native
 from asi_agent.calls.parse import ParsedReply
 from asi_agent.calls.template import CallShape
@@ -179,6 +179,9 @@ class Upstream:
         self.backend, self.emulate, self.call_format = backend, emulate, call_format
         self.unstreamed = unstreamed or backend
         self._template, self.max_retries = chat_template, max_retries
+        # One system message object while the contract stays the same, across requests: the backend's
+        # wire encoding knows it by identity instead of comparing its text.
+        self._systems = system_message()
         self.native: bool | None = None if emulate == "auto" else emulate == "never"
         self.shape: CallShape | None = None
         self.image_urls = provider_of(backend) in _URL_IMAGES
@@ -202,6 +205,7 @@ class Upstream:
             tool_mode="native" if self.native else "text",
             call_format=self.call_format,
             max_retries=self.max_retries,
+            systems=self._systems,
         )
         adapter.native, adapter.shape, adapter.retries = bool(self.native), self.shape, []
         adapter.expect_call = request.tool_choice != "auto"
