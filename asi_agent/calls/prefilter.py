@@ -95,13 +95,15 @@ def could_hold_call(text: str, shape: CallShape | None = None) -> bool:
 
 
 # The needles the one-line form holds: the ASI reader's `[TOOL`, the line break of the prose before it
-# (the Functionary reader's) and the arguments' `{` (the name closer of Gemma 4's known shape, read only
-# at a reply's start). With none of the others in the text, only those three readers run on it.
-_FORM_NEEDLES = frozenset({"[TOOL", "\n", "{"})
+# (the Functionary reader's), the arguments' `{` (the name closer of Gemma 4's known shape, read only at
+# a reply's start) and a parenthesis in the prose or the arguments (the pythonic reader's, whose lists
+# open with `[name(` — never in the prose, which holds no `[`, so any it finds lies inside the call and
+# gives way to it). With none of the others in the text, only those readers run on it.
+_FORM_NEEDLES = frozenset({"[TOOL", "\n", "{", "("})
 # Safe only while those are the readers and shapes the form's needles wake (checked at import).
 _ONE_LINE_SAFE = (
     not _EVERY_REPLY_READ
-    and {d.name for d in READERS if _FORM_NEEDLES.intersection(d.needs)} == {"asi", "functionary"}
+    and {d.name for d in READERS if _FORM_NEEDLES.intersection(d.needs)} == {"asi", "functionary", "pythonic"}
     and {known.name for known, openers in KNOWN_OPENERS if _FORM_NEEDLES.intersection(openers)}
     == {"template:gemma4"}
 )
@@ -118,6 +120,8 @@ def _any_of(literals: set[str]) -> re.Pattern[str]:
 
 
 _OTHERS_RE = _any_of(_OTHERS)
+# What the prose before the call may not hold: the characters readers and patterns key on but `(`.
+_PROSE_RE = re.compile(r"[<\[{`|]")
 # A Functionary reply's start: a recipient line (`all`, `python`) the reader takes whatever follows.
 _RECIPIENT_START_RE = re.compile(r"[ \t]*(?:>>>)?all\n|python\n")
 _DECODER = json.JSONDecoder()
@@ -125,13 +129,13 @@ _DECODER = json.JSONDecoder()
 
 def one_call_line(text: str) -> tuple[int, int, ToolCall] | None:
     """Where the reply's one call starts and ends, and the call, for a reply that is plain prose (none of
-    `<[{(`|`), then one `[TOOL_CALL]name[ARGS]{json}` line, then nothing but whitespace — the arguments
+    `<[{`|`), then one `[TOOL_CALL]name[ARGS]{json}` line, then nothing but whitespace — the arguments
     a JSON object on that line — holding no other reader's needle, call marker, shape opener or
     reasoning key anywhere; None for every other reply (the readers decide it)."""
     at = text.find("[TOOL_CALL]")
     if not _ONE_LINE_SAFE or at < 0 or text.find("[TOOL_CALL]", at + 1) >= 0:
         return None
-    if _STRUCTURE_RE.search(text, 0, at) or _OTHERS_RE.search(text) or _RECIPIENT_START_RE.match(text):
+    if _PROSE_RE.search(text, 0, at) or _OTHERS_RE.search(text) or _RECIPIENT_START_RE.match(text):
         return None
     head = TOOL_CALL_RE.match(text, at)
     if head is None or not text.startswith("{", head.end()):

@@ -142,6 +142,10 @@ _PLAIN = [
     "**Tool Call:**\n",
     "functools",
     "to=",
+    "(",
+    ")",
+    " (see src/a.py)",
+    "read_file(",
 ]
 _KEYED = [
     ">>>",
@@ -156,7 +160,7 @@ _KEYED = [
     "```",
     "``",
     "{",
-    "(",
+    "[f(",
     "“name",
 ]
 _PROSE = st.lists(
@@ -168,6 +172,7 @@ _ARGUMENTS = [
     '{"path": "a", "limit": 3, "deep": {"x": [1, 2.5, null, true]}}',
     '{"text": "line\\nnext ü <think> (x) [TOOL_CALLS] </tool_call>"}',
     '{"name": "x"}',
+    '{"code": "print(1) [f(x)] [g(", "n": 2}',
     '{"a":\n1}',
     '{"a": 1',
     '{"a": NaN}',
@@ -201,5 +206,5 @@ def test_the_commonest_text_mode_reply_is_read_without_the_readers():
     assert quick.text == "I will read it first.\nThen edit it."
     assert [(call.name, call.arguments) for call in quick.calls] == [("read_file", {"path": "src/main.py"})]
     # Anything another reader could read sends the reply to the readers.
-    for other in ("(see", "<think>", "[TOOL_CALLS]", '"name', "python\n", ">>>", "Action:"):
+    for other in ("[see", "<think>", "[TOOL_CALLS]", '"name', "python\n", ">>>", "Action:"):
         assert one_call_line(other + reply) is None, other
