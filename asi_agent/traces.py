@@ -11,8 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["enabled", "span"]
 
@@ -66,15 +65,18 @@ def enabled() -> bool:
     return _setup() is not None
 
 
-@contextlib.contextmanager
-def span(name: str, **attributes: Any) -> Iterator[None]:
-    """A span named `name` around the block (nothing when traces are off)."""
+_NO_SPAN = contextlib.nullcontext()
+
+
+def span(name: str, **attributes: Any) -> contextlib.AbstractContextManager[Any]:
+    """A span named `name` around the block (nothing when traces are off: a shared empty context, a
+    fraction of the cost of a generator-based one on every gateway request)."""
     tracer = _setup()
     if tracer is None:
-        yield
-        return
-    with tracer.start_as_current_span(name, attributes=attributes):
-        yield
+        return _NO_SPAN
+    return cast(
+        contextlib.AbstractContextManager[Any], tracer.start_as_current_span(name, attributes=attributes)
+    )
 
 
 class RunSpans:

@@ -10,14 +10,13 @@ own exceptions (`TimeoutException`, `RequestError`), left to the caller.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from asi_agent import jsonfast
-from asi_agent.backends.retry import error_text
+from asi_agent.backends.retry import error_text, within
 
 __all__ = ["StatusError", "StreamedError", "not_an_api", "sse_data", "status_error"]
 
@@ -100,11 +99,14 @@ async def sse_data(response: Any) -> AsyncIterator[Any]:
             # The body's end follows at once: read it, so the connection goes back to the pool instead
             # of being closed (a new connection per streamed reply costs a connect and a close).
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(_DRAIN_SECONDS):
-                    async for _ in lines:
-                        pass
+                await within(_DRAIN_SECONDS, lambda: _drain(lines))
             return
         yield _event_data(jsonfast.loads(text), kind)
+
+
+async def _drain(lines: AsyncIterator[str]) -> None:
+    async for _ in lines:
+        pass
 
 
 def _event_data(value: Any, event: str | None) -> Any:

@@ -59,7 +59,7 @@ _SCALARS: dict[Any, str] = {True: "true", False: "false", None: "null"}
 
 def _encoded(value: Any) -> str:
     """`json.dumps(value, ensure_ascii=False)`, without its per-call set-up for the scalars a request's
-    fields mostly are (the model's name, `stream`, a token limit)."""
+    fields mostly are (the model's name, `stream`, a token limit, the temperature)."""
     kind = type(value)
     if kind is str:
         return encode_basestring(value)
@@ -67,6 +67,8 @@ def _encoded(value: Any) -> str:
         return _SCALARS[value]
     if kind is int:
         return int.__repr__(value)
+    if kind is float and value - value == 0:  # finite (the temperature): NaN and infinities are spelled out
+        return float.__repr__(value)
     return jsonfast.dumps(value)
 
 

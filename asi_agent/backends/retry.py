@@ -34,6 +34,7 @@ __all__ = [
     "estimate_tokens",
     "looks_like_tools_unsupported",
     "parse_retry_after",
+    "within",
 ]
 
 T = TypeVar("T")
@@ -119,13 +120,40 @@ async def call_within(
 ) -> T:
     """`call_with_retries`, the whole — every attempt and wait — within `limit` seconds (a request's
     `request_timeout`); past it, a `BackendError` saying `late`."""
+    deadline = time.monotonic() + limit
     try:
-        async with asyncio.timeout(limit):
-            return await call_with_retries(
-                attempt, policy, deadline=time.monotonic() + limit, on_retry=on_retry
-            )
+        return await within(
+            limit, lambda: call_with_retries(attempt, policy, deadline=deadline, on_retry=on_retry)
+        )
     except TimeoutError:
         raise BackendError(late) from None
+
+
+async def within(seconds: float, work: Callable[[], Awaitable[T]]) -> T:
+    """`await work()` under `asyncio.timeout(seconds)`'s rule — past the time the task is cancelled and
+    `TimeoutError` raised (a cancellation from elsewhere stays one) — with one timer and no context
+    manager: about half the cost, paid on every request."""
+    task = asyncio.current_task()
+    assert task is not None, "within() runs inside a task"
+    cancelling, expired = task.cancelling(), False
+
+    def expire() -> None:
+        nonlocal expired
+        expired = True
+        task.cancel()
+
+    timer = asyncio.get_running_loop().call_later(seconds, expire)
+    try:
+        result = await work()
+    except asyncio.CancelledError:
+        if expired and task.uncancel() <= cancelling:
+            raise TimeoutError from None
+        raise
+    finally:
+        timer.cancel()
+    if expired:  # the time ran out as the work ended: the cancellation asked for is withdrawn
+        task.uncancel()
+    return result
 
 
 def parse_retry_after(headers: Mapping[str, str]) -> float | None:

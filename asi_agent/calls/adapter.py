@@ -43,9 +43,14 @@ from asi_agent.messages import Completion, Message, RawCall, Usage
 
 log = logging.getLogger("asi_agent.calls.adapter")
 
-__all__ = ["CallAdapter", "ToolMode"]
+__all__ = ["CallAdapter", "ToolMode", "system_message"]
 
 ToolMode = Literal["auto", "native", "text"]
+
+
+def system_message() -> LastValue[str, Message]:
+    """The system message of a text, the same object while the text stays the same."""
+    return LastValue(lambda text: Message("system", text))
 
 
 class CallAdapter(BackendBase):
@@ -62,10 +67,12 @@ class CallAdapter(BackendBase):
         max_retries: int = 2,
         on_learned: Callable[[str], None] | None = None,
         on_switched: Callable[[str], None] | None = None,
+        systems: LastValue[str, Message] | None = None,
     ) -> None:
         """`records` (a resumed session's transcript) give back a learned dialect; `on_learned` hears of a
         dialect learned from a reply, `on_switched` of a switch to text mode after the server rejected the
-        tools (`auto` only)."""
+        tools (`auto` only); `systems` makes the system message sent for a text (see `system_message`),
+        shared by adapters made one per request."""
         self.inner, self.tool_mode, self.max_retries = inner, tool_mode, max_retries
         self.style = CallStyle.choose(call_format, inner.model_name, records)
         self._configured_template = chat_template
@@ -75,7 +82,7 @@ class CallAdapter(BackendBase):
         self.shape: CallShape | None = None
         # The same system message object while its text stays the same: the backends' wire encoding
         # knows the unchanged history by identity and does not look at it again.
-        self._system: LastValue[str, Message] = LastValue(lambda text: Message("system", text))
+        self._system = systems if systems is not None else system_message()
 
     @property
     def model_name(self) -> str:

@@ -47,7 +47,10 @@ _IDS = random.Random()
 
 def hex_id(chars: int) -> str:
     """`chars` random hex characters, for an id."""
-    return f"{_IDS.getrandbits(chars * 4):0{chars}x}"
+    # The bytes' hex form (an even `chars`, as every id here has) is the padded number's, at half the cost.
+    if chars % 2:
+        return f"{_IDS.getrandbits(chars * 4):0{chars}x}"
+    return _IDS.getrandbits(chars * 4).to_bytes(chars // 2, "big").hex()
 
 
 def new_call_id() -> str:
@@ -189,7 +192,9 @@ _CONTROL_TOKEN_RE = re.compile(r"<\|[\w:.-]*\|>")
 def clean_name(name: str) -> str:
     """A tool name without surrounding quotes, backticks and spaces, and without a control token the
     model fumbled into it (`read<|message|>`): no tool's name holds one."""
-    return _CONTROL_TOKEN_RE.sub("", name).strip().strip("`'\"“”").strip()
+    if "<|" in name:
+        name = _CONTROL_TOKEN_RE.sub("", name)
+    return name.strip().strip("`'\"“”").strip()
 
 
 def normalize_native(raw: RawCall) -> ToolCall:

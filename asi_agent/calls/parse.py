@@ -17,8 +17,8 @@ from typing import Any, cast
 from asi_agent.calls.dialects import READERS, ReadContext, Span
 from asi_agent.calls.dialects.base import FORMAT_HINT, cut_json, cut_span, problem, value_span
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
+from asi_agent.calls.prefilter import KNOWN_OPENERS, MARKERS, could_hold_call, needed, one_call_line, present
 from asi_agent.calls.reasoning import Region, reasoning_regions
-from asi_agent.calls.template.known import KNOWN_SHAPES
 from asi_agent.calls.template.reader import scan_shape
 from asi_agent.calls.template.shape import CallShape
 from asi_agent.events import Status
@@ -75,15 +75,7 @@ _EOS_RE = re.compile(
 )
 # A role token opening the model's turn, left at the start of the reply (Apertus's `<|assistant_start|>`).
 _START_RE = re.compile(r"\A\s*<\|(?:assistant_start|start_of_turn|im_start)\|>(?:assistant\b)?")
-_MARKERS = tuple(
-    sorted(
-        {marker for dialect in READERS for marker in dialect.markers}
-        | {marker for shape in KNOWN_SHAPES for marker in shape.markers},
-        key=len,
-        reverse=True,
-    )
-)
-_MARKER_RE = re.compile("|".join(re.escape(marker) for marker in _MARKERS))
+_MARKER_RE = re.compile("|".join(re.escape(marker) for marker in MARKERS))
 
 STATUS_RE = re.compile(
     r"(?:^|(?<=\s))[ \t>*_`#-]*AGENT_STATUS[ \t*_`]*[:：][ \t*_`]*(?P<status>DONE|CONTINUE|STOP)\b"
@@ -165,45 +157,6 @@ def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
     return cut_span(span.start, span.end, fragment, span.dialect, ctx)
 
 
-def _openers(shape: CallShape) -> tuple[str, ...]:
-    """The shape's call opener and (for a reply that starts inside a call) its name closer, stripped."""
-    return tuple(piece.strip() for piece in (shape.call_open, shape.name_close) if piece.strip())
-
-
-def _present(openers: tuple[str, ...], text: str) -> bool:
-    """Whether the text holds one of a shape's `_openers`: a cheap test before reading."""
-    return any(opener in text for opener in openers)
-
-
-# Read once: each reply is tested against every distinct needle once, not once per dialect naming it.
-_NEEDLES = tuple(sorted({needle for dialect in READERS for needle in dialect.needs}))
-_KNOWN_OPENERS = tuple((known, _openers(known)) for known in KNOWN_SHAPES)
-# What the parser reads besides the dialects and the shapes holds one of these characters: reasoning tags,
-# end-of-sequence tokens, call-looking tags, a name followed by arguments, a reply that is JSON.
-_STRUCTURE_RE = re.compile(r"[<\[{(`|]")
-_QUICK_NEEDLES = tuple(
-    sorted(
-        {*_NEEDLES, *(opener for _, openers in _KNOWN_OPENERS for opener in openers)}
-        | {marker for marker in _MARKERS if not _STRUCTURE_RE.search(marker)}
-    )
-)
-_EVERY_REPLY_READ = any(not dialect.needs for dialect in READERS)
-
-
-def could_hold_call(text: str, shape: CallShape | None = None) -> bool:
-    """False only for a reply `parse_reply` gives back as it came (tidied), without calls, problems or
-    reasoning: no dialect's needle, no call marker, no opener of a known or the learned `shape`, and none
-    of the characters reasoning, end tokens, call-looking tags and JSON are written with. A cheap test
-    (a few µs) that spares such a reply the readers."""
-    if _EVERY_REPLY_READ or _STRUCTURE_RE.search(text) or any(needle in text for needle in _QUICK_NEEDLES):
-        return True
-    if shape is None:
-        return False
-    # The shape's pieces are read with any whitespace inside them: their first word is always written.
-    words = [piece.split()[0] for piece in (shape.call_open, shape.name_close) if piece.split()]
-    return any(word in text for word in (*words, *shape.markers))
-
-
 def _header_start(text: str, start: int) -> int:
     """Where a call's header of control tokens begins (the call's own start when it has none)."""
     window = max(0, start - _HEADER_WINDOW)
@@ -234,13 +187,13 @@ def _learned_first(learned: list[Span], named: list[Span]) -> list[Span]:
 def _spans(text: str, ctx: ReadContext, shape: CallShape | None, prefilter: bool) -> list[Span]:
     readers = READERS
     if prefilter:  # only the readers whose needles are in the text: the others would find nothing
-        found = {needle for needle in _NEEDLES if needle in text}
+        found = needed(text)
         readers = tuple(d for d in READERS if not d.needs or not found.isdisjoint(d.needs))
     named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
-    for known, openers in _KNOWN_OPENERS:  # families no hand-written reader knows, as their templates write
+    for known, openers in KNOWN_OPENERS:  # families no hand-written reader knows, as their templates write
         if shape is not None and known.template_hash == shape.template_hash:
             continue
-        if not prefilter or _present(openers, text):
+        if not prefilter or present(openers, text):
             named.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
     learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
     spans = _choose(_learned_first(learned, named) if learned else named)
@@ -316,7 +269,7 @@ def _only_considered(text: str, span: Span, ctx: ReadContext) -> str:
 
 
 def _learned_markers(markers: tuple[str, ...]) -> re.Pattern[str]:
-    every = sorted({*_MARKERS, *markers}, key=len, reverse=True)
+    every = sorted({*MARKERS, *markers}, key=len, reverse=True)
     return re.compile("|".join(re.escape(marker) for marker in every))
 
 
@@ -376,6 +329,12 @@ def parse_reply(
     """
     if prefilter and not could_hold_call(text, shape):
         return ParsedReply(_tidy(text))
+    quick = one_call_line(text) if prefilter and shape is None else None
+    if quick is not None:  # prose and one call line: what the readers would give, without them
+        span = Span(quick[0], quick[1], (quick[2],), dialect="asi")
+        # `_prose` without control tokens around the call to search for (the prose holds no `<`)
+        rest, _ = _visible(_seam(text[: span.start], text[span.end :]), [span], prefilter)
+        return ParsedReply(_tidy(rest), span.calls, dialect="asi", markup=True)
     ctx = ReadContext.from_tools(tools, hint)
     found = _spans(text, ctx, shape, prefilter)
     # Reasoning is found around the calls (a think tag inside a call's arguments is data), then calls

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from asi_agent.events import ReasoningStreamed, TextStreamed
 
-__all__ = ["ReasoningSplitter", "Region", "reasoning_regions", "split_reasoning"]
+__all__ = ["REASONING_KEYS", "ReasoningSplitter", "Region", "reasoning_regions", "split_reasoning"]
 
 _BLOCKS: tuple[tuple[str, str], ...] = (
     ("<think>", "</think>"),
@@ -100,7 +100,8 @@ def _masked(text: str, protected: Sequence[tuple[int, int]]) -> str:
 
 # Every opener and lone end holds one of these: a reply holding none has no reasoning (blanking the
 # protected ranges only takes matches away), so the patterns, slow to search, are not searched.
-_KEYS = tuple(sorted({_SELF_KEY, *(opener for opener, _ in _BLOCKS), *_LONE_ENDS}))
+REASONING_KEYS = tuple(sorted({_SELF_KEY, *(opener for opener, _ in _BLOCKS), *_LONE_ENDS}))
+"""What every reasoning region holds: text without any of these has none."""
 
 
 def reasoning_regions(
@@ -109,7 +110,7 @@ def reasoning_regions(
     """The thinking blocks of a reply; tags inside `protected` ranges are ignored, and an unclosed block
     ends at the next protected range (a call) or at the end. `prefilter=False` searches the patterns even
     when none of their keys is in the text (the reference the quick test is checked against)."""
-    if prefilter and not any(key in text for key in _KEYS):
+    if prefilter and not any(key in text for key in REASONING_KEYS):
         return []
     masked = _masked(text, protected)
     regions: list[Region] = []

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from asi_agent.backends.base import Backend, RequestOptions, ToolSchema
 from asi_agent.calls import textmode
-from asi_agent.calls.adapter import CallAdapter
+from asi_agent.calls.adapter import CallAdapter, system_message
 from asi_agent.calls.jsonish import normalize_native
 from asi_agent.calls.parse import ParsedReply
 from asi_agent.calls.template import CallShape
@@ -44,6 +44,7 @@ _LABEL = re.compile(
 """What opens a call without one of `_CALL_STARTS`: a recipient header (` to=NAME<|message|>`) and a label
 line (`**Tool Call:**`); the parser takes both out of the text, so the stream stops at them too."""
 _LABEL_WORDS = ("tool", "function")
+_TO_END = re.compile(r"\bto?\Z")
 _STATUS_LINE = re.compile(r"^[ \t]*AGENT_STATUS:[ \t]*[A-Z]+[ \t]*$\n?", re.MULTILINE)
 _URL_IMAGES = frozenset({"openai", "anthropic"})
 """Providers whose API takes an image by its http(s) address (the server fetches it, not the gateway)."""
@@ -124,10 +125,14 @@ class _HeldText:
 def _unsure_ending(text: str, at_line_start: bool) -> int:
     """How many characters at the end of `text` may be the start of the status line, a recipient header
     (` to=`) or a label line (`**Tool Call:**`): they wait for the next delta."""
-    keep = next(
-        (k for k in range(min(len(text), len(_STATUS) - 1), 0, -1) if _STATUS.startswith(text[-k:])), 0
-    )
-    word = re.search(r"\bto?\Z", text)
+    keep, start = 0, max(0, len(text) - (len(_STATUS) - 1))
+    # The longest ending that begins the status word starts at the earliest `A` that begins it.
+    while (start := text.find(_STATUS[0], start)) >= 0:
+        if _STATUS.startswith(text[start:]):
+            keep = len(text) - start
+            break
+        start += 1
+    word = _TO_END.search(text)
     if word is not None:
         keep = max(keep, len(text) - word.start())
     line_start = text.rfind("\n") + 1
@@ -174,6 +179,9 @@ class Upstream:
         self.backend, self.emulate, self.call_format = backend, emulate, call_format
         self.unstreamed = unstreamed or backend
         self._template, self.max_retries = chat_template, max_retries
+        # One system message object while the contract stays the same, across requests: the backend's
+        # wire encoding knows it by identity instead of comparing its text.
+        self._systems = system_message()
         self.native: bool | None = None if emulate == "auto" else emulate == "never"
         self.shape: CallShape | None = None
         self.image_urls = provider_of(backend) in _URL_IMAGES
@@ -197,6 +205,7 @@ class Upstream:
             tool_mode="native" if self.native else "text",
             call_format=self.call_format,
             max_retries=self.max_retries,
+            systems=self._systems,
         )
         adapter.native, adapter.shape, adapter.retries = bool(self.native), self.shape, []
         adapter.expect_call = request.tool_choice != "auto"

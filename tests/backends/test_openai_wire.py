@@ -95,3 +95,7 @@ def test_every_kind_of_field_is_encoded_as_json_dumps_encodes_it():
     encoded = {"messages": "[]"}
 
     assert json_body(params, encoded) == json.dumps(params, ensure_ascii=False).encode("utf-8")
+    # Floats written without the encoder, and those only it spells (`NaN`, `Infinity`).
+    for number in (0.2, 1.0, -0.0, 1e16, 1e-7, 5e-324, float("nan"), float("inf"), float("-inf")):
+        fields = {"temperature": number, "messages": []}
+        assert json_body(fields, encoded) == json.dumps(fields, ensure_ascii=False).encode("utf-8")

@@ -21,6 +21,7 @@ from sealed.cases import CASES as CALLS_SEALED
 from asi_agent.calls import parse_reply
 from asi_agent.calls.dialects.base import balanced_end
 from asi_agent.calls.parse import ParsedReply
+from asi_agent.calls.prefilter import one_call_line
 from asi_agent.calls.reasoning import reasoning_regions
 from asi_agent.calls.template.known import KNOWN_SHAPES
 from asi_agent.calls.template.shape import CallShape
@@ -125,3 +126,85 @@ def test_generated_replies_parse_the_same_with_the_prefilter(pieces: list[str]):
     text = "".join(pieces)
     tools = [{"type": "function", "function": {"name": "read_file", "parameters": {}}}]
     assert _differences([(text, tools)]) == []
+
+
+# Prose and one call line: the reply the parser reads without its readers (`one_call_line`), with pieces
+# that each of the readers, shapes and patterns it stands in for would key on.
+_PLAIN = [
+    *"abc :;.,!?'_-=>/1\n\t\r ",
+    "Reading it.",
+    "python\n",
+    "all\n",
+    " all\n",
+    "read_file",
+    "read_file\n",
+    "Tool call:\n",
+    "**Tool Call:**\n",
+    "functools",
+    "to=",
+    "(",
+    ")",
+    " (see src/a.py)",
+    "read_file(",
+]
+_KEYED = [
+    ">>>",
+    ">>>all\n",
+    "Action:",
+    "tool_calls",
+    "to=self",
+    "to=functions.read_file",
+    "</s>",
+    "<think>",
+    "[THINK]",
+    "```",
+    "``",
+    "{",
+    "[f(",
+    "“name",
+]
+_PROSE = st.lists(
+    st.one_of(st.sampled_from(_PLAIN), st.sampled_from(_PLAIN), st.sampled_from(_KEYED)), max_size=8
+)
+_ARGUMENTS = [
+    '{"path": "src/main.py"}',
+    "{}",
+    '{"path": "a", "limit": 3, "deep": {"x": [1, 2.5, null, true]}}',
+    '{"text": "line\\nnext ü <think> (x) [TOOL_CALLS] </tool_call>"}',
+    '{"name": "x"}',
+    '{"code": "print(1) [f(x)] [g(", "n": 2}',
+    '{"a":\n1}',
+    '{"a": 1',
+    '{"a": NaN}',
+    "[1, 2]",
+    '"text"',
+]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    _PROSE,
+    st.sampled_from(["read_file", " read_file ", "`read_file`", "", "a b", '"read_file"']),
+    st.sampled_from(_ARGUMENTS),
+    st.sampled_from(
+        ["", "\n", "  \n\n", "\r\n", "\x0c", " [/TOOL_CALL]", "\nDone.", "}", "\n[TOOL_CALL]x[ARGS]{}"]
+    ),
+)
+def test_prose_and_one_call_line_parse_the_same_as_with_every_reader(
+    prose: list[str], name: str, arguments: str, after: str
+):
+    text = "".join(prose) + f"[TOOL_CALL]{name}[ARGS]{arguments}{after}"
+    tools = [{"type": "function", "function": {"name": "read_file", "parameters": {}}}]
+    assert _differences([(text, tools)]) == []
+
+
+def test_the_commonest_text_mode_reply_is_read_without_the_readers():
+    reply = 'I will read it first.\nThen edit it.\n\n[TOOL_CALL] read_file [ARGS]{"path": "src/main.py"}\n'
+    quick = parse_reply(reply)
+    assert one_call_line(reply) is not None
+    assert _seen(quick) == _seen(parse_reply(reply, prefilter=False))
+    assert quick.text == "I will read it first.\nThen edit it."
+    assert [(call.name, call.arguments) for call in quick.calls] == [("read_file", {"path": "src/main.py"})]
+    # Anything another reader could read sends the reply to the readers.
+    for other in ("[see", "<think>", "[TOOL_CALLS]", '"name', "python\n", ">>>", "Action:"):
+        assert one_call_line(other + reply) is None, other

@@ -1,11 +1,12 @@
 """A streaming client that goes away stops the upstream request behind it, and the request is still
 logged (the gateway answers streams through its own HTTP server, not a framework's); the text-mode
 contract, rendered once per tool set, still follows each request's tools; unknown paths and methods
-are refused as before."""
+are refused as before; answer and call ids keep their prefixes and lengths."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -141,3 +142,33 @@ def _streamed_text(event: dict[str, Any]) -> str:
     if event.get("type") == "content_block_delta":
         return str(event["delta"].get("text", ""))
     return str(event["delta"]) if event.get("type") == "response.output_text.delta" else ""
+
+
+def test_answer_and_call_ids_keep_their_prefixes_and_lengths(gateway: Gateway) -> None:
+    # Ids come from one seeded generator, written as bytes' hex: same alphabet and lengths as before.
+    reply = 'Reading.\n[TOOL_CALL]read_file[ARGS]{"path": "a.py"}'
+    gateway.upstream.reply(reply, reply, reply, reply)
+    tool = {"name": "read_file", "input_schema": READ["function"]["parameters"]}  # type: ignore[index]
+    with httpx.Client(timeout=10) as client:
+        chats = [
+            client.post(
+                f"{gateway.v1}/chat/completions", json={"model": "m", "messages": ASK, "tools": [READ]}
+            )
+            for _ in range(2)
+        ]
+        messages = [
+            client.post(
+                f"{gateway.v1}/messages",
+                json={"model": "m", "max_tokens": 9, "messages": ASK, "tools": [tool]},
+            )
+            for _ in range(2)
+        ]
+    chat_ids = [answer.json()["id"] for answer in chats]
+    call_ids = [answer.json()["choices"][0]["message"]["tool_calls"][0]["id"] for answer in chats]
+    message_ids = [answer.json()["id"] for answer in messages]
+    use_ids = [answer.json()["content"][-1]["id"] for answer in messages]
+    assert all(re.fullmatch(r"chatcmpl-[0-9a-f]{24}", found) for found in chat_ids), chat_ids
+    assert all(re.fullmatch(r"msg_[0-9a-f]{24}", found) for found in message_ids), message_ids
+    assert all(re.fullmatch(r"call_[0-9a-f]{12}", found) for found in call_ids), call_ids
+    assert all(re.fullmatch(r"toolu_[0-9a-f]{12}", found) for found in use_ids), use_ids
+    assert len({*chat_ids, *message_ids, *call_ids, *use_ids}) == 8

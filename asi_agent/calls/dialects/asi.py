@@ -19,9 +19,10 @@ from asi_agent.calls.dialects.base import (
 )
 from asi_agent.messages import ToolCall
 
-__all__ = ["ASI", "object_end", "render_call_line", "scan_fences", "tagged_body"]
+__all__ = ["ASI", "TOOL_CALL_RE", "object_end", "render_call_line", "scan_fences", "tagged_body"]
 
-_TOOL_CALL_RE = re.compile(r"\[TOOL_CALL\][ \t]*(?P<name>[^\[\]\n]*?)[ \t]*\[ARGS\][ \t]*")
+# `[TOOL_CALL]name[ARGS]`, up to where the arguments start.
+TOOL_CALL_RE = re.compile(r"\[TOOL_CALL\][ \t]*(?P<name>[^\[\]\n]*?)[ \t]*\[ARGS\][ \t]*")
 _TOOL_CALL_CLOSE_RE = re.compile(r"[ \t]*\[/TOOL_CALL\]")
 _TOOL_TAG_RE = re.compile(r"\[TOOL:[ \t]*(?P<name>[^\]\n]*?)[ \t]*\]")
 # Fences open a line, so a ``` inside a JSON string (a markdown file's text) is not one.
@@ -61,7 +62,7 @@ def tagged_body(text: str, start: int, close_tag: str, open_tag: str) -> tuple[s
 def _scan_tool_call_lines(text: str, ctx: ReadContext) -> Iterator[Span]:
     for marker in re.finditer(r"\[TOOL_CALL\]", text):
         start = marker.start()
-        match = _TOOL_CALL_RE.match(text, start)
+        match = TOOL_CALL_RE.match(text, start)
         if match is None:
             end = line_end(text, start)
             reason = "[ARGS] is missing after the name"

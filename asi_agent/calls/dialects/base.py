@@ -140,6 +140,8 @@ def line_end(text: str, start: int) -> int:
 
 
 _DECODER = json.JSONDecoder()
+# An object or array whose first character inside may begin JSON (a value, a key, or the closer).
+_JSON_OPENING_RE = re.compile(r'[{\[][ \t\n\r]*[-"{\[\]}0-9tfnNI]')
 
 
 def balanced_end(text: str, start: int, limit: int | None = None, *, exact: bool = False) -> int | None:
@@ -147,7 +149,9 @@ def balanced_end(text: str, start: int, limit: int | None = None, *, exact: bool
     (straight or curly quotes). Valid JSON ends where the JSON reader (C) says; anything else is scanned
     bracket by bracket — `exact` always scans (the reference the shortcut is tested against)."""
     limit = min(len(text), start + SCAN_LIMIT) if limit is None else limit
-    if not exact and text.startswith(("{", "["), start):
+    # Text that cannot be JSON from its first value on (`[TOOL_CALL]…`) is not handed to the reader, whose
+    # error costs more than the scan.
+    if not exact and _JSON_OPENING_RE.match(text, start):
         try:
             end = _DECODER.raw_decode(text, start)[1]
         except (ValueError, RecursionError):
