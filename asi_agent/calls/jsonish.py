@@ -139,14 +139,17 @@ def _skip_space(text: str, index: int) -> int:
     return index
 
 
+# One decoder for every read: it holds no state between reads, and making one costs as much as a read.
+_DECODER = json.JSONDecoder()
+
+
 def json_values(text: str) -> Any:
     """One JSON value, a list when several follow each other (JSON Lines, `;`), else the repaired text."""
-    decoder = json.JSONDecoder()
     values: list[Any] = []
     index = _skip_space(text, 0)
     try:
         while index < len(text):
-            value, index = decoder.raw_decode(text, index)
+            value, index = _DECODER.raw_decode(text, index)
             values.append(value)
             index = _skip_space(text, index)
     except (ValueError, RecursionError):
@@ -214,11 +217,33 @@ def looks_like_call(obj: object) -> bool:
     function = obj.get("function")
     if isinstance(function, dict):
         return isinstance(function.get("name"), str)
-    if not any(isinstance(obj.get(key), str) for key in NAME_KEYS):
+    # Plain loops: this runs for every JSON value a reader finds, and generators cost more than the tests.
+    for key in NAME_KEYS:
+        if isinstance(obj.get(key), str):
+            break
+    else:
         return False
     if "description" in obj and "parameters" in obj:  # a tool definition, not a call
         return False
-    return any(key in obj for key in _ARG_KEYS) or set(obj) <= _CALL_KEYS
+    for key in _ARG_KEYS:
+        if key in obj:
+            return True
+    return obj.keys() <= _CALL_KEYS
+
+
+def _call_name(obj: dict[str, Any]) -> str:
+    """The first name key's clean value that is not a call id; raises CallFormatError without one."""
+    names = []
+    for key in NAME_KEYS:
+        value = obj.get(key)
+        if isinstance(value, str):
+            name = clean_name(value)
+            if name and not CALL_ID_RE.match(name):
+                return name
+            names.append(name)
+    if any(names):
+        raise CallFormatError(f"`{next(item for item in names if item)}` is a call id, not a tool name")
+    raise CallFormatError("the call has no tool name")
 
 
 def call_from_object(obj: dict[str, Any]) -> ToolCall:
@@ -227,12 +252,7 @@ def call_from_object(obj: dict[str, Any]) -> ToolCall:
     function = obj.get("function")
     if isinstance(function, dict):
         obj = {**obj, **function}
-    names = [clean_name(obj[key]) for key in NAME_KEYS if isinstance(obj.get(key), str)]
-    name = next((item for item in names if item and not CALL_ID_RE.match(item)), "")
-    if not name and any(names):
-        raise CallFormatError(f"`{next(item for item in names if item)}` is a call id, not a tool name")
-    if not name:
-        raise CallFormatError("the call has no tool name")
+    name = _call_name(obj)
     args_key = next((key for key in _ARG_KEYS if key in obj), None)
     arguments = decode_arguments(obj[args_key], name) if args_key else {}
     call_id = raw_id.strip() if isinstance(raw_id, str) and raw_id.strip() else new_call_id()

@@ -17,9 +17,9 @@ from typing import Any, cast
 from asi_agent.calls.dialects import READERS, ReadContext, Span
 from asi_agent.calls.dialects.base import FORMAT_HINT, cut_json, cut_span, problem, value_span
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
-from asi_agent.calls.prefilter import KNOWN_OPENERS, MARKERS, could_hold_call, needed, one_call_line, present
+from asi_agent.calls.prefilter import KNOWN_OPENERS, MARKERS, could_hold_call, needed, one_call_line
 from asi_agent.calls.reasoning import Region, reasoning_regions
-from asi_agent.calls.template.reader import scan_shape
+from asi_agent.calls.template.reader import scan_shape, starts_inside
 from asi_agent.calls.template.shape import CallShape
 from asi_agent.events import Status
 from asi_agent.messages import ToolCall
@@ -184,16 +184,26 @@ def _learned_first(learned: list[Span], named: list[Span]) -> list[Span]:
     return read + failed + [span for span in named if not _overlaps(span, read + failed)]
 
 
+# What a known shape is read for: the first word of its call opener (the opener is read with any
+# whitespace inside it), or its name closer right after a name at the reply's start (`starts_inside`). A
+# name closer elsewhere (Gemma 4's is `{`, in every JSON reply) opens nothing: its test is skipped.
+_KNOWN = tuple(
+    (known, (known.call_open.split() or ["\0"])[0], (known.name_close.split() or ["\0"])[0])
+    for known, _ in KNOWN_OPENERS
+)
+
+
 def _spans(text: str, ctx: ReadContext, shape: CallShape | None, prefilter: bool) -> list[Span]:
     readers = READERS
     if prefilter:  # only the readers whose needles are in the text: the others would find nothing
         found = needed(text)
         readers = tuple(d for d in READERS if not d.needs or not found.isdisjoint(d.needs))
     named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
-    for known, openers in KNOWN_OPENERS:  # families no hand-written reader knows, as their templates write
+    # Families no hand-written reader knows, as their templates write them.
+    for known, opener, name_close in _KNOWN:
         if shape is not None and known.template_hash == shape.template_hash:
             continue
-        if not prefilter or present(openers, text):
+        if not prefilter or opener in text or (name_close in text and starts_inside(text, known)):
             named.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
     learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
     spans = _choose(_learned_first(learned, named) if learned else named)

@@ -68,16 +68,17 @@ _QUICK_NEEDLES = tuple(
 )
 _EVERY_REPLY_READ = any(not dialect.needs for dialect in READERS)
 # Needles grouped by their first character: a reply is only tested for the needles that start with a
-# character it holds (one set of its characters instead of a substring search per needle).
+# character it holds (a search for each of the few first characters costs less than the set of the
+# reply's characters, at any length).
 _BY_FIRST: dict[str, tuple[str, ...]] = {}
 for _needle in NEEDLES:
     _BY_FIRST[_needle[0]] = (*_BY_FIRST.get(_needle[0], ()), _needle)
+_FIRSTS = tuple(_BY_FIRST.items())
 
 
 def needed(text: str) -> set[str]:
     """The needles of `NEEDLES` the text holds."""
-    firsts = _BY_FIRST.keys() & set(text)
-    return {needle for first in firsts for needle in _BY_FIRST[first] if needle in text}
+    return {needle for first, needles in _FIRSTS if first in text for needle in needles if needle in text}
 
 
 def could_hold_call(text: str, shape: CallShape | None = None) -> bool:

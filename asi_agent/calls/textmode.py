@@ -127,12 +127,22 @@ def _render(calls: Sequence[ToolCall], dialect: Dialect) -> str:
 _HINT_EXAMPLE = ToolCall("call_1", "read_file", {"path": "src/app.py"})
 
 
+# The hints written so far, by dialect name (with the dialect they were written for): a parse asks for
+# its dialect's hint on every reply, and writing the example costs more than a small reply's parse steps.
+_HINTS: dict[str, tuple[Dialect, str]] = {}
+
+
 def call_hint(dialect: Dialect | str = ASI) -> str:
     """One sentence telling the model how to write a call in its dialect (ends every parse problem)."""
     resolved = _dialect(dialect)
     if resolved is ASI:
         return 'Write each call on its own line as [TOOL_CALL]name[ARGS]{"param": "value"}.'
-    return f"Write each call as in this example: {_render([_HINT_EXAMPLE], resolved)}"
+    kept = _HINTS.get(resolved.name)
+    if kept is not None and kept[0] is resolved:
+        return kept[1]
+    hint = f"Write each call as in this example: {_render([_HINT_EXAMPLE], resolved)}"
+    _HINTS[resolved.name] = (resolved, hint)  # one entry per dialect: a bounded set
+    return hint
 
 
 def _function(tool: ToolSchema) -> Mapping[str, Any]:

@@ -91,8 +91,25 @@ def test_the_prefilter_spares_readers_and_still_reads_the_call():
     assert parsed.text == "Reading it."
 
 
+def test_a_known_shape_is_read_where_the_reply_starts_inside_its_call_and_only_there():
+    # Gemma 4's name closer is `{`: the shape reads it without its opener only right after a name that
+    # starts the reply (the generation prompt wrote the opener); a `{` elsewhere no longer wakes the shape.
+    call = 'read_file{path:<|"|>a.py<|"|>}<tool_call|>'
+    inside = parse_reply(f"  {call}\nDone.")
+    assert [(c.name, c.arguments) for c in inside.calls] == [("read_file", {"path": "a.py"})]
+    assert (inside.dialect, inside.text) == ("template:gemma4", "Done.")
+    after_prose = parse_reply(f"See {call}")
+    assert after_prose.calls == ()
+    assert after_prose.problems  # reported, never dropped in silence
+    texts = [(text, []) for text in (call, f"  {call}\nDone.", f"See {call}", f"x\n{call}", '{"a": 1}')]
+    assert _differences(texts) == []
+
+
 _PIECES = [
     *"abc :;.,!?'_-=>/1\n{}[]()`\"<|",
+    "read_file{",
+    'path:<|"|>a.py<|"|>',
+    "}<tool_call|>",
     "read_file",
     '{"path": "a"}',
     "[TOOL_CALL]",

@@ -205,16 +205,17 @@ def calls_span(
 ) -> Span | None:
     """A span for a call object or array; None when the value is not a call and `strict` is off."""
     items = value if isinstance(value, list) else [value]
-    if not any(looks_like_call(item) for item in items):
+    shaped = [looks_like_call(item) for item in items]  # once per item: the test is most of the work
+    if not any(shaped):
         if not strict:
             return None
         reason = "its JSON could not be read" if value is None else "it is not a call object with a name"
         return Span(start, end, problems=(problem(fragment, reason, ctx),), dialect=dialect)
     calls: list[ToolCall] = []
     problems: list[str] = []
-    for item in items:
+    for item, is_call in zip(items, shaped, strict=True):
         try:
-            if not looks_like_call(item):
+            if not is_call:
                 raise CallFormatError("an item is not a call object with a name")
             calls.append(call_from_object(cast(dict[str, Any], item)))
         except CallFormatError as exc:

@@ -27,7 +27,7 @@ from asi_agent.calls.template.shape import CallShape
 from asi_agent.memo import LastValue
 from asi_agent.messages import ToolCall
 
-__all__ = ["scan_shape"]
+__all__ = ["scan_shape", "starts_inside"]
 
 _NAME_RE = re.compile(r"[A-Za-z_][\w.\-:/]*")
 _KEY_RE = re.compile(r"""([{,]\s*)([A-Za-z_][\w\-]*)\s*:""")
@@ -250,6 +250,21 @@ def _read(cur: _Cursor, start: int, ctx: ReadContext) -> Span:
     return Span(start, cur.pos, (ToolCall(new_call_id(), name, arguments),), dialect=shape.name)
 
 
+def _start_inside(text: str, patterns: dict[str, re.Pattern[str] | None]) -> int | None:
+    """Where the name starts when the reply starts with a name and the shape's name closer."""
+    name_close = patterns["name_close"]
+    head = _NAME_RE.match(text, len(text) - len(text.lstrip()))
+    if head is None or name_close is None or name_close.match(text, head.end()) is None:
+        return None
+    return head.start()
+
+
+def starts_inside(text: str, shape: CallShape) -> bool:
+    """Whether the reply starts with a name and the shape's name closer (the generation prompt wrote the
+    opener): the one place `scan_shape` reads a call whose opener the text does not hold."""
+    return _start_inside(text, _patterns(shape)) is not None
+
+
 def _openings(text: str, shape: CallShape) -> Iterator[tuple[int, int]]:
     """(start, end) of every call opener; a reply that starts with the name itself (the generation
     prompt wrote the opener) opens a call at 0."""
@@ -257,11 +272,9 @@ def _openings(text: str, shape: CallShape) -> Iterator[tuple[int, int]]:
     opener = patterns["call_open"]
     if opener is None:
         return
-    name_close = patterns["name_close"]
-    head = _NAME_RE.match(text, len(text) - len(text.lstrip()))
-    inside = head is not None and name_close is not None and name_close.match(text, head.end()) is not None
-    if inside and head is not None and shape.style != "named-json" and not opener.match(text, 0):
-        yield 0, head.start()  # the generation prompt wrote the opener
+    head = _start_inside(text, patterns)
+    if head is not None and shape.style != "named-json" and not opener.match(text, 0):
+        yield 0, head  # the generation prompt wrote the opener
     for found in opener.finditer(text):
         start = found.start() + len(found.group()) - len(found.group().lstrip())
         wrap = patterns["wrap_open"]
