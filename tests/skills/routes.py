@@ -27,3 +27,20 @@ def route_json(tmp: Path, query: str, *, embeddings: str | None = None) -> dict[
     assert done.returncode == 0, done.stderr
     route: dict[str, object] = json.loads(done.stdout)
     return route
+
+
+def project_with_skills(tmp: Path, skills: dict[str, str]) -> Path:
+    """`tmp` holding a project whose `.asi/skills/NAME/SKILL.md` are `skills`' texts, and an empty home."""
+    for name, text in skills.items():
+        folder = tmp / "project" / ".asi" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    (tmp / "home").mkdir()
+    return tmp
+
+
+def candidate_names(route: dict[str, object]) -> list[str]:
+    """The names of a route's candidates, best first."""
+    candidates = route["candidates"]
+    assert isinstance(candidates, list)
+    return [c["name"] for c in candidates]

