@@ -17,6 +17,7 @@ from asi_agent.messages import RawCall, ToolCall
 
 __all__ = [
     "ARGS_HINT",
+    "JSON_DECODER",
     "NAME_KEYS",
     "call_from_object",
     "clean_name",
@@ -139,8 +140,9 @@ def _skip_space(text: str, index: int) -> int:
     return index
 
 
-# One decoder for every read: it holds no state between reads, and making one costs as much as a read.
-_DECODER = json.JSONDecoder()
+JSON_DECODER = json.JSONDecoder()
+"""One decoder for every read of the call readers: it holds no state between reads, and making one costs as
+much as a read."""
 
 
 def json_values(text: str) -> Any:
@@ -149,7 +151,7 @@ def json_values(text: str) -> Any:
     index = _skip_space(text, 0)
     try:
         while index < len(text):
-            value, index = _DECODER.raw_decode(text, index)
+            value, index = JSON_DECODER.raw_decode(text, index)
             values.append(value)
             index = _skip_space(text, index)
     except (ValueError, RecursionError):

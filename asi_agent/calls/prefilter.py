@@ -9,13 +9,12 @@ holds nothing any other reader, known shape, reasoning or framing pattern keys o
 
 from __future__ import annotations
 
-import json
 import re
 
 from asi_agent.calls.dialects import READERS
 from asi_agent.calls.dialects.asi import TOOL_CALL_RE
 from asi_agent.calls.dialects.base import SCAN_LIMIT
-from asi_agent.calls.jsonish import clean_name, new_call_id
+from asi_agent.calls.jsonish import JSON_DECODER, clean_name, new_call_id
 from asi_agent.calls.reasoning import REASONING_KEYS
 from asi_agent.calls.template.known import KNOWN_SHAPES
 from asi_agent.calls.template.shape import CallShape
@@ -28,7 +27,6 @@ __all__ = [
     "could_hold_call",
     "needed",
     "one_call_line",
-    "present",
 ]
 
 MARKERS = tuple(
@@ -45,11 +43,6 @@ MARKERS = tuple(
 def _openers(shape: CallShape) -> tuple[str, ...]:
     """The shape's call opener and (for a reply that starts inside a call) its name closer, stripped."""
     return tuple(piece.strip() for piece in (shape.call_open, shape.name_close) if piece.strip())
-
-
-def present(openers: tuple[str, ...], text: str) -> bool:
-    """Whether the text holds one of a shape's openers: a cheap test before reading."""
-    return any(opener in text for opener in openers)
 
 
 # Read once: each reply is tested against every distinct needle once, not once per dialect naming it.
@@ -125,7 +118,6 @@ _OTHERS_RE = _any_of(_OTHERS)
 _PROSE_RE = re.compile(r"[<\[{`|]")
 # A Functionary reply's start: a recipient line (`all`, `python`) the reader takes whatever follows.
 _RECIPIENT_START_RE = re.compile(r"[ \t]*(?:>>>)?all\n|python\n")
-_DECODER = json.JSONDecoder()
 
 
 def one_call_line(text: str) -> tuple[int, int, ToolCall] | None:
@@ -152,7 +144,7 @@ def _arguments(text: str, start: int) -> tuple[dict[str, object], int] | None:
     """The JSON object at `start` and its end, when it is on one line, read as the ASI reader reads it
     (the C JSON reader; within the scan limit), and only whitespace follows it."""
     try:
-        value, end = _DECODER.raw_decode(text, start)
+        value, end = JSON_DECODER.raw_decode(text, start)
     except (ValueError, RecursionError):
         return None
     if not isinstance(value, dict) or end > start + SCAN_LIMIT or text.find("\n", start, end) >= 0:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from asi_agent.calls.jsonish import (
+    JSON_DECODER,
     call_from_object,
     clean_name,
     decode_arguments,
@@ -139,7 +140,6 @@ def line_end(text: str, start: int) -> int:
     return len(text) if end < 0 else end
 
 
-_DECODER = json.JSONDecoder()
 # An object or array whose first character inside may begin JSON (a value, a key, or the closer).
 _JSON_OPENING_RE = re.compile(r'[{\[][ \t\n\r]*[-"{\[\]}0-9tfnNI]')
 
@@ -153,7 +153,7 @@ def balanced_end(text: str, start: int, limit: int | None = None, *, exact: bool
     # error costs more than the scan.
     if not exact and _JSON_OPENING_RE.match(text, start):
         try:
-            end = _DECODER.raw_decode(text, start)[1]
+            end = JSON_DECODER.raw_decode(text, start)[1]
         except (ValueError, RecursionError):
             pass
         else:
@@ -248,7 +248,6 @@ def salvage_array(body: str) -> tuple[list[Any], str]:
     text = body.lstrip()
     if not text.startswith("["):
         return [], body
-    decoder = json.JSONDecoder()
     items: list[Any] = []
     index = 1
     while True:
@@ -257,7 +256,7 @@ def salvage_array(body: str) -> tuple[list[Any], str]:
             index += 1
             continue
         try:
-            item, index = decoder.raw_decode(text, index)
+            item, index = JSON_DECODER.raw_decode(text, index)
         except (ValueError, RecursionError):
             return items, text[index:]
         items.append(item)
