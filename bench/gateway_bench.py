@@ -1,9 +1,10 @@
 """What `asi-agent serve` adds over talking to the upstream directly.
 
-A fake OpenAI-compatible upstream with no native tools (Starlette + uvicorn, in a thread of this
-process) answers every request with a short text reply carrying one call in text
-(`[TOOL_CALL]read_file[ARGS]{...}`), streamed in a few SSE chunks. The gateway (`asi-agent serve
---emulate always`, a real subprocess) sits in front of it. Measured, with the `openai` SDK's HTTP client:
+A fake OpenAI-compatible upstream with no native tools (`gateway_upstream.py`, in a thread of this
+process) answers every request with a short text reply carrying one call in text (by default
+`[TOOL_CALL]read_file[ARGS]{...}`; `--reply` picks another form), streamed in a few SSE chunks.
+The gateway (`asi-agent serve --emulate always`, a real subprocess) sits in front of it. Measured,
+with the `openai` SDK's HTTP client:
 
 - added latency, non-streamed: p50 / p95 of (through the gateway) − (direct), same requests, same run;
 - time to the first streamed chunk, direct and through the gateway;
@@ -29,102 +30,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
-import uvicorn
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
-
-# The upstream's reply: the ASI protocol's one-line call (the default contract's form), or the same call as
-# Hermes-style JSON in `<tool_call>` tags, a form the parser reads through its general path (`--reply`).
-REPLIES = {
-    "asi": 'Reading it.\n[TOOL_CALL]read_file[ARGS]{"path": "src/main.py"}',
-    "hermes": (
-        'Reading it.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "src/main.py"}}\n</tool_call>'
-    ),
-}
-REPLY = REPLIES["asi"]
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "read_file",
-            "description": "Read a file",
-            "parameters": {
-                "type": "object",
-                "properties": {"path": {"type": "string"}},
-                "required": ["path"],
-            },
-        },
-    }
-]
-BODY = {"model": "m", "messages": [{"role": "user", "content": "Read src/main.py"}], "tools": TOOLS}
-
-
-async def _chat(request: Request) -> Response:
-    body = await request.json()
-    reply = request.app.state.reply
-    if not body.get("stream"):
-        message = {"role": "assistant", "content": reply}
-        choice = {"index": 0, "message": message, "finish_reason": "stop"}
-        usage = {"prompt_tokens": 50, "completion_tokens": 20, "total_tokens": 70}
-        return JSONResponse(
-            {
-                "id": "x",
-                "object": "chat.completion",
-                "created": 0,
-                "model": "m",
-                "choices": [choice],
-                "usage": usage,
-            }
-        )
-
-    async def chunks() -> AsyncIterator[str]:
-        for piece in (reply[:12], reply[12:40], reply[40:]):
-            delta = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m"}
-            yield (
-                "data: "
-                + json.dumps(delta | {"choices": [{"index": 0, "delta": {"content": piece}}]})
-                + "\n\n"
-            )
-        done = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m"}
-        yield (
-            "data: "
-            + json.dumps(done | {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
-            + "\n\n"
-        )
-        yield "data: [DONE]\n\n"
-
-    return StreamingResponse(chunks(), media_type="text/event-stream")
-
-
-async def _models(_request: Request) -> Response:
-    return JSONResponse(
-        {"object": "list", "data": [{"id": "m", "object": "model", "created": 0, "owned_by": "b"}]}
-    )
-
-
-def start_upstream(reply: str = REPLY) -> str:
-    """The fake upstream on a free loopback port, served from a daemon thread, answering `reply`."""
-    app = Starlette(
-        routes=[Route("/v1/chat/completions", _chat, methods=["POST"]), Route("/v1/models", _models)]
-    )
-    app.state.reply = reply
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False)
-    )
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
+from gateway_upstream import BODY, REPLIES, TOOLS, start_upstream
 
 
 def start_gateway(
@@ -409,7 +320,8 @@ def main() -> None:
         "--reply",
         choices=sorted(REPLIES),
         default="asi",
-        help="the upstream's reply: the ASI one-line call (default) or the same call in Hermes tags",
+        help="the upstream's reply: the ASI one-line call (default) or the same call in another form "
+        "(gateway_upstream.py)",
     )
     parser.add_argument(
         "--package",
