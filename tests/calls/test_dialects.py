@@ -74,6 +74,44 @@ def test_written_calls_read_back_unchanged(dialect, calls):
     assert reply.dialect
 
 
+# Markdown a model writes into a file: fences, a closing fence at a line's start, and a fence right before
+# the value's end. A reader that ends its block at the first fence it meets would cut the call there.
+FENCED = (
+    "# Usage\n\n```python\nprint(1)\n```\n",
+    "```",
+    "run it:\n```sh\nmake test\n```",
+)
+
+
+@pytest.mark.parametrize("dialect", WRITABLE, ids=lambda dialect: dialect.name)
+@pytest.mark.parametrize("content", FENCED)
+def test_fences_inside_arguments_do_not_end_the_call(dialect, content):
+    calls = [ToolCall("c0", "write_file", {"path": "README.md", "content": content})]
+    assert dialect.render is not None
+    reply = parse_reply("Writing it.\n" + dialect.render(calls), schemas(calls))
+    assert [(call.name, call.arguments) for call in reply.calls] == [
+        ("write_file", {"path": "README.md", "content": content})
+    ]
+    assert reply.problems == ()
+    assert reply.text == "Writing it."
+
+
+def test_command_r_block_ends_at_the_fence_after_its_json():
+    body = '[{"tool_name": "run_terminal_cmd", "parameters": {"command": "echo ```"}}]'
+    reply = parse_reply(f"Running it.\nAction: ```json\n{body}```\nDone.")
+    assert [(call.name, call.arguments) for call in reply.calls] == [
+        ("run_terminal_cmd", {"command": "echo ```"})
+    ]
+    assert (reply.problems, reply.text) == ((), "Running it.\n\nDone.")
+
+
+def test_command_r_block_cut_off_inside_a_fenced_string_runs_nothing():
+    cut = 'Action: ```json\n[{"tool_name": "write_file", "parameters": {"content": "```py\\nx = 1\\n```'
+    reply = parse_reply(cut)
+    assert reply.calls == ()
+    assert reply.problems
+
+
 @pytest.mark.parametrize("dialect", WRITABLE, ids=lambda dialect: dialect.name)
 def test_contract_and_retry_prompt_teach_the_dialect(dialect):
     tools = [
