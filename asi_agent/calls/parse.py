@@ -24,7 +24,7 @@ from asi_agent.calls.dialects.base import (
 )
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
 from asi_agent.calls.leftovers import call_shaped, leaks, only_considered
-from asi_agent.calls.prefilter import KNOWN_OPENERS, could_hold_call, needed, one_call_line
+from asi_agent.calls.prefilter import KNOWN_OPENERS, could_hold_call, one_call_line, readers_for
 from asi_agent.calls.reasoning import Region, reasoning_regions
 from asi_agent.calls.template.reader import scan_shape, starts_inside
 from asi_agent.calls.template.shape import CallShape
@@ -165,6 +165,8 @@ def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
 def _header_start(text: str, start: int) -> int:
     """Where a call's header of control tokens begins (the call's own start when it has none)."""
     window = max(0, start - _HEADER_WINDOW)
+    if text.find("|>", window, start) < 0 and text.find("｜>", window, start) < 0:
+        return start  # a header holds a control token, which ends with one of those
     header = _HEADER_RE.search(text, window, start)
     return header.start() if header is not None else start
 
@@ -224,8 +226,7 @@ def _read(
 def _spans(text: str, ctx: ReadContext, shape: CallShape | None, prefilter: bool) -> list[Span]:
     readers = READERS
     if prefilter:  # only the readers whose needles are in the text: the others would find nothing
-        found = needed(text)
-        readers = tuple(d for d in READERS if not d.needs or not found.isdisjoint(d.needs))
+        readers = readers_for(text)
     # Families no hand-written reader knows, as their templates write them.
     known_spans: list[Span] = []
     for known, opener, name_close in _KNOWN:

@@ -31,7 +31,10 @@ _FENCE_RE = re.compile(r"^[ \t]*```[ \t]*(?P<info>[^`\n]*)$", re.M)
 
 def _code_ranges(text: str) -> list[tuple[int, int]]:
     """Fenced blocks that are code, not JSON: a dict literal in Python code is no call."""
-    ranges, opener = [], None
+    ranges: list[tuple[int, int]] = []
+    opener = None
+    if "```" not in text:  # every fence line holds one
+        return ranges
     for line in _FENCE_RE.finditer(text):
         if opener is None:
             opener = line
@@ -45,8 +48,10 @@ def _code_ranges(text: str) -> list[tuple[int, int]]:
 
 def _array_start(text: str, start: int) -> int:
     """Widen to `[` when the object opens an array of calls."""
-    before = text[:start].rstrip()
-    return len(before) - 1 if before.endswith("[") else start
+    before = start  # the last character before `start` that is not whitespace (no copy of the text)
+    while before > 0 and text[before - 1].isspace():
+        before -= 1
+    return before - 1 if before > 0 and text[before - 1] == "[" else start
 
 
 def _owner(claimed: Sequence[Span], start: int) -> Span | None:
