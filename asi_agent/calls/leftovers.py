@@ -4,7 +4,9 @@ reasoning. Nothing that looks like a call is dropped in silence."""
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterable
 from itertools import islice
 
 from asi_agent.calls.dialects import ReadContext, Span
@@ -12,10 +14,22 @@ from asi_agent.calls.dialects.base import problem
 from asi_agent.calls.prefilter import MARKERS
 from asi_agent.calls.template.shape import CallShape
 
-__all__ = ["call_shaped", "leaks", "only_considered"]
+__all__ = ["any_marker", "call_shaped", "leaks", "only_considered"]
 
 _MAX_LEAKS = 4
-_MARKER_RE = re.compile("|".join(re.escape(marker) for marker in MARKERS))
+
+
+def any_marker(markers: Iterable[str]) -> re.Pattern[str]:
+    """A pattern finding any of `markers`, the longest of those starting at one place, grouped by first
+    character: the engine tries only the group of the character it is at (several times faster over a
+    long reply than one alternative per marker)."""
+    groups: dict[str, list[str]] = {}
+    for marker in sorted(set(markers), key=len, reverse=True):
+        groups.setdefault(marker[0], []).append(re.escape(marker[1:]))
+    return re.compile("|".join(f"{re.escape(first)}(?:{'|'.join(rest)})" for first, rest in groups.items()))
+
+
+_MARKER_RE = any_marker(MARKERS)
 
 
 def leaks(prose: str, ctx: ReadContext, shape: CallShape | None) -> list[str]:
@@ -82,6 +96,7 @@ def only_considered(text: str, span: Span, ctx: ReadContext) -> str:
     return problem(text[span.start : span.end], reason, ctx)
 
 
+@functools.lru_cache(maxsize=32)
 def _learned_markers(markers: tuple[str, ...]) -> re.Pattern[str]:
-    every = sorted({*MARKERS, *markers}, key=len, reverse=True)
-    return re.compile("|".join(re.escape(marker) for marker in every))
+    """The markers pattern with a learned shape's own (built once per shape, not per reply)."""
+    return any_marker((*MARKERS, *markers))

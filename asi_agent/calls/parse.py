@@ -139,14 +139,24 @@ def _seam(before: str, after: str) -> str:
 
 # Dialects whose arguments are JSON: one the reply's end cut off is read only by repairing it.
 _TEXT_ARGUMENTS = frozenset({"qwen-xml", "glm", "hunyuan", "k2", "pythonic", "functiongemma"})
-# A reply that ends with a closer (a fence, a closing tag or token) was finished by the model.
-_CLOSED_END_RE = re.compile(r"(?:```|</[\w:.\-]+>|<\|[\w/]+\|>|\[/\w+\])\s*$")
+# A reply that ends with a closer (a fence, a closing tag or token) was finished by the model. No closer
+# holds a `<` or `[` but where it opens: it starts at the last one.
+_TAG_CLOSER_RE = re.compile(r"</[\w:.\-]+>|<\|[\w/]+\|>")
+_BRACKET_CLOSER_RE = re.compile(r"\[/\w+\]")
 
 
 def _closed_end(text: str) -> bool:
-    """Whether the reply ends with a closer; only one whose last visible character ends a closer is searched
-    (the search tries every position of the reply)."""
-    return text.rstrip()[-1:] in ("`", ">", "]") and _CLOSED_END_RE.search(text) is not None
+    """Whether the reply ends with a closer (a fence, `</tag>`, `<|token|>`, `[/TAG]`), read from its end
+    (a search from every position of the reply costs as much as the reply is long)."""
+    end = text.rstrip()
+    last = end[-1:]
+    if last == "`":
+        return end.endswith("```")
+    if last == ">":
+        return _TAG_CLOSER_RE.fullmatch(end, end.rfind("<")) is not None
+    if last == "]":
+        return _BRACKET_CLOSER_RE.fullmatch(end, end.rfind("[")) is not None
+    return False
 
 
 def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:

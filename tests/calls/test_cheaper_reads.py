@@ -1,11 +1,17 @@
-"""A JSON object inside a call another reader already read is read once: the JSON-in-prose reader skips it
+"""Cheaper reads of the general path give what the slower ones gave.
+
+A JSON object inside a call another reader already read is read once: the JSON-in-prose reader skips it
 (`scan_outside`), and the parse is the same as with every reader reading everything (`prefilter=False`,
 which never skips). The corpus and the sealed sets are compared in `test_prefilter.py`; here, replies built
 around the cases the skip must give up on: an object reaching past the call that hides it, a `;` joining it
-to an object after the call, a hiding call that is not chosen, and the spans limit."""
+to an object after the call, a hiding call that is not chosen, and the spans limit. Last, whether a reply
+ends with a closer (so a call running to its end was finished) is read from its end, as searched before;
+and call markers left in the prose are found by one pattern grouped by first character, as by one
+alternative per marker, longest first."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -16,6 +22,9 @@ from asi_agent.calls import parse_reply
 from asi_agent.calls.dialects import READERS, ReadContext, Span
 from asi_agent.calls.dialects.base import UnprovenSkip
 from asi_agent.calls.dialects.json_prose import JSON_PROSE
+from asi_agent.calls.leftovers import any_marker
+from asi_agent.calls.parse import _closed_end
+from asi_agent.calls.prefilter import MARKERS
 from asi_agent.calls.template.known import KNOWN_SHAPES
 from asi_agent.calls.template.shape import CallShape
 
@@ -118,3 +127,37 @@ _PIECES = [
 def test_generated_replies_with_calls_inside_calls_parse_as_with_every_reader(pieces: list[str]):
     text = "".join(pieces)
     assert _seen(text) == _reference(text)
+
+
+# How `parse_reply` told a finished reply from one cut off inside a call before it read the reply's end
+# from its end: a search from every position (the reference).
+_CLOSED_END_SEARCHED = re.compile(r"(?:```|</[\w:.\-]+>|<\|[\w/]+\|>|\[/\w+\])\s*$")
+_ENDS = [*" \n\t`<>[]/|a_:.-", "```", "</tool_call>", "<|im_end|>", "[/TOOL_CALLS]", "</a b>", "<|a|", "ü"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_ENDS), max_size=10))
+def test_a_closed_end_is_read_from_the_end_as_searched_from_the_start(pieces: list[str]):
+    text = "".join(pieces)
+    assert _closed_end(text) == (_CLOSED_END_SEARCHED.search(text) is not None)
+
+
+_MARKER_PIECES = [*MARKERS, *(marker[: len(marker) // 2] for marker in MARKERS), *" \nab<[|>]", "ü"]
+
+
+def _found(pattern: re.Pattern[str], text: str) -> list[tuple[int, str]]:
+    return [(match.start(), match.group()) for match in pattern.finditer(text)]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_MARKER_PIECES), max_size=12))
+def test_markers_are_found_as_by_one_alternative_per_marker_longest_first(pieces: list[str]):
+    text = "".join(pieces)
+    one_each = re.compile("|".join(re.escape(marker) for marker in MARKERS))  # MARKERS: longest first
+    assert _found(any_marker(MARKERS), text) == _found(one_each, text)
+    learned = ("<|x_call|>", "<|x")
+    with_learned = sorted({*MARKERS, *learned}, key=len, reverse=True)
+    one_each = re.compile("|".join(re.escape(marker) for marker in with_learned))
+    assert _found(any_marker((*MARKERS, *learned)), text + "<|x_call|><|x") == _found(
+        one_each, text + "<|x_call|><|x"
+    )
