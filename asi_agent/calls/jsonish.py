@@ -255,7 +255,10 @@ def call_from_object(obj: dict[str, Any]) -> ToolCall:
     if isinstance(function, dict):
         obj = {**obj, **function}
     name = _call_name(obj)
-    args_key = next((key for key in _ARG_KEYS if key in obj), None)
-    arguments = decode_arguments(obj[args_key], name) if args_key else {}
+    arguments: dict[str, Any] = {}
+    for key in _ARG_KEYS:  # a loop, not `next` over a generator: this runs for every call read
+        if key in obj:
+            arguments = decode_arguments(obj[key], name)
+            break
     call_id = raw_id.strip() if isinstance(raw_id, str) and raw_id.strip() else new_call_id()
     return ToolCall(id=call_id, name=name, arguments=arguments)

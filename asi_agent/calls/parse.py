@@ -14,10 +14,17 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, cast
 
-from asi_agent.calls.dialects import READERS, ReadContext, Span
-from asi_agent.calls.dialects.base import FORMAT_HINT, cut_json, cut_span, problem, value_span
+from asi_agent.calls.dialects import READERS, Dialect, ReadContext, Span
+from asi_agent.calls.dialects.base import (
+    FORMAT_HINT,
+    UnprovenSkip,
+    cut_json,
+    cut_span,
+    value_span,
+)
 from asi_agent.calls.jsonish import decode_arguments, new_call_id, normalize_native
-from asi_agent.calls.prefilter import KNOWN_OPENERS, MARKERS, could_hold_call, needed, one_call_line
+from asi_agent.calls.leftovers import call_shaped, leaks, only_considered
+from asi_agent.calls.prefilter import KNOWN_OPENERS, could_hold_call, one_call_line, readers_for
 from asi_agent.calls.reasoning import Region, reasoning_regions
 from asi_agent.calls.template.reader import scan_shape, starts_inside
 from asi_agent.calls.template.shape import CallShape
@@ -37,7 +44,6 @@ __all__ = [
 ]
 
 _MAX_SPANS = 64
-_MAX_LEAKS = 4
 _EMPTY_FENCE_RE = re.compile(r"^[ \t]*```[^`\n]*\n(?:[ \t]*\n)*[ \t]*```[ \t]*$", re.M)
 _EMPTY_CODE_RE = re.compile(r"(?<!`)``(?!`)")
 # Control tokens framing a call (`<|function_call|>`, `<|message_sep|>function call<|role_sep|>`,
@@ -75,7 +81,6 @@ _EOS_RE = re.compile(
 )
 # A role token opening the model's turn, left at the start of the reply (Apertus's `<|assistant_start|>`).
 _START_RE = re.compile(r"\A\s*<\|(?:assistant_start|start_of_turn|im_start)\|>(?:assistant\b)?")
-_MARKER_RE = re.compile("|".join(re.escape(marker) for marker in MARKERS))
 
 STATUS_RE = re.compile(
     r"(?:^|(?<=\s))[ \t>*_`#-]*AGENT_STATUS[ \t*_`]*[:：][ \t*_`]*(?P<status>DONE|CONTINUE|STOP)\b"
@@ -134,14 +139,24 @@ def _seam(before: str, after: str) -> str:
 
 # Dialects whose arguments are JSON: one the reply's end cut off is read only by repairing it.
 _TEXT_ARGUMENTS = frozenset({"qwen-xml", "glm", "hunyuan", "k2", "pythonic", "functiongemma"})
-# A reply that ends with a closer (a fence, a closing tag or token) was finished by the model.
-_CLOSED_END_RE = re.compile(r"(?:```|</[\w:.\-]+>|<\|[\w/]+\|>|\[/\w+\])\s*$")
+# A reply that ends with a closer (a fence, a closing tag or token) was finished by the model. No closer
+# holds a `<` or `[` but where it opens: it starts at the last one.
+_TAG_CLOSER_RE = re.compile(r"</[\w:.\-]+>|<\|[\w/]+\|>")
+_BRACKET_CLOSER_RE = re.compile(r"\[/\w+\]")
 
 
 def _closed_end(text: str) -> bool:
-    """Whether the reply ends with a closer; only one whose last visible character ends a closer is searched
-    (the search tries every position of the reply)."""
-    return text.rstrip()[-1:] in ("`", ">", "]") and _CLOSED_END_RE.search(text) is not None
+    """Whether the reply ends with a closer (a fence, `</tag>`, `<|token|>`, `[/TAG]`), read from its end
+    (a search from every position of the reply costs as much as the reply is long)."""
+    end = text.rstrip()
+    last = end[-1:]
+    if last == "`":
+        return end.endswith("```")
+    if last == ">":
+        return _TAG_CLOSER_RE.fullmatch(end, end.rfind("<")) is not None
+    if last == "]":
+        return _BRACKET_CLOSER_RE.fullmatch(end, end.rfind("[")) is not None
+    return False
 
 
 def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
@@ -160,6 +175,8 @@ def _cut_at_end(span: Span, text: str, ctx: ReadContext) -> Span:
 def _header_start(text: str, start: int) -> int:
     """Where a call's header of control tokens begins (the call's own start when it has none)."""
     window = max(0, start - _HEADER_WINDOW)
+    if text.find("|>", window, start) < 0 and text.find("｜>", window, start) < 0:
+        return start  # a header holds a control token, which ends with one of those
     header = _HEADER_RE.search(text, window, start)
     return header.start() if header is not None else start
 
@@ -193,94 +210,52 @@ _KNOWN = tuple(
 )
 
 
+def _read(
+    text: str, ctx: ReadContext, readers: Sequence[Dialect], *, skip: bool
+) -> tuple[list[Span], list[Span]]:
+    """Every reader's spans, in reader order, and the spans that hid another's fragment: with `skip`, a
+    reader that can (`scan_outside`) spares what starts inside calls the readers before it read."""
+    named: list[Span] = []
+    hiders: list[Span] = []
+    for dialect in readers:
+        claimed = [span for span in named if span.calls] if skip and dialect.scan_outside else []
+        if claimed and dialect.scan_outside is not None:
+            try:
+                spans, used = dialect.scan_outside(text, ctx, claimed)
+            except UnprovenSkip:
+                pass
+            else:  # fewer than `_MAX_SPANS` found and hidden: `scan` would not have been cut short either
+                if len(spans) + len(used) < _MAX_SPANS:
+                    named += spans
+                    hiders += used
+                    continue
+        named.extend(islice(dialect.scan(text, ctx), _MAX_SPANS))
+    return named, hiders
+
+
 def _spans(text: str, ctx: ReadContext, shape: CallShape | None, prefilter: bool) -> list[Span]:
     readers = READERS
     if prefilter:  # only the readers whose needles are in the text: the others would find nothing
-        found = needed(text)
-        readers = tuple(d for d in READERS if not d.needs or not found.isdisjoint(d.needs))
-    named = [span for dialect in readers for span in islice(dialect.scan(text, ctx), _MAX_SPANS)]
+        readers = readers_for(text)
     # Families no hand-written reader knows, as their templates write them.
+    known_spans: list[Span] = []
     for known, opener, name_close in _KNOWN:
         if shape is not None and known.template_hash == shape.template_hash:
             continue
         if not prefilter or opener in text or (name_close in text and starts_inside(text, known)):
-            named.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
+            known_spans.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
     learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
-    spans = _choose(_learned_first(learned, named) if learned else named)
+    named, hiders = _read(text, ctx, readers, skip=prefilter)
+    spans = _choose(_learned_first(learned, named + known_spans) if learned else named + known_spans)
+    # A fragment hidden inside a span that was not chosen might have been: read again without hiding.
+    if hiders and not all(any(hider is span for span in spans) for hider in hiders):
+        named, _ = _read(text, ctx, readers, skip=False)
+        spans = _choose(_learned_first(learned, named + known_spans) if learned else named + known_spans)
     spans = [_cut_at_end(span, text, ctx) for span in spans]
     if not spans and text.lstrip().startswith(("{", "[")):
         whole = value_span(0, len(text), text, text.strip(), strict=False, dialect="json", ctx=ctx)
         spans = [whole] if whole is not None else []
     return spans
-
-
-def _leaks(prose: str, ctx: ReadContext, shape: CallShape | None) -> list[str]:
-    """Call markers left in the prose: a call attempt no reader could place."""
-    problems = []
-    pattern = _MARKER_RE
-    if shape is not None and shape.markers:
-        pattern = _learned_markers(shape.markers)
-    for match in islice(pattern.finditer(prose), _MAX_LEAKS):
-        line_start = prose.rfind("\n", 0, match.start()) + 1
-        line_end = prose.find("\n", match.end())
-        fragment = prose[line_start : len(prose) if line_end < 0 else line_end]
-        problems.append(problem(fragment, f"`{match.group()}` is not part of a complete call", ctx))
-    return problems
-
-
-_CALL_TAG_RE = re.compile(
-    r"<\|?(?P<tag>(?:tool|function|call|invoke|action):|[A-Za-z_][\w:.|-]*(?:tool|function|call|invoke|action)"
-    r"[\w:.|-]*(?=[\s>=|]))",
-    re.I,
-)
-
-
-# A message addressed to a tool (` to=get_weather<|message|>…`): a call attempt, whatever its body.
-_RECIPIENT_RE = re.compile(r"\bto=(?P<name>[\w.:-]+)[ \t]*<\|message\|>")
-_PEOPLE = frozenset({"user", "self", "all", "assistant"})
-_ECHO_RE = re.compile(r"response|result|output", re.I)  # a tool's answer echoed back is not a call
-
-
-def _call_shaped(prose: str, ctx: ReadContext) -> list[str]:
-    """For a reply that gave no call: a call-looking tag (closed or not) or a listed tool's name followed
-    by arguments, which no reader could read — so the attempt is reported, never dropped in silence."""
-    recipient = next((r for r in _RECIPIENT_RE.finditer(prose) if r["name"].lower() not in _PEOPLE), None)
-    if recipient is not None:
-        fragment = prose[recipient.start() :].split("\n", 1)[0]
-        reason = f"the message to `{recipient['name']}` holds no call a reader could read"
-        return [problem(fragment, reason, ctx)]
-    tag = next((t for t in _CALL_TAG_RE.finditer(prose) if not _ECHO_RE.search(t.group("tag"))), None)
-    if tag is not None:
-        line = prose[prose.rfind("\n", 0, tag.start()) + 1 :].split("\n", 1)[0]
-        return [problem(line, f"`<{tag.group('tag')}` looks like a call no reader could read", ctx)]
-    names = sorted((name for name in ctx.types if name), key=len, reverse=True)
-    if not names:
-        return []
-    pattern = re.compile(
-        r"(?<![\w.])(?P<name>"
-        + "|".join(re.escape(name) for name in names)
-        + r")\s*(?:\(|\{|\[ARGS\]|:\s*\{)"
-    )
-    found = pattern.search(prose)
-    if found is None:
-        return []
-    line = prose[prose.rfind("\n", 0, found.start()) + 1 :].split("\n", 1)[0]
-    return [problem(line, f"`{found.group('name')}` is followed by arguments no reader could read", ctx)]
-
-
-def _only_considered(text: str, span: Span, ctx: ReadContext) -> str:
-    """A reply whose only call sits inside its reasoning: the call was considered, not made. It does not
-    run (reasoning is not action), and the model is told, so that a call it meant is not lost."""
-    reason = (
-        "the call is inside the reasoning, where a call is only considered, so it was not run; "
-        "to make it, write it after the reasoning"
-    )
-    return problem(text[span.start : span.end], reason, ctx)
-
-
-def _learned_markers(markers: tuple[str, ...]) -> re.Pattern[str]:
-    every = sorted({*MARKERS, *markers}, key=len, reverse=True)
-    return re.compile("|".join(re.escape(marker) for marker in every))
 
 
 def _prose(text: str, spans: list[Span], regions: Sequence[Region]) -> str:
@@ -356,11 +331,11 @@ def parse_reply(
     prose = _prose(text, spans, regions)
     rest, stripped = _visible(prose, spans, prefilter)
     calls = tuple(call for span in spans for call in span.calls)
-    problems = [item for span in spans for item in span.problems] + _leaks(prose, ctx, shape)
+    problems = [item for span in spans for item in span.problems] + leaks(prose, ctx, shape)
     if not calls and not problems and considered and not _tidy(rest):
-        problems = [_only_considered(text, considered[0], ctx)]
+        problems = [only_considered(text, considered[0], ctx)]
     if not calls and not problems:
-        problems = _call_shaped(prose, ctx)
+        problems = call_shaped(prose, ctx)
     if calls and any(span.cut for span in spans):
         names = ", ".join(call.name for call in calls)
         problems.append(f"The reply was cut off inside a call, so none of its calls ran (not run: {names}).")

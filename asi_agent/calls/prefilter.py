@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from asi_agent.calls.dialects import READERS
+from asi_agent.calls.dialects import READERS, Dialect
 from asi_agent.calls.dialects.asi import TOOL_CALL_RE
 from asi_agent.calls.dialects.base import SCAN_LIMIT
 from asi_agent.calls.jsonish import JSON_DECODER, clean_name, new_call_id
@@ -27,6 +27,7 @@ __all__ = [
     "could_hold_call",
     "needed",
     "one_call_line",
+    "readers_for",
 ]
 
 MARKERS = tuple(
@@ -72,6 +73,30 @@ _FIRSTS = tuple(_BY_FIRST.items())
 def needed(text: str) -> set[str]:
     """The needles of `NEEDLES` the text holds."""
     return {needle for first, needles in _FIRSTS if first in text for needle in needles if needle in text}
+
+
+# Each needle with the readers it wakes, as a bit mask over `READERS`; the readers of each mask met so far.
+_MASKS = {needle: sum(1 << i for i, d in enumerate(READERS) if needle in d.needs) for needle in NEEDLES}
+_BY_FIRST_MASK = tuple((first, tuple((n, _MASKS[n]) for n in needles)) for first, needles in _FIRSTS)
+_ALWAYS = sum(1 << i for i, d in enumerate(READERS) if not d.needs)
+_SELECTIONS: dict[int, tuple[Dialect, ...]] = {}
+
+
+def readers_for(text: str) -> tuple[Dialect, ...]:
+    """The readers that could find something in `text` (one of their needles is in it), in `READERS`'
+    order: the readers whose needles `needed` finds, without building the set."""
+    mask = _ALWAYS
+    for first, needles in _BY_FIRST_MASK:
+        if first in text:
+            for needle, readers in needles:
+                if readers & ~mask and needle in text:
+                    mask |= readers
+    selection = _SELECTIONS.get(mask)
+    if selection is None:
+        selection = tuple(d for i, d in enumerate(READERS) if mask >> i & 1)
+        if len(_SELECTIONS) < 4096:  # a few dozen combinations occur; bounded all the same
+            _SELECTIONS[mask] = selection
+    return selection
 
 
 def could_hold_call(text: str, shape: CallShape | None = None) -> bool:

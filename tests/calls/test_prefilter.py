@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from sealed.cases import CASES as CALLS_SEALED
 
 from asi_agent.calls import parse_reply
+from asi_agent.calls.dialects import READERS
 from asi_agent.calls.dialects.base import balanced_end
 from asi_agent.calls.parse import ParsedReply
-from asi_agent.calls.prefilter import one_call_line
+from asi_agent.calls.prefilter import needed, one_call_line, readers_for
 from asi_agent.calls.reasoning import reasoning_regions
 from asi_agent.calls.template.known import KNOWN_SHAPES
 from asi_agent.calls.template.shape import CallShape
@@ -65,6 +66,14 @@ def test_every_reply_parses_the_same_with_each_known_shape_learned():
     texts = [(case.reply, case.schemas()) for case in _ALL]
     for shape in KNOWN_SHAPES:
         assert _differences(texts, shape) == [], shape.name
+
+
+def test_the_readers_for_a_reply_are_those_one_of_whose_needles_it_holds():
+    for case in _ALL:
+        for text in _forms(case):
+            found = needed(text)
+            expected = tuple(d for d in READERS if not d.needs or not found.isdisjoint(d.needs))
+            assert readers_for(text) == expected, text
 
 
 def test_reasoning_regions_are_the_same_with_the_quick_test():

@@ -26,8 +26,10 @@ __all__ = [
     "FORMAT_HINT",
     "SCAN_LIMIT",
     "Dialect",
+    "Outside",
     "ReadContext",
     "Span",
+    "UnprovenSkip",
     "balanced_end",
     "calls_span",
     "cut_json",
@@ -100,6 +102,15 @@ def _type_of(prop: Mapping[str, Any]) -> str:
     return str(kind or "")
 
 
+class UnprovenSkip(Exception):
+    """A reader's `scan_outside` could not prove its skips harmless: read the reply with `scan` instead."""
+
+
+Outside = Callable[[str, "ReadContext", Sequence[Span]], tuple[list[Span], list[Span]]]
+"""A reader's `scan` without the fragments starting inside spans other readers read calls from: its spans,
+and the claimed spans that hid one."""
+
+
 @dataclass(frozen=True, slots=True)
 class Dialect:
     """One way models write calls: a reader, the markers that betray an attempt, and how to write it."""
@@ -116,6 +127,9 @@ class Dialect:
     """Lower-case fragments of model names trained on this dialect."""
     needs: tuple[str, ...] = ()
     """The reader only runs on text holding one of these (a cheap test first); empty: always."""
+    scan_outside: Outside | None = None
+    """`scan` sparing what lies inside calls already read (see `Outside`); equal to `scan` once every
+    hiding span is chosen, which the parser checks."""
 
 
 def problem(fragment: str, reason: str, ctx: ReadContext | None = None) -> str:

@@ -35,7 +35,9 @@ def _scan(text: str, ctx: ReadContext) -> Iterator[Span]:
     first_all = _FIRST_ALL_RE.match(text)
     if first_all is not None:
         yield Span(0, first_all.end(), dialect="functionary")
-    for head in _HEAD_RE.finditer(text):
+    # Without `>>>` only a head at the reply's start (`\A`) can match: one try, not one per position.
+    heads = _HEAD_RE.finditer(text) if ">>>" in text else filter(None, (_HEAD_RE.match(text),))
+    for head in heads:
         name = head.group("name") or head.group("first") or head.group("name_py") or ""
         if name == "all":
             yield Span(head.start(), head.end(), dialect="functionary")
