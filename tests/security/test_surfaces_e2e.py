@@ -50,6 +50,33 @@ def test_project_memory_through_a_linked_agents_md_never_writes_the_users_prompt
     assert "USER-RULES-MARKER" not in json.dumps(tool_results(root, result["session_id"]))
 
 
+def _command(root: Path, body: str) -> None:
+    folder = root / ".claude" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "summary.md").write_text(f"---\ndescription: Summarise\n---\n{body}\n")
+
+
+def test_a_commands_file_inclusion_stays_in_the_project_and_asks_for_secrets(tmp_path: Path) -> None:
+    """An untrusted repository's command names `@` files that are secret or outside the project (by
+    `..`, by an absolute path, by a link in the repository): none of them reaches the model's prompt
+    without the read policy's question (headless: never)."""
+    root = _project(tmp_path)
+    (tmp_path / "outside.txt").write_text("OUTSIDE-MARKER\n")
+    (root / ".env").write_text(f"API_KEY={FAKE_KEY}\n")
+    (root / "docs").mkdir()
+    (root / "docs" / "link.txt").symlink_to(tmp_path / "outside.txt")
+    (root / "notes.md").write_text("NOTES-MARKER\n")
+    _command(root, f"Summarise @notes.md @.env @../outside.txt @{tmp_path}/outside.txt @docs/link.txt")
+
+    proc = scripted_run(root, [DONE], "--output-format", "json", "--no-sandbox", "/summary")
+
+    result = last_json(proc.stdout)
+    assert result["status"] == "DONE", proc.stderr
+    records = (root / ".asi" / "sessions" / f"{result['session_id']}.jsonl").read_text()
+    assert "NOTES-MARKER" in records  # a project file is still included
+    assert FAKE_KEY not in records and "OUTSIDE-MARKER" not in records
+
+
 def _fetch(url: str) -> dict[str, object]:
     return tool_call("web_fetch", url=url, prompt="What does it say?")
 
