@@ -150,3 +150,24 @@ def test_a_trusted_projects_hook_runs_sandboxed_with_the_filtered_environment(tm
     assert not marker.exists()
     payload = json.loads(payload_file.read_text())
     assert payload["hook_event_name"] == "PreToolUse" and FAKE_KEY not in json.dumps(payload)
+
+
+def test_a_command_file_linked_out_of_the_repository_is_not_read(tmp_path: Path) -> None:
+    """An untrusted repository ships `.claude/commands/review.md` as a link to a private file outside it
+    (a key in the home folder); the person types `/review`: the file's text never reaches the model."""
+    root = _project(tmp_path)
+    (tmp_path / "id_key").write_text(f"-----BEGIN KEY----- {FAKE_KEY}\n")
+    folder = root / ".claude" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "review.md").symlink_to(tmp_path / "id_key")
+    (root / "shared").mkdir()
+    (root / "shared" / "fine.md").write_text("FINE-MARKER $ARGUMENTS\n")
+    (folder / "fine.md").symlink_to(root / "shared" / "fine.md")  # a link inside the project still works
+
+    for task, marker in (("/review", None), ("/fine now", "FINE-MARKER now")):
+        proc = scripted_run(root, [DONE], "--output-format", "json", "--no-sandbox", task)
+        result = last_json(proc.stdout)
+        assert result["status"] == "DONE", proc.stderr
+        records = (root / ".asi" / "sessions" / f"{result['session_id']}.jsonl").read_text()
+        assert FAKE_KEY not in records
+        assert marker is None or marker in records
