@@ -171,3 +171,42 @@ def test_a_command_file_linked_out_of_the_repository_is_not_read(tmp_path: Path)
         records = (root / ".asi" / "sessions" / f"{result['session_id']}.jsonl").read_text()
         assert FAKE_KEY not in records
         assert marker is None or marker in records
+
+
+def _outside_definition(tmp_path: Path, name: str) -> Path:
+    outside = tmp_path / f"{name}-private.md"
+    outside.write_text(f"---\nname: {name}\ndescription: private notes\n---\nOUTSIDE-MARKER {FAKE_KEY}\n")
+    return outside
+
+
+def _transcripts(root: Path) -> str:
+    return "".join(path.read_text() for path in (root / ".asi" / "sessions").glob("*.jsonl"))
+
+
+def test_a_skill_linked_out_of_the_repository_is_not_read(tmp_path: Path) -> None:
+    """A repository's `.claude/skills/notes/SKILL.md` is a link to a file of the person's outside it:
+    `/notes` does not send that file's text to the model."""
+    root = _project(tmp_path)
+    (root / ".claude" / "skills" / "notes").mkdir(parents=True)
+    (root / ".claude" / "skills" / "notes" / "SKILL.md").symlink_to(_outside_definition(tmp_path, "notes"))
+
+    proc = scripted_run(root, [DONE], "--output-format", "json", "--no-sandbox", "/notes")
+
+    assert last_json(proc.stdout)["status"] == "DONE", proc.stderr
+    assert FAKE_KEY not in _transcripts(root)
+
+
+def test_an_agent_definition_linked_out_of_a_trusted_repository_is_not_read(tmp_path: Path) -> None:
+    """Even in a trusted folder, an agent definition that is a link to a file outside the project is not
+    loaded: the text of the person's file never becomes a child's instructions sent to the model."""
+    root = _project(tmp_path)
+    (root / ".asi" / "agents").mkdir(parents=True)
+    (root / ".asi" / "agents" / "spy.md").symlink_to(_outside_definition(tmp_path, "spy"))
+    replies = [tool_call("task", description="d", prompt="p", subagent_type="spy"), DONE, DONE]
+
+    proc = scripted_run(root, replies, "--output-format", "json", "--no-sandbox", "--trust", "--yes", "Go.")
+
+    result = last_json(proc.stdout)
+    assert result["tool_calls"][0]["ok"] is False, proc.stderr
+    assert "no agent named 'spy'" in result["tool_calls"][0]["error"]
+    assert FAKE_KEY not in _transcripts(root)
