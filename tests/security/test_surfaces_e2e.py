@@ -210,3 +210,17 @@ def test_an_agent_definition_linked_out_of_a_trusted_repository_is_not_read(tmp_
     assert result["tool_calls"][0]["ok"] is False, proc.stderr
     assert "no agent named 'spy'" in result["tool_calls"][0]["error"]
     assert FAKE_KEY not in _transcripts(root)
+
+
+@pytest.mark.parametrize("name", ["AGENTS.md", "CLAUDE.md", ".asi/USER_PROMPT.md"])
+def test_an_instruction_file_linked_out_of_the_repository_is_not_read(tmp_path: Path, name: str) -> None:
+    """A repository's `AGENTS.md` (the file `save_memory` writes too) is a link to a private file of the
+    person's: its text never enters the system prompt, which every run sends to the model server."""
+    root = _project(tmp_path)
+    (root / ".asi").mkdir()
+    (root / name).symlink_to(_outside_definition(tmp_path, "instructions"))
+
+    proc = scripted_run(root, [DONE], "--output-format", "json", "--no-sandbox", "Hello.")
+
+    assert last_json(proc.stdout)["status"] == "DONE", proc.stderr
+    assert '"system"' in _transcripts(root) and FAKE_KEY not in _transcripts(root)
