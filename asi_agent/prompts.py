@@ -69,7 +69,9 @@ def instruction_files(root: Path) -> list[InstructionFile]:
             real = path.resolve()
         except OSError:
             continue
-        if real in seen_paths or not path.is_file():
+        # A link leading out of the project (to a file of the person's) is not read: every run would send
+        # that file's text to the model server.
+        if real in seen_paths or not path.is_file() or not real.is_relative_to(root.resolve()):
             continue
         seen_paths.add(real)
         text = expand_imports(_read(path, limit=MAX_INSTRUCTION_CHARS + 1), path, root)
@@ -133,6 +135,8 @@ def system_prompt(
         ("User instructions", user_config / "USER_PROMPT.md", user_config),
         ("Project user instructions", root / ".asi" / "USER_PROMPT.md", root),
     ):
+        if within == root and not path.resolve().is_relative_to(root.resolve()):
+            continue  # a project's `.asi/USER_PROMPT.md` linked outside it (the user's own may be a link)
         text = expand_imports(_read(path), path, within)
         if text:
             parts.append(f"## {title}\n{text}")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from asi_agent.commands.loader import CustomCommand
 from asi_agent.exceptions import ModelFixableError
+from asi_agent.policy.model import DEFAULT_SECRETS
 from asi_agent.tools.paths import resolve_in_project
 from asi_agent.tools.peer_names import our_tools
 from asi_agent.tools.registry import ToolRegistry
@@ -41,12 +44,16 @@ def split_slash(text: str) -> tuple[str, str] | None:
     return word, rest.strip()
 
 
-def expand(command: CustomCommand, arguments: str, root: Path) -> Expansion:
+def expand(
+    command: CustomCommand, arguments: str, root: Path, *, secrets: Sequence[str] = DEFAULT_SECRETS
+) -> Expansion:
     """The command's prompt with its arguments in, and the project files it names (`@path`) included.
 
     Markdown: `$ARGUMENTS` (all of them), `$1`…`$9` (each, as a shell would split them); TOML:
     `{{args}}`. A template that uses none of them gets the arguments appended. Shell injections are left
-    as text: a command runs nothing.
+    as text: a command runs nothing. Only files inside the project are included, and never one whose
+    name (or whose link's target's name) matches `secrets`: reading those asks first, and an inclusion
+    has no one to ask, so the model is told to read it with `read_file`.
     """
     body = command.body.strip()
     if command.kind == "toml":
@@ -57,7 +64,7 @@ def expand(command: CustomCommand, arguments: str, root: Path) -> Expansion:
         text = body.replace("$ARGUMENTS", arguments)
         text = _POSITIONAL.sub(lambda m: words[int(m[1]) - 1] if int(m[1]) <= len(words) else "", text)
         text = text if uses else _appended(text, arguments)
-    return Expansion(command, _with_files(text, root), command.allowed_tools)
+    return Expansion(command, _with_files(text, root, secrets), command.allowed_tools)
 
 
 def _appended(text: str, arguments: str) -> str:
@@ -71,7 +78,7 @@ def _words(arguments: str) -> list[str]:
         return arguments.split()
 
 
-def _with_files(text: str, root: Path) -> str:
+def _with_files(text: str, root: Path, secrets: Sequence[str]) -> str:
     """Each `@path` (or `@{path}`) naming a file of the project followed by its text; others unchanged."""
     blocks: list[str] = []
     seen: set[Path] = set()
@@ -83,6 +90,10 @@ def _with_files(text: str, root: Path) -> str:
         if not path.is_file() or path in seen:
             continue
         seen.add(path)
+        names = (Path(match["path"]).name, path.name)
+        if any(fnmatch.fnmatch(name, glob) for name in names for glob in secrets):
+            blocks.append(f"(@{match['path']} may hold secrets: not included; read_file asks first)")
+            continue
         blocks.append(_block(path, root))
     return text if not blocks else text + "\n\n" + "\n\n".join(blocks)
 

@@ -51,13 +51,21 @@ def command_folders(root: Path, user_dir: Path) -> list[tuple[Path, str, bool]]:
 def find_commands(
     root: Path, user_dir: Path, warn: Callable[[str], None] | None = None
 ) -> dict[str, CustomCommand]:
-    """Every command by name; a file that cannot be read is skipped (`warn` gets why, when given)."""
+    """Every command by name; a file that cannot be read, or a project's file that is a link leading out
+    of the project, is skipped (`warn` gets why, when given)."""
     found: dict[str, CustomCommand] = {}
+    real_root = root.resolve()
     for folder, label, project in command_folders(root, user_dir):
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob("*")):
             if path.suffix not in (".md", ".toml") or not path.is_file():
+                continue
+            if project and not path.resolve().is_relative_to(real_root):
+                # A repository's link to a file of the person's (a key, a private note) would send its
+                # text to the model as the command's prompt.
+                if warn is not None:
+                    warn(f"command file {path}: a link leading outside the project; skipped")
                 continue
             name = ":".join(path.relative_to(folder).with_suffix("").parts)
             try:

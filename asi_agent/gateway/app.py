@@ -1,10 +1,11 @@
 """The gateway's HTTP application (served by the gateway's own server, `server.py`): the OpenAI and
 Anthropic endpoints over one `Upstream`.
 
-Every request: the bearer token checked when one is set, the body size and the number of requests in
-flight bounded (clear 413 / 429 errors), one JSON log line when it ends (checklist §11), written after
-the answer has gone out, and any error answered in the client's API shape — one bad request never takes
-the server down.
+Every request: the bearer token checked when one is set (every route but `/health`), else the request
+refused when it names another host or a web page of another origin sent it (`access`); the body size
+and the number of requests in flight bounded (clear 413 / 429 errors), one JSON log line when it ends
+(checklist §11), written after the answer has gone out, and any error answered in the client's API
+shape — one bad request never takes the server down.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from asi_agent import jsonfast, traces
 from asi_agent.context.images import image_tokens
 from asi_agent.exceptions import BackendError
 from asi_agent.gateway import anthropic_api, openai_api, responses_api
+from asi_agent.gateway.access import from_elsewhere
 from asi_agent.gateway.emulate import Outcome, Upstream
 from asi_agent.gateway.normalize import BadRequest, ChatRequest, from_anthropic, from_openai, from_responses
 from asi_agent.gateway.server import Gone, Request, TooLarge
@@ -83,8 +85,16 @@ class _Gateway:
         self.counts: Counter[str] = Counter()
         self.started = time.time()
 
+    def _local_only(self, request: Request) -> None:
+        """403 for a request from elsewhere when there is no token (see `access`)."""
+        if self.config.token is None:
+            why = from_elsewhere(request.header(b"host"), request.header(b"origin"))
+            if why is not None:
+                raise _Refused(403, why, "permission_error")
+
     def _check(self, request: Request) -> None:
         token = self.config.token
+        self._local_only(request)
         if token is not None:
             given = request.header(b"x-api-key") or request.header(b"authorization") or ""
             given = given.removeprefix("Bearer ").strip()
@@ -223,12 +233,22 @@ class _Gateway:
 
     async def health(self, request: Request) -> None:
         """`GET /health` (open to probes: no token)."""
+        try:
+            self._local_only(request)
+        except _Refused as exc:
+            _send_json(request, exc.status, openai_api.error_body(str(exc), exc.kind))
+            return
         native = self.upstream.native
         body = {"status": "ok", "model": self.upstream.backend.model_name, "native_tools": native}
         _send_json(request, 200, body)
 
     async def metrics(self, request: Request) -> None:
-        """`GET /metrics` in the Prometheus text format."""
+        """`GET /metrics` in the Prometheus text format (the token needed, as for the API)."""
+        try:
+            self._check(request)
+        except _Refused as exc:
+            _send_json(request, exc.status, openai_api.error_body(str(exc), exc.kind))
+            return
         lines = [
             f"asi_gateway_in_flight {self.in_flight}",
             f"asi_gateway_uptime_seconds {time.time() - self.started:.0f}",

@@ -2,6 +2,8 @@
 
 Exit 0 goes on (stdout may be JSON with a decision, or context for the model); exit 2 blocks, with
 stderr as the reason given to the model; any other exit is a problem of the hook, reported, not blocking.
+A project's hook (run in the sandbox) may deny or ask; its "allow" is dropped — only the person's own hooks
+answer the policy's questions.
 """
 
 from __future__ import annotations
@@ -94,7 +96,15 @@ async def run_hook(
             os.killpg(process.pid, signal.SIGKILL)
         await process.wait()
         return Verdict(problems=[f"{hook.event} hook `{hook.command}` timed out after {hook.timeout:g} s"])
-    return _read(hook, process.returncode or 0, out.decode(errors="replace"), err.decode(errors="replace"))
+    verdict = _read(hook, process.returncode or 0, out.decode(errors="replace"), err.decode(errors="replace"))
+    if hook.contained and verdict.decision == "allow":
+        # A project's hook is the project's code, contained by the sandbox: it may refuse a call or make it
+        # ask, never answer a question that is the person's (a write in ask mode, the global memory).
+        verdict.decision = None
+        verdict.problems.append(
+            f"{hook.source} hook: its 'allow' is ignored, only your own hooks may approve"
+        )
+    return verdict
 
 
 def _read(hook: HookCommand, code: int, out: str, err: str) -> Verdict:

@@ -85,12 +85,19 @@ def find_skills(root: Path, user_dir: Path, *, trusted: bool, home: Path | None 
     """The skills of every location; the project's marked untrusted unless the folder is trusted."""
     result = SkillSet()
     seen: set[Path] = set()
+    real_root = root.resolve()
     for folder, scope, label in skill_locations(root, user_dir, home):
         real = folder.resolve() if folder.exists() else folder
         if real in seen:  # the project is the home folder, or a location links to another
             continue
         seen.add(real)
         for skill_folder in _skill_folders(folder):
+            if scope == "project" and not (skill_folder / SKILL_FILE).resolve().is_relative_to(real_root):
+                # a repository's link to the person's files would send their text to the model
+                result.problems.append(
+                    f"{skill_folder / SKILL_FILE}: a link leading outside the project; skipped"
+                )
+                continue
             try:
                 skill = parse_skill(
                     skill_folder, scope=scope, source=label, trusted=trusted or scope != "project"

@@ -65,17 +65,21 @@ def find_agents(root: Path, user_dir: Path, *, trusted: bool) -> tuple[dict[str,
         if not folder.is_dir():
             continue
         if trusted:
-            found.update(_folder(folder, f"project {rel}"))
+            found.update(_folder(folder, f"project {rel}", inside=root.resolve()))
         elif any(folder.glob("*.md")):
             ignored.append(f"{rel}: agent definitions")
     return found, ignored
 
 
-def _folder(folder: Path, label: str) -> dict[str, AgentDefinition]:
+def _folder(folder: Path, label: str, *, inside: Path | None = None) -> dict[str, AgentDefinition]:
+    """The definitions of one folder; with `inside`, a file that is a link leading out of it is skipped
+    (even a trusted repository's link would hand the text of the person's files to the model)."""
     found: dict[str, AgentDefinition] = {}
     if not folder.is_dir():
         return found
     for path in sorted(folder.glob("*.md")):
+        if inside is not None and not path.resolve().is_relative_to(inside):
+            continue
         try:
             meta, body = front_matter(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError):

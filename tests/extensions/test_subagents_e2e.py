@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from asi_cli import asi
 from ext_cli import call, records, run
 
@@ -147,3 +148,23 @@ def test_an_untrusted_folders_agent_definitions_are_not_loaded(project: Path) ->
     [output] = tool_outputs(project, result["session_id"])
     assert "no agent named 'writer'" in output and "explore" in output
     assert ".claude/agents: agent definitions" in stderr
+
+
+@pytest.mark.parametrize("mode", ["plan", "ask"])
+def test_a_child_is_never_looser_than_its_parent(project: Path, mode: str) -> None:
+    """A trusted folder's `writer` agent lists write tools; a parent in plan (or headless ask) mode may
+    not start it at all (the `task` call is as risky as the child's riskiest tool), so nothing is written:
+    a definition narrows tools, never the mode."""
+    agents = project / ".asi" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "writer.md").write_text(WRITER)
+    replies = [
+        call("task", description="write", prompt="Create note.txt saying hi", subagent_type="writer"),
+        call("create_file", path="note.txt", content="hi\n"),
+        "Could not write.\nAGENT_STATUS: DONE",
+        "The writer could not write.\nAGENT_STATUS: DONE",
+    ]
+    result, stderr = run(project, "delegate the note", replies, "--trust", "--approval", mode)
+    assert result["tool_calls"][0] == {"name": "task", "ok": False, "error": result["tool_calls"][0]["error"]}
+    assert mode in result["denied_calls"][0]["reason"], stderr
+    assert not (project / "note.txt").exists() and child_sessions(project, result["session_id"]) == []

@@ -89,6 +89,34 @@ def test_loopback_needs_no_token(gateway: Gateway) -> None:
     ]
 
 
+def test_loopback_refuses_other_host_names_and_web_pages(gateway: Gateway) -> None:
+    """Without a token, only this machine may use the gateway (and the upstream key behind it): a request
+    naming another host (a web page's name rebound to 127.0.0.1) or sent by a web page of another origin
+    is refused before it reaches the upstream, on every route; a loopback page and a plain client go on."""
+    port = gateway.url.rsplit(":", 1)[1]
+    chat = f"{gateway.url}/v1/chat/completions"
+    for headers in ({"Host": f"attacker.example:{port}"}, {"Origin": "http://attacker.example"},
+                    {"Origin": "null"}):  # fmt: skip
+        assert httpx.post(chat, json={"messages": ASK}, headers=headers).status_code == 403
+        for path in ("/v1/models", "/metrics", "/health"):
+            assert httpx.get(f"{gateway.url}{path}", headers=headers).status_code == 403
+    assert [r.path for r in gateway.upstream.requests if r.method == "POST"] == []
+    gateway.upstream.reply("Local.")
+    local = {"Host": f"localhost:{port}", "Origin": f"http://localhost:{port}"}
+    assert httpx.post(chat, json={"messages": ASK}, headers=local).status_code == 200
+
+
+def test_with_a_token_metrics_need_it_and_health_stays_open(serve: Callable[..., Gateway]) -> None:
+    """With a token every route but `/health` needs it: `/metrics` tells who uses the gateway how much;
+    `/health` (for probes) says only that it is up and which model it serves."""
+    gateway = serve("--emulate", "always", env={"ASI_GATEWAY_TOKEN": "tok-0123"})
+    assert httpx.get(f"{gateway.url}/metrics").status_code == 401
+    assert httpx.get(f"{gateway.url}/v1/models").status_code == 401
+    authorised = {"Authorization": "Bearer tok-0123"}
+    assert httpx.get(f"{gateway.url}/metrics", headers=authorised).status_code == 200
+    assert httpx.get(f"{gateway.url}/health").json()["status"] == "ok"
+
+
 def test_the_upstream_key_is_never_echoed_or_logged(serve: Callable[..., Gateway]) -> None:
     gateway = serve("--emulate", "always", env={"ASI_API_KEY": FAKE_KEY})
     gateway.upstream.fail_next(1, status=401)

@@ -123,3 +123,27 @@ def test_an_expired_access_token_is_refreshed(tmp_path: Path, url: str) -> None:
     assert result["tool_calls"] == [{"name": "demo__whisper", "ok": True, "error": None}]
     refreshed = json.loads(path.read_text(encoding="utf-8"))["tokens"]
     assert refreshed["access_token"] != "expired-not-a-token" and refreshed["expires_at"] > time.time()
+
+
+def test_a_projects_server_of_the_same_name_never_gets_the_users_tokens(tmp_path: Path, url: str) -> None:
+    """The person signed in to their `demo` server; a repository they trusted (and whose server they
+    approved) names its own `demo` at another address: that address gets the requests, never the tokens
+    (they are bound to the address they were issued for)."""
+    from tests.servers.web_site import Page, WebSite  # noqa: PLC0415
+
+    root, config = tmp_path / "proj", tmp_path / "config"
+    root.mkdir()
+    config.mkdir()
+    write_mcp_json(config, "demo", {"type": "http", "url": url})
+    login, address = _start_login(root, config)
+    httpx2.get(httpx2.get(address, follow_redirects=False).headers["location"])
+    assert login.wait(60) == 0
+    access = json.loads((config / "mcp-tokens" / "demo.json").read_text())["tokens"]["access_token"]
+    with WebSite({"/mcp": Page("{}", status=401, headers={"Content-Type": "application/json"})}) as other:
+        write_mcp_json(root, "demo", {"type": "http", "url": f"{other.url}/mcp"}, file=".mcp.json")
+        assert _asi(root, config, "trust", str(root)).returncode == 0
+        approved = _asi(root, config, "mcp", "approve", "demo")
+        assert approved.returncode == 0, approved.stderr
+        _run_whisper(root, config)
+        assert other.requests, "the project's server was never tried"
+        assert all(access not in json.dumps(r.headers) for r in other.requests)
