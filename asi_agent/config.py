@@ -23,7 +23,7 @@ from asi_agent.config_sections import (
 )
 from asi_agent.envsettings import ENV_KEYS, env_layer
 from asi_agent.exceptions import ConfigError
-from asi_agent.trust import ProjectTrust, is_trusted
+from asi_agent.trust import ProjectTrust, inside_project, is_trusted
 from asi_agent.userdirs import user_config_dir
 
 Provider = Literal["openai", "ollama", "local", "scripted", "anthropic"]
@@ -312,7 +312,7 @@ def _judge(rule: KeyRule, value: Any, current: Any, project: Path) -> Any:
     if rule == "subset":
         return [item for item in value if item in current]
     if rule in ("inside", "narrowing"):  # a policy preset's name is a path inside the project too
-        return value if _inside(project, project / Path(str(value)).expanduser()) else None
+        return value if inside_project(project / Path(str(value)).expanduser(), project) else None
     if rule == "stricter":
         return value
     return None
@@ -325,12 +325,6 @@ def _shown(key: str, value: Any, rule: KeyRule) -> str:
     if rule == "subset":
         return f"{key} (only the items yours has)"
     return key if key == "api_key" or isinstance(value, list) else f"{key} = {_toml(value)}"
-
-
-def _inside(project: Path, path: Path) -> bool:
-    """Whether `path`, its links resolved, lies inside the project folder."""
-    real, root = os.path.realpath(path), os.path.realpath(project)
-    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _flat(layer: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:

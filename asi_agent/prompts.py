@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from asi_agent.instructions import expand_imports
+from asi_agent.trust import inside_project
 
 __all__ = [
     "INSTRUCTION_FILES",
@@ -71,7 +72,7 @@ def instruction_files(root: Path) -> list[InstructionFile]:
             continue
         # A link leading out of the project (to a file of the person's) is not read: every run would send
         # that file's text to the model server.
-        if real in seen_paths or not path.is_file() or not real.is_relative_to(root.resolve()):
+        if real in seen_paths or not path.is_file() or not inside_project(real, root):
             continue
         seen_paths.add(real)
         text = expand_imports(_read(path, limit=MAX_INSTRUCTION_CHARS + 1), path, root)
@@ -135,7 +136,7 @@ def system_prompt(
         ("User instructions", user_config / "USER_PROMPT.md", user_config),
         ("Project user instructions", root / ".asi" / "USER_PROMPT.md", root),
     ):
-        if within == root and not path.resolve().is_relative_to(root.resolve()):
+        if within == root and not inside_project(path, root):
             continue  # a project's `.asi/USER_PROMPT.md` linked outside it (the user's own may be a link)
         text = expand_imports(_read(path), path, within)
         if text:

@@ -19,8 +19,8 @@ from pathlib import Path
 from asi_agent.userdirs import user_config_dir
 
 __all__ = [
-    "TRUST_FILE", "ProjectTrust", "is_trusted", "trust_folder", "trusted_by", "trusted_folders",
-    "untrust_folder", "untrusted_notice",
+    "TRUST_FILE", "ProjectTrust", "inside_project", "is_trusted", "trust_folder", "trusted_by",
+    "trusted_folders", "untrust_folder", "untrusted_notice",
 ]  # fmt: skip
 
 TRUST_FILE = "trusted-folders.json"
@@ -41,6 +41,13 @@ class ProjectTrust:
     """Untrusted: the policy the project's config names, of which only deny and ask rules are used."""
     sandbox_off: str | None = None
     """Who turned the sandbox off (`--no-sandbox`, `user config FILE`, ...), None when it is on."""
+
+
+def inside_project(path: Path, project: Path) -> bool:
+    """Whether `path`, its links resolved, lies inside the project folder (or is it): a repository's link
+    to a file of the person's (a key, a private note) does not, whatever its name inside the folder."""
+    real, root = os.path.realpath(path), os.path.realpath(project)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def trusted_folders(config_dir: Path | None = None) -> list[Path]:

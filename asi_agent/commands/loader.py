@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from asi_agent.trust import inside_project
+
 __all__ = ["CustomCommand", "command_folders", "find_commands", "front_matter"]
 
 PROJECT_FOLDERS = (".claude/commands", ".agents/commands", ".asi/commands", ".gemini/commands")
@@ -54,14 +56,13 @@ def find_commands(
     """Every command by name; a file that cannot be read, or a project's file that is a link leading out
     of the project, is skipped (`warn` gets why, when given)."""
     found: dict[str, CustomCommand] = {}
-    real_root = root.resolve()
     for folder, label, project in command_folders(root, user_dir):
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob("*")):
             if path.suffix not in (".md", ".toml") or not path.is_file():
                 continue
-            if project and not path.resolve().is_relative_to(real_root):
+            if project and not inside_project(path, root):
                 # A repository's link to a file of the person's (a key, a private note) would send its
                 # text to the model as the command's prompt.
                 if warn is not None:

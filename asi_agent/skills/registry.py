@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from asi_agent.skills.skill import SKILL_FILE, Scope, Skill, SkillProblem, parse_skill
+from asi_agent.trust import inside_project
 
 __all__ = ["PROJECT_FOLDERS", "SKILLS_ENTRY_POINT_GROUP", "SkillSet", "find_skills", "skill_locations"]
 
@@ -85,14 +86,13 @@ def find_skills(root: Path, user_dir: Path, *, trusted: bool, home: Path | None 
     """The skills of every location; the project's marked untrusted unless the folder is trusted."""
     result = SkillSet()
     seen: set[Path] = set()
-    real_root = root.resolve()
     for folder, scope, label in skill_locations(root, user_dir, home):
         real = folder.resolve() if folder.exists() else folder
         if real in seen:  # the project is the home folder, or a location links to another
             continue
         seen.add(real)
         for skill_folder in _skill_folders(folder):
-            if scope == "project" and not (skill_folder / SKILL_FILE).resolve().is_relative_to(real_root):
+            if scope == "project" and not inside_project(skill_folder / SKILL_FILE, root):
                 # a repository's link to the person's files would send their text to the model
                 result.problems.append(
                     f"{skill_folder / SKILL_FILE}: a link leading outside the project; skipped"

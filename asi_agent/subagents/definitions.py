@@ -14,6 +14,7 @@ import yaml
 
 from asi_agent.commands.loader import front_matter
 from asi_agent.tools.peer_names import our_tools
+from asi_agent.trust import inside_project
 
 __all__ = ["BUILTIN", "READ_ONLY", "AgentDefinition", "find_agents"]
 
@@ -65,7 +66,7 @@ def find_agents(root: Path, user_dir: Path, *, trusted: bool) -> tuple[dict[str,
         if not folder.is_dir():
             continue
         if trusted:
-            found.update(_folder(folder, f"project {rel}", inside=root.resolve()))
+            found.update(_folder(folder, f"project {rel}", inside=root))
         elif any(folder.glob("*.md")):
             ignored.append(f"{rel}: agent definitions")
     return found, ignored
@@ -78,7 +79,7 @@ def _folder(folder: Path, label: str, *, inside: Path | None = None) -> dict[str
     if not folder.is_dir():
         return found
     for path in sorted(folder.glob("*.md")):
-        if inside is not None and not path.resolve().is_relative_to(inside):
+        if inside is not None and not inside_project(path, inside):
             continue
         try:
             meta, body = front_matter(path.read_text(encoding="utf-8"))
