@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import re
 import shlex
 from collections.abc import Sequence
@@ -11,7 +10,7 @@ from pathlib import Path
 
 from asi_agent.commands.loader import CustomCommand
 from asi_agent.exceptions import ModelFixableError
-from asi_agent.policy.model import DEFAULT_SECRETS
+from asi_agent.policy.model import DEFAULT_SECRETS, secret_name
 from asi_agent.tools.paths import resolve_in_project
 from asi_agent.tools.peer_names import our_tools
 from asi_agent.tools.registry import ToolRegistry
@@ -90,8 +89,7 @@ def _with_files(text: str, root: Path, secrets: Sequence[str]) -> str:
         if not path.is_file() or path in seen:
             continue
         seen.add(path)
-        names = (Path(match["path"]).name, path.name)
-        if any(fnmatch.fnmatch(name, glob) for name in names for glob in secrets):
+        if secret_name(Path(match["path"]).name, secrets) or secret_name(path.name, secrets):
             blocks.append(f"(@{match['path']} may hold secrets: not included; read_file asks first)")
             continue
         blocks.append(_block(path, root))

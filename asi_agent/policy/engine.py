@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from asi_agent.config import Approval
 from asi_agent.exceptions import PermissionDeniedError, ToolError
 from asi_agent.policy.approval import mode_action
-from asi_agent.policy.model import Action, Policy, Rule
+from asi_agent.policy.model import Action, Policy, Rule, secret_name
 from asi_agent.policy.readonly import writing_option
 from asi_agent.policy.scope import outside_target
 from asi_agent.tools.base import Risk
@@ -200,8 +200,7 @@ def _raise_to_ask(
 
 def _secret(arguments: Mapping[str, Any], policy: Policy) -> str | None:
     for value in _paths(arguments):
-        name = PurePosixPath(value).name
-        if any(fnmatch.fnmatch(name, pattern) for pattern in policy.secrets):
+        if secret_name(PurePosixPath(value).name, policy.secrets):
             return value
     return None
 
@@ -214,7 +213,7 @@ def _secret_word(words: list[str], policy: Policy) -> str | None:
         if word.startswith("-") and value is word:
             continue
         name = PurePosixPath(value).name
-        if any(fnmatch.fnmatch(name, pattern) for pattern in policy.secrets):
+        if secret_name(name, policy.secrets):
             return word
         if any(c in name for c in "*?[") and name.strip("*?[]"):
             examples = (pattern.replace("*", "x") for pattern in policy.secrets)

@@ -22,6 +22,7 @@ import fnmatch
 import os
 import re
 import tomllib
+from collections.abc import Sequence
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -35,7 +36,9 @@ from asi_agent.exceptions import ConfigError
 Action = Literal["allow", "ask", "deny"]
 RiskName = Literal["read", "write", "execute", "network"]
 
-__all__ = ["PRESETS", "Action", "Policy", "Rule", "load_policy", "narrowed", "preset_text"]
+__all__ = [
+    "PRESETS", "Action", "Policy", "Rule", "load_policy", "narrowed", "preset_text", "secret_name",
+]  # fmt: skip
 
 PRESETS = ("default", "readonly", "auto-edit", "ci-headless", "yolo")
 DEFAULT_SECRETS = (
@@ -66,6 +69,11 @@ DEFAULT_SECRETS = (
 )
 """File names whose reading asks first: keys, tokens, credential stores, shell history, and a process's
 environment (`/proc/self/environ`)."""
+
+
+def secret_name(name: str, patterns: Sequence[str]) -> bool:
+    """Whether a file name matches one of the `secrets` patterns: reading such a file asks first."""
+    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
 
 
 class Rule(BaseModel):
