@@ -233,6 +233,11 @@ def _read(
     return named, hiders
 
 
+def _chosen(learned: list[Span], found: list[Span]) -> list[Span]:
+    """The spans kept from those read: the learned shape's first (`_learned_first`), then `_choose`."""
+    return _choose(_learned_first(learned, found) if learned else found)
+
+
 def _spans(text: str, ctx: ReadContext, shape: CallShape | None, prefilter: bool) -> list[Span]:
     readers = READERS
     if prefilter:  # only the readers whose needles are in the text: the others would find nothing
@@ -246,11 +251,10 @@ def _spans(text: str, ctx: ReadContext, shape: CallShape | None, prefilter: bool
             known_spans.extend(islice(scan_shape(text, ctx, known), _MAX_SPANS))
     learned = list(islice(scan_shape(text, ctx, shape), _MAX_SPANS)) if shape is not None else []
     named, hiders = _read(text, ctx, readers, skip=prefilter)
-    spans = _choose(_learned_first(learned, named + known_spans) if learned else named + known_spans)
+    spans = _chosen(learned, named + known_spans)
     # A fragment hidden inside a span that was not chosen might have been: read again without hiding.
     if hiders and not all(any(hider is span for span in spans) for hider in hiders):
-        named, _ = _read(text, ctx, readers, skip=False)
-        spans = _choose(_learned_first(learned, named + known_spans) if learned else named + known_spans)
+        spans = _chosen(learned, _read(text, ctx, readers, skip=False)[0] + known_spans)
     spans = [_cut_at_end(span, text, ctx) for span in spans]
     if not spans and text.lstrip().startswith(("{", "[")):
         whole = value_span(0, len(text), text, text.strip(), strict=False, dialect="json", ctx=ctx)

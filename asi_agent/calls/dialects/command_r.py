@@ -14,10 +14,9 @@ from asi_agent.messages import ToolCall
 
 __all__ = ["COMMAND_R"]
 
-_ACTION_RE = re.compile(
-    r"^[ \t]*Action:[ \t]*\n?[ \t]*```[ \t]*(?:json)?[ \t]*\n(?P<body>.*?)\n?[ \t]*```", re.M | re.S
-)
-_OPENER_RE = re.compile(r"^[ \t]*Action:[ \t]*\n?[ \t]*```[ \t]*(?:json)?[ \t]*\n\s*", re.M)
+_OPENER = r"^[ \t]*Action:[ \t]*\n?[ \t]*```[ \t]*(?:json)?[ \t]*\n"
+_ACTION_RE = re.compile(_OPENER + r"(?P<body>.*?)\n?[ \t]*```", re.M | re.S)
+_OPENER_RE = re.compile(_OPENER + r"\s*", re.M)
 _FENCE_RE = re.compile(r"\s*```")
 _R7B_RE = re.compile(r"<\|START_ACTION\|>(?P<body>.*?)(?:<\|END_ACTION\|>|$)", re.S)
 _MARKUP_RE = re.compile(r"<\|(?:START|END)_RESPONSE\|>|<\|CHATBOT_TOKEN\|>|<\|END_OF_TURN_TOKEN\|>")
