@@ -32,16 +32,16 @@ _TOOLS = [{"type": "function", "function": {"name": "read_file", "parameters": {
 _CALL = '{"name": "read_file", "arguments": {"path": "a.py"}}'
 
 
-def _seen(text: str, shape: CallShape | None = None) -> tuple[Any, ...]:
-    reply = parse_reply(text, _TOOLS, shape=shape)
+def _seen(text: str, shape: CallShape | None = None, *, prefilter: bool = True) -> tuple[Any, ...]:
+    """Everything a parse gives but the calls' ids (new for every read)."""
+    reply = parse_reply(text, _TOOLS, shape=shape, prefilter=prefilter)
     calls = tuple((call.name, call.arguments) for call in reply.calls)
     return reply.text, calls, reply.problems, reply.reasoning, reply.dialect, reply.markup
 
 
 def _reference(text: str, shape: CallShape | None = None) -> tuple[Any, ...]:
-    reply = parse_reply(text, _TOOLS, shape=shape, prefilter=False)
-    calls = tuple((call.name, call.arguments) for call in reply.calls)
-    return reply.text, calls, reply.problems, reply.reasoning, reply.dialect, reply.markup
+    """The same with every reader reading everything (no prefilter, so no skip)."""
+    return _seen(text, shape, prefilter=False)
 
 
 def _hermes(text: str) -> list[Span]:
