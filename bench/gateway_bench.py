@@ -15,8 +15,8 @@ Run: `.venv/bin/python bench/gateway_bench.py [--requests 1000] [--concurrency 6
 With `--router PATH/ccr`, claude-code-router (npm `@musistudio/claude-code-router`, installed by
 `scripts/install_clients.sh`) is measured side by side on the Messages API over the same upstream: it
 translates the API and passes text through (no tool emulation); the gateway emulates tool calling too.
-Their requests alternate; with `--isolate` each is measured alone, in turns, the other's process stopped,
-and `--gap S` puts S seconds before every timed request of that comparison.
+Their requests alternate; `--isolate`: each measured alone, in turns, the other's process stopped; `--gap S`:
+S seconds before every timed request; `--relay`: a pass-through relay too (`gateway_relay.py`), the floor.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+from gateway_relay import start_relay
 from gateway_upstream import BODY, REPLIES, TOOLS, start_upstream
 
 
@@ -233,16 +234,14 @@ async def versus_router(
 
 
 async def versus_router_isolated(
-    direct: str, gateway: str, router: str, rounds: int, pids: dict[str, int | None], gap: float
+    direct: str, urls: dict[str, str], rounds: int, pids: dict[str, int], gap: float
 ) -> dict[str, Any]:
-    """The same comparison with each proxy measured alone: in blocks of 25 rounds, taking turns, the
-    other proxy's process stopped (SIGSTOP) meanwhile, so neither one's leftover work after an answer
-    lands on the other's next request, as it does when their requests alternate. Each proxy's added
-    latency is taken against the direct requests of its own blocks. `gap` seconds pass before every
-    timed request (a client whose calls come seconds apart, not back to back)."""
-    if pids["router"] is None or pids["gateway"] is None:
-        raise SystemExit("--isolate needs both processes' ids (claude-code-router wrote no pid file)")
-    urls = {"gateway": gateway, "router": router}
+    """The same comparison with each proxy (`urls`: gateway, router, and the relay when measured) alone:
+    in blocks of 25 rounds, taking turns, the others' processes stopped (SIGSTOP) meanwhile, so none's
+    leftover work after an answer lands on another's next request, as it does when their requests
+    alternate. Each one's added latency is taken against the direct requests of its own blocks. `gap`
+    seconds pass before every timed request (calls seconds apart, not back to back). The relay passes
+    bytes through: it is sent what the upstream reads, Chat Completions."""
     samples: dict[str, list[float]] = {
         f"{kind}{who}": [] for who in urls for kind in ("direct_", "", "ttft_")
     }
@@ -250,22 +249,24 @@ async def versus_router_isolated(
     async with httpx.AsyncClient(timeout=30) as client:
         for done in range(0, rounds, 25):
             for who, url in urls.items():
-                other = pids["router" if who == "gateway" else "gateway"]
-                assert other is not None
-                os.kill(other, signal.SIGSTOP)
+                timed = _timed if who == "relay" else _timed_messages
+                others = [pid for name, pid in pids.items() if name != who]
+                for pid in others:
+                    os.kill(pid, signal.SIGSTOP)
                 try:
-                    await _timed_messages(client, url, stream=False)  # the first after a pause: untimed
-                    before = cpu_seconds(pids[who] or 0)
+                    await timed(client, url, stream=False)  # the first after a pause: untimed
+                    before = cpu_seconds(pids[who])
                     for _ in range(min(25, rounds - done)):
                         await asyncio.sleep(gap)
                         samples[f"direct_{who}"].append(await _timed(client, direct, stream=False))
                         await asyncio.sleep(gap)
-                        samples[who].append(await _timed_messages(client, url, stream=False))
+                        samples[who].append(await timed(client, url, stream=False))
                         await asyncio.sleep(gap)
-                        samples[f"ttft_{who}"].append(await _timed_messages(client, url, stream=True))
-                    spent[who] += cpu_seconds(pids[who] or 0) - before
+                        samples[f"ttft_{who}"].append(await timed(client, url, stream=True))
+                    spent[who] += cpu_seconds(pids[who]) - before
                 finally:
-                    os.kill(other, signal.SIGCONT)
+                    for pid in others:
+                        os.kill(pid, signal.SIGCONT)
     return _isolated_figures(samples, spent, rounds, gap)
 
 
@@ -298,6 +299,29 @@ def peak_memory_mb(pid: int) -> float:
     return 0.0
 
 
+async def _compared(
+    args: argparse.Namespace, upstream: str, gateway: str, router: str, pids: dict[str, int | None]
+) -> dict[str, Any]:
+    """The gateway beside the router: their requests alternating, or each alone (`--isolate`), with
+    the pass-through relay measured the same way when asked (`--relay`)."""
+    base = gateway.removesuffix("/v1")
+    if not args.isolate:
+        return await versus_router(upstream, base, router, args.rounds, pids)
+    known = {who: pid for who, pid in pids.items() if pid is not None}
+    if len(known) < len(pids):
+        raise SystemExit("--isolate needs both processes' ids (claude-code-router wrote no pid file)")
+    urls = {"gateway": base, "router": router}
+    relay = start_relay(upstream) if args.relay else None
+    try:
+        if relay is not None:
+            urls["relay"], known["relay"] = relay[0], relay[1].pid
+        return await versus_router_isolated(upstream, urls, args.rounds, known, args.gap)
+    finally:
+        if relay is not None:
+            relay[1].terminate()
+            relay[1].wait(10)
+
+
 def main() -> None:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -315,6 +339,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--gap", type=float, default=0.0, help="with --isolate: seconds before every timed request"
+    )
+    parser.add_argument(
+        "--relay",
+        action="store_true",
+        help="with --isolate: measure a pass-through relay (gateway_relay.py) too, the floor of a hop",
     )
     parser.add_argument(
         "--reply",
@@ -346,13 +375,7 @@ def main() -> None:
                 router, home, router_pid = start_router(args.router, upstream, Path(folder))
                 pids = {"gateway": process.pid, "router": router_pid}
                 try:
-                    base = gateway.removesuffix("/v1")
-                    compared = (
-                        versus_router_isolated(upstream, base, router, args.rounds, pids, args.gap)
-                        if args.isolate
-                        else versus_router(upstream, base, router, args.rounds, pids)
-                    )
-                    figures |= asyncio.run(compared)
+                    figures |= asyncio.run(_compared(args, upstream, gateway, router, pids))
                 finally:
                     env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
                     subprocess.run(
