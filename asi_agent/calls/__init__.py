@@ -11,14 +11,12 @@ from asi_agent.calls.parse import (
     strip_status,
 )
 from asi_agent.calls.reasoning import ReasoningSplitter, split_reasoning
+from asi_agent.calls.retry import REFUSAL_PATTERNS, detect_refusal, retry_reason
 from asi_agent.calls.textmode import (
-    REFUSAL_PATTERNS,
-    detect_refusal,
     project_history,
     render_call_line,
     render_contract,
     retry_prompt,
-    retry_reason,
 )
 
 __all__ = [

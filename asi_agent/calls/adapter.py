@@ -9,9 +9,9 @@ the tools), the adapter does what tool emulation needs (tool-emulation checklist
 - the call shapes learned from the model's chat template, else the hand-written dialects;
 - the history projected into the model's own form: earlier calls written in its dialect, results framed
   as user turns (`textmode.HistoryProjection`);
-- a text retry when a reply has no readable call, refuses or narrates one: the adapter asks again itself
-  up to `max_retries` times; past them (0 for the agent, which keeps the retry in its transcript and turn
-  count) the reply comes back with `retry` and `retry_prompt` set.
+- a text retry when a reply has no readable call, refuses or narrates one (`retry.retry_reason`): the
+  adapter asks again itself up to `max_retries` times; past them (0 for the agent, which keeps the retry in
+  its transcript and turn count) the reply comes back with `retry` and `retry_prompt` set.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from asi_agent.backends.base import (
     ToolSchema,
 )
 from asi_agent.backends.guide import TurnPlan
-from asi_agent.calls import textmode
 from asi_agent.calls.parse import ParsedReply, parse_reply
+from asi_agent.calls.retry import retry_reason
 from asi_agent.calls.style import CallStyle
 from asi_agent.calls.template import CallShape
 from asi_agent.calls.template.source import shape_for
@@ -238,7 +238,7 @@ class CallAdapter(BackendBase):
 
     @staticmethod
     def _retry_reason(reply: Completion, parsed: ParsedReply) -> str | None:
-        return textmode.retry_reason(reply.text, parsed, expect_call=False)
+        return retry_reason(reply.text, parsed, expect_call=False)
 
     async def aclose(self) -> None:
         """Close the wrapped backend."""

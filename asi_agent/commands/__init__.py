@@ -10,8 +10,14 @@ from asi_agent.commands.expand import Expansion, expand, narrowed, split_slash
 from asi_agent.commands.loader import CustomCommand, command_folders, find_commands
 
 __all__ = [
-    "CustomCommand", "Expansion", "command_folders", "expand", "find_commands", "narrowed",
-    "slash_command", "split_slash",
+    "CustomCommand",
+    "Expansion",
+    "command_folders",
+    "expand",
+    "find_commands",
+    "narrowed",
+    "slash_command",
+    "split_slash",
 ]
 
 

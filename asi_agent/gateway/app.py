@@ -213,13 +213,25 @@ class _Gateway:
         elif log.isEnabledFor(logging.INFO):
             log.info(_LOG_LINE(entry))  # no arguments: the line is not %-formatted again
 
-    async def models(self, request: Request) -> None:
-        """`GET /v1/models`: the one model served."""
+    def _let_in(self, request: Request, *, token: bool = True, admit: bool = False) -> bool:
+        """Whether a request to one of the service routes may go on; if not, its refusal is sent (OpenAI's
+        error shape). `token`: the token checked as for the API (else only the rule on requests from
+        elsewhere); `admit`: the request counted against `max_concurrent`."""
         try:
-            self._check(request)
-            self._admit()
+            if token:
+                self._check(request)
+            else:
+                self._local_only(request)
+            if admit:
+                self._admit()
         except _Refused as exc:
             _send_json(request, exc.status, openai_api.error_body(str(exc), exc.kind))
+            return False
+        return True
+
+    async def models(self, request: Request) -> None:
+        """`GET /v1/models`: the one model served."""
+        if not self._let_in(request, admit=True):
             return
         name = self.upstream.backend.model_name
         _send_json(
@@ -233,10 +245,7 @@ class _Gateway:
 
     async def health(self, request: Request) -> None:
         """`GET /health` (open to probes: no token)."""
-        try:
-            self._local_only(request)
-        except _Refused as exc:
-            _send_json(request, exc.status, openai_api.error_body(str(exc), exc.kind))
+        if not self._let_in(request, token=False):
             return
         native = self.upstream.native
         body = {"status": "ok", "model": self.upstream.backend.model_name, "native_tools": native}
@@ -244,10 +253,7 @@ class _Gateway:
 
     async def metrics(self, request: Request) -> None:
         """`GET /metrics` in the Prometheus text format (the token needed, as for the API)."""
-        try:
-            self._check(request)
-        except _Refused as exc:
-            _send_json(request, exc.status, openai_api.error_body(str(exc), exc.kind))
+        if not self._let_in(request):
             return
         lines = [
             f"asi_gateway_in_flight {self.in_flight}",

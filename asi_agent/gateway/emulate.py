@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from asi_agent.backends.base import Backend, RequestOptions, ToolSchema
-from asi_agent.calls import textmode
 from asi_agent.calls.adapter import CallAdapter, system_message
 from asi_agent.calls.jsonish import normalize_native
 from asi_agent.calls.parse import ParsedReply
+from asi_agent.calls.retry import retry_reason
 from asi_agent.calls.template import CallShape
 from asi_agent.calls.template.source import shape_for
 from asi_agent.cutoff import CUT_REASONS
@@ -77,7 +77,7 @@ class _RequestAdapter(CallAdapter):
     retries: list[str]
 
     def _retry_reason(self, reply: Completion, parsed: ParsedReply) -> str | None:  # type: ignore[override]
-        reason = textmode.retry_reason(reply.text, parsed, expect_call=self.expect_call)
+        reason = retry_reason(reply.text, parsed, expect_call=self.expect_call)
         if reason is None and parsed.calls and parsed.problems:
             reason = f"unparsable call: {parsed.problems[0]}"
         if reason is not None:

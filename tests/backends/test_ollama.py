@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import socket
 import time
@@ -14,24 +15,11 @@ from servers.ollama_server import Call, OllamaServer, Reply
 from asi_agent.backends.ollama import OllamaBackend, OllamaBackendConfig
 from asi_agent.exceptions import BackendError, ToolsUnsupportedError
 from asi_agent.messages import Message, RawCall, ToolCall, Usage
+from asi_agent.tools.registry import default_registry
+from asi_agent.tools.schema import tool_schema
 
-READ_FILE = {
-    "type": "function",
-    "function": {
-        "name": "read_file",
-        "description": "Read a file",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string"},
-                "offset": {"type": "integer", "default": 0, "minimum": 0},
-                "options": {"type": "object", "properties": {"raw": {"type": "boolean"}}},
-            },
-            "required": ["path"],
-            "additionalProperties": False,
-        },
-    },
-}
+READ_FILE = tool_schema(default_registry().get("read_file"), "en")
+"""The built-in `read_file`, as the agent offers it to a model."""
 USER = [Message("system", "You are a coding assistant."), Message("user", "Show me a.py")]
 
 MakeBackend = Callable[..., OllamaBackend]
@@ -67,13 +55,27 @@ async def test_streams_text_and_sends_num_ctx(ollama_server: OllamaServer, make_
     assert body["stream"] is True and "tools" not in body
 
 
+def with_what_the_client_drops(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with what the `ollama` client's own Tool model would drop: a default and a minimum, the
+    properties of a nested object, `additionalProperties`."""
+    whole = copy.deepcopy(schema)
+    parameters = whole["function"]["parameters"]
+    parameters["properties"] |= {
+        "offset": {"type": "integer", "default": 0, "minimum": 0},
+        "options": {"type": "object", "properties": {"raw": {"type": "boolean"}}},
+    }
+    parameters["additionalProperties"] = False
+    return whole
+
+
 async def test_tool_schema_reaches_the_wire_whole(ollama_server: OllamaServer, make_backend: MakeBackend):
     ollama_server.reply("ok")
+    tool = with_what_the_client_drops(READ_FILE)
 
-    await make_backend().complete(USER, [READ_FILE])
+    await make_backend().complete(USER, [tool])
 
     sent = ollama_server.chat_bodies[0]["tools"]
-    assert sent == [READ_FILE]
+    assert sent == [tool]
     assert sent[0]["function"]["parameters"]["properties"]["offset"]["default"] == 0
 
 

@@ -14,15 +14,11 @@ from servers.openai_server import Call, OpenAIServer, Reply
 from asi_agent.backends.openai import OpenAIBackend, OpenAIBackendConfig
 from asi_agent.exceptions import BackendError, ToolsUnsupportedError
 from asi_agent.messages import Message, RawCall, ToolCall, Usage
+from asi_agent.tools.registry import default_registry
+from asi_agent.tools.schema import tool_schema
 
-READ_FILE = {
-    "type": "function",
-    "function": {
-        "name": "read_file",
-        "description": "Read a file",
-        "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
-    },
-}
+READ_FILE = tool_schema(default_registry().get("read_file"), "en")
+"""The built-in `read_file`, as the agent offers it to a model."""
 USER = [Message("system", "You are a coding assistant."), Message("user", "Show me a.py")]
 
 MakeBackend = Callable[..., OpenAIBackend]

@@ -15,8 +15,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from replies import READ_FILE_ONLY, joined_from, seen
 
 from asi_agent.calls import parse_reply
 from asi_agent.calls.dialects import READERS, ReadContext, Span
@@ -28,15 +27,12 @@ from asi_agent.calls.prefilter import MARKERS
 from asi_agent.calls.template.known import KNOWN_SHAPES
 from asi_agent.calls.template.shape import CallShape
 
-_TOOLS = [{"type": "function", "function": {"name": "read_file", "parameters": {}}}]
 _CALL = '{"name": "read_file", "arguments": {"path": "a.py"}}'
 
 
 def _seen(text: str, shape: CallShape | None = None, *, prefilter: bool = True) -> tuple[Any, ...]:
-    """Everything a parse gives but the calls' ids (new for every read)."""
-    reply = parse_reply(text, _TOOLS, shape=shape, prefilter=prefilter)
-    calls = tuple((call.name, call.arguments) for call in reply.calls)
-    return reply.text, calls, reply.problems, reply.reasoning, reply.dialect, reply.markup
+    """Everything a parse of `text` calling `read_file` gives but the calls' ids."""
+    return seen(parse_reply(text, READ_FILE_ONLY, shape=shape, prefilter=prefilter))
 
 
 def _reference(text: str, shape: CallShape | None = None) -> tuple[Any, ...]:
@@ -59,7 +55,7 @@ def test_the_object_inside_a_read_call_is_hidden_and_the_call_read_once():
     spans, hiders = _outside(text)
     assert spans == [] and [(h.start, h.end, h.dialect) for h in hiders] == [(12, 89, "hermes")]
     assert [span.dialect for span in JSON_PROSE.scan(text, ReadContext())] == ["json"]  # read without it
-    parsed = parse_reply(text, _TOOLS)
+    parsed = parse_reply(text, READ_FILE_ONLY)
     assert [(call.name, call.arguments) for call in parsed.calls] == [("read_file", {"path": "a.py"})]
     assert (parsed.dialect, parsed.text) == ("hermes", "Reading it.")
     assert _seen(text) == _reference(text)
@@ -69,7 +65,7 @@ def test_an_object_outside_every_read_call_is_still_read():
     text = f"<tool_call>\n{_CALL}\n</tool_call>\nThen {_CALL}"
     spans, hiders = _outside(text)
     assert [span.dialect for span in spans] == ["json"] and len(hiders) == 1
-    assert len(parse_reply(text, _TOOLS).calls) == 2
+    assert len(parse_reply(text, READ_FILE_ONLY).calls) == 2
     assert _seen(text) == _reference(text)
 
 
@@ -122,10 +118,8 @@ _PIECES = [
 ]
 
 
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(_PIECES), max_size=16))
-def test_generated_replies_with_calls_inside_calls_parse_as_with_every_reader(pieces: list[str]):
-    text = "".join(pieces)
+@joined_from(_PIECES, max_size=16, examples=500)
+def test_generated_replies_with_calls_inside_calls_parse_as_with_every_reader(text: str):
     assert _seen(text) == _reference(text)
 
 
@@ -135,10 +129,8 @@ _CLOSED_END_SEARCHED = re.compile(r"(?:```|</[\w:.\-]+>|<\|[\w/]+\|>|\[/\w+\])\s
 _ENDS = [*" \n\t`<>[]/|a_:.-", "```", "</tool_call>", "<|im_end|>", "[/TOOL_CALLS]", "</a b>", "<|a|", "ü"]
 
 
-@settings(max_examples=800, deadline=None)
-@given(st.lists(st.sampled_from(_ENDS), max_size=10))
-def test_a_closed_end_is_read_from_the_end_as_searched_from_the_start(pieces: list[str]):
-    text = "".join(pieces)
+@joined_from(_ENDS, max_size=10, examples=800)
+def test_a_closed_end_is_read_from_the_end_as_searched_from_the_start(text: str):
     assert _closed_end(text) == (_CLOSED_END_SEARCHED.search(text) is not None)
 
 
@@ -149,10 +141,8 @@ def _found(pattern: re.Pattern[str], text: str) -> list[tuple[int, str]]:
     return [(match.start(), match.group()) for match in pattern.finditer(text)]
 
 
-@settings(max_examples=800, deadline=None)
-@given(st.lists(st.sampled_from(_MARKER_PIECES), max_size=12))
-def test_markers_are_found_as_by_one_alternative_per_marker_longest_first(pieces: list[str]):
-    text = "".join(pieces)
+@joined_from(_MARKER_PIECES, max_size=12, examples=800)
+def test_markers_are_found_as_by_one_alternative_per_marker_longest_first(text: str):
     one_each = re.compile("|".join(re.escape(marker) for marker in MARKERS))  # MARKERS: longest first
     assert _found(any_marker(MARKERS), text) == _found(one_each, text)
     learned = ("<|x_call|>", "<|x")

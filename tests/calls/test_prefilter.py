@@ -16,12 +16,12 @@ from gateway.sealed4.cases import CASES as SEALED4
 from gateway.sealed4.cases import SEEN_FAMILY_CASES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from replies import READ_FILE_ONLY, joined_from, seen
 from sealed.cases import CASES as CALLS_SEALED
 
 from asi_agent.calls import parse_reply
 from asi_agent.calls.dialects import READERS
 from asi_agent.calls.dialects.base import balanced_end
-from asi_agent.calls.parse import ParsedReply
 from asi_agent.calls.prefilter import needed, one_call_line, readers_for
 from asi_agent.calls.reasoning import reasoning_regions
 from asi_agent.calls.template.known import KNOWN_SHAPES
@@ -31,19 +31,13 @@ _ALL: tuple[Case, ...] = (*CASES, *CALLS_SEALED, *SEALED, *SEALED2, *SEALED3, *S
 _STRIPPED = str.maketrans("", "", '<[{(`|\n"“')
 
 
-def _seen(reply: ParsedReply) -> tuple[Any, ...]:
-    """Everything a parse gives but the calls' ids (new for every read)."""
-    calls = tuple((call.name, call.arguments) for call in reply.calls)
-    return reply.text, calls, reply.problems, reply.reasoning, reply.dialect, reply.markup
-
-
 def _differences(
     texts: list[tuple[str, list[dict[str, Any]]]], shape: CallShape | None = None
 ) -> list[tuple[str, Any, Any]]:
     found = []
     for text, tools in texts:
-        quick = _seen(parse_reply(text, tools, shape=shape))
-        full = _seen(parse_reply(text, tools, shape=shape, prefilter=False))
+        quick = seen(parse_reply(text, tools, shape=shape))
+        full = seen(parse_reply(text, tools, shape=shape, prefilter=False))
         if quick != full:
             found.append((text, quick, full))
     return found
@@ -146,12 +140,9 @@ _PIECES = [
 ]
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(_PIECES), max_size=24))
-def test_generated_replies_parse_the_same_with_the_prefilter(pieces: list[str]):
-    text = "".join(pieces)
-    tools = [{"type": "function", "function": {"name": "read_file", "parameters": {}}}]
-    assert _differences([(text, tools)]) == []
+@joined_from(_PIECES, max_size=24, examples=400)
+def test_generated_replies_parse_the_same_with_the_prefilter(text: str):
+    assert _differences([(text, READ_FILE_ONLY)]) == []
 
 
 # Prose and one call line: the reply the parser reads without its readers (`one_call_line`), with pieces
@@ -220,15 +211,14 @@ def test_prose_and_one_call_line_parse_the_same_as_with_every_reader(
     prose: list[str], name: str, arguments: str, after: str
 ):
     text = "".join(prose) + f"[TOOL_CALL]{name}[ARGS]{arguments}{after}"
-    tools = [{"type": "function", "function": {"name": "read_file", "parameters": {}}}]
-    assert _differences([(text, tools)]) == []
+    assert _differences([(text, READ_FILE_ONLY)]) == []
 
 
 def test_the_commonest_text_mode_reply_is_read_without_the_readers():
     reply = 'I will read it first.\nThen edit it.\n\n[TOOL_CALL] read_file [ARGS]{"path": "src/main.py"}\n'
     quick = parse_reply(reply)
     assert one_call_line(reply) is not None
-    assert _seen(quick) == _seen(parse_reply(reply, prefilter=False))
+    assert seen(quick) == seen(parse_reply(reply, prefilter=False))
     assert quick.text == "I will read it first.\nThen edit it."
     assert [(call.name, call.arguments) for call in quick.calls] == [("read_file", {"path": "src/main.py"})]
     # Anything another reader could read sends the reply to the readers.
