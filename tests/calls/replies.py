@@ -38,8 +38,7 @@ def named(reply: ParsedReply) -> list[tuple[str, dict[str, Any]]]:
 
 def seen(reply: ParsedReply) -> tuple[Any, ...]:
     """Everything a parse gives but the calls' ids (new for every read)."""
-    calls = tuple((call.name, call.arguments) for call in reply.calls)
-    return reply.text, calls, reply.problems, reply.reasoning, reply.dialect, reply.markup
+    return reply.text, tuple(named(reply)), reply.problems, reply.reasoning, reply.dialect, reply.markup
 
 
 def joined_from(
